@@ -1,0 +1,140 @@
+/**
+ * The seam between the simulated market (src/service/market, src/service/engine) and the
+ * service's network faces (src/service/http for REST, src/service/hubs for WebSocket).
+ *
+ * The market side computes every payload once per simulated second and keeps it as ready
+ * JSON bytes, so every request within one second is answered with byte-identical data and
+ * no request ever recomputes analytics.
+ */
+
+/** Snapshot packages of the REST routes (`quant` appears only in history routes). */
+export type PackageName = 'classic' | 'state' | 'orderflow';
+
+/** Canonical data categories (aliases such as `full`, `zero`, `onegamma` resolve to these). */
+export type CanonicalCategory =
+	| 'gex_full'
+	| 'gex_zero'
+	| 'gex_one'
+	| 'volume_zero'
+	| 'volume_one'
+	| 'delta_zero'
+	| 'delta_one'
+	| 'gamma_zero'
+	| 'gamma_one'
+	| 'vanna_zero'
+	| 'vanna_one'
+	| 'charm_zero'
+	| 'charm_one'
+	| 'orderflow';
+
+export type Greek = 'delta' | 'gamma' | 'vanna' | 'charm';
+
+/** One computed payload: the JSON object and its serialised bytes (served as-is). */
+export interface Payload<T = unknown> {
+	/** Unix seconds of the calculation (simulated clock). */
+	timestamp: number;
+	value: T;
+	/** `JSON.stringify(value)` as UTF-8, computed once. */
+	body: Buffer;
+}
+
+export interface FuturesConversion {
+	future_contract: string;
+	multiplier: number;
+	additive: number;
+}
+
+/** Everything one calculation second produced, handed to tick listeners (the hubs). */
+export interface TickEvent {
+	/** Unix seconds of this calculation. */
+	timestamp: number;
+	/** Per ticker: its spot for this second and the payload of every category computed. */
+	tickers: Map<
+		string,
+		{
+			spot: number;
+			/** key `${package}/${canonical category}`, e.g. `classic/gex_full`, `state/gamma_zero`, `orderflow/orderflow`. */
+			payloads: Map<string, Payload>;
+			/** Explicit-expiry greek profiles, key `${greek}_${YYYYMMDD}`; present only on 5 s ticks. */
+			expiryPayloads?: Map<string, Payload>;
+		}
+	>;
+}
+
+export class HistoryUnavailableError extends Error {
+	constructor(
+		message: string,
+		/** HTTP status the REST layer should answer with. */
+		readonly status: 400 | 404 | 503 | 504
+	) {
+		super(message);
+	}
+}
+
+/** One quoted contract of a research chain (quotes at the 15-minute floor). */
+export interface ResearchContract {
+	/** `YYYY-MM-DD` */
+	expiry: string;
+	/** Calendar time to expiry in years (calendar days / 365). */
+	expiry_years: number;
+	strike: number;
+	right: 'C' | 'P';
+	bid: number;
+	ask: number;
+	open_interest: number;
+	volume: number;
+}
+
+export interface ResearchChain {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	rate: number;
+	dividend_yield: number;
+	contracts: ResearchContract[];
+}
+
+/** What the market side offers the REST and hub layers. Implemented in src/service/market. */
+export interface MarketSource {
+	/** Current simulated time. */
+	now(): Date;
+	/** Regular trading hours at `at` (default now): 09:30-16:00 America/New_York, weekdays. */
+	isOpen(at?: Date): boolean;
+	/** The public universe, as GET /v2/tickers answers it. */
+	tickers(): { stocks: string[]; indexes: string[]; futures: string[] };
+	/** The WebSocket-only universe, as GET /tickers/quant answers it. */
+	quantTickers(): { stocks: string[]; indexes: string[] };
+	/** Is the ticker known (public or quant universe)? */
+	hasTicker(ticker: string): boolean;
+	/** Latest chain / greek profile / orderflow / volume payload; undefined for an unknown ticker. */
+	snapshot(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined;
+	majors(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined;
+	maxchange(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined;
+	/** Option expiries from today (ET) through today + 90 days, `YYYY-MM-DD`. */
+	expiries(ticker: string): string[];
+	/** Latest explicit-expiry greek profile (state greeks for one expiry). */
+	expirySnapshot(ticker: string, greek: Greek, expiry: string): Payload | undefined;
+	/** undefined when the pair is not served (the REST layer answers 400). */
+	futuresConversion(ticker: string, future: string): FuturesConversion | undefined;
+	/**
+	 * A whole day of snapshots as JSON array bytes: the live day so far, a stored day, or a past
+	 * day simulated on demand (waits for the generation; rejects with HistoryUnavailableError
+	 * past its bound or for dates outside the 90-day window).
+	 */
+	history(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<Buffer>;
+	/** The newest completed session date (ET), `YYYY-MM-DD`, for the EOD report. */
+	lastCompletedSession(): string;
+	/**
+	 * The chain research routes compute from: quotes at the 15-minute floor in RTH, the previous
+	 * session's close outside it. undefined for an unknown ticker.
+	 */
+	researchChain(ticker: string): ResearchChain | undefined;
+	/** Subscribe to calculation ticks; returns the unsubscribe function. */
+	onTick(listener: (tick: TickEvent) => void): () => void;
+}
