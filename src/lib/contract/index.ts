@@ -1,0 +1,13 @@
+/**
+ * The upstream contract (GEXBot API v2) as types and runtime checks. Pure TypeScript without
+ * Node-only APIs: the embedded service, the dashboard server and the browser all import it.
+ */
+export * from './tickers';
+export * from './categories';
+export * from './dates';
+export * from './futures';
+export * from './research';
+export * from './keys';
+export * from './levels';
+export * from './access';
+export * from './routes';
