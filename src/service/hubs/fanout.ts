@@ -1,0 +1,75 @@
+/**
+ * The tick fan-out: on every calculation tick, each group with at least one member is encoded
+ * ONCE (Any bytes -> base64 -> envelope string) and that same string is sent to every member.
+ * Groups without members cost nothing: the walk starts from the live connections.
+ */
+import type { TickEvent } from '../source';
+import type { HubConnection } from './connection';
+import { groupMessage } from './protocol';
+import type { SlotManager } from './slots';
+
+/** base64 of the `google.protobuf.Any` of one group at one tick; undefined when it has no frame. */
+export type GroupEncoder = (group: string, tick: TickEvent) => string | undefined;
+
+export interface FanoutStats {
+	/** Distinct groups encoded this tick. */
+	groupsEncoded: number;
+	/** Frames handed to connections. */
+	framesSent: number;
+	/** Sum of the frame bytes of the distinct groups (each counted once). */
+	encodedBytes: number;
+	/** Frames not sent because the connection was closed (slow consumer, or closing). */
+	framesDropped: number;
+}
+
+export class Fanout {
+	constructor(
+		private readonly slots: SlotManager,
+		private readonly encode: GroupEncoder
+	) {}
+
+	/** Delivers one tick; returns what it did (bench and tests read it). */
+	deliver(tick: TickEvent): FanoutStats {
+		const stats: FanoutStats = {
+			groupsEncoded: 0,
+			framesSent: 0,
+			encodedBytes: 0,
+			framesDropped: 0
+		};
+		// data group -> base64 (null: no frame this tick); delivered name -> envelope string.
+		const encoded = new Map<string, string | null>();
+		const envelopes = new Map<string, string | null>();
+		const targets: [HubConnection, string][] = [];
+		for (const slot of this.slots.liveSlots()) {
+			const prefixLength = slot.session?.prefix ? slot.session.prefix.length + 1 : 0;
+			for (const conn of slot.connections) {
+				if (!conn.isOpen) continue;
+				for (const name of slot.groupsOf(conn)) {
+					let envelope = envelopes.get(name);
+					if (envelope === undefined) {
+						const group = conn.flow === 'legacy' ? name.slice(prefixLength) : name;
+						let data = encoded.get(group);
+						if (data === undefined) {
+							data = this.encode(group, tick) ?? null;
+							encoded.set(group, data);
+							if (data !== null) {
+								stats.groupsEncoded++;
+								stats.encodedBytes += data.length;
+							}
+						}
+						envelope = data === null ? null : groupMessage(name, data);
+						envelopes.set(name, envelope);
+					}
+					if (envelope !== null) targets.push([conn, envelope]);
+				}
+			}
+		}
+		// Sending after the walk: a connection closed for overflow leaves its slot's set, which
+		// must not happen while that set is being iterated.
+		for (const [conn, envelope] of targets) {
+			if (conn.send(envelope)) stats.framesSent++;
+			else if (!conn.isOpen) stats.framesDropped++;
+		}
+		return stats;
+	}
+}
