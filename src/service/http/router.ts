@@ -1,0 +1,170 @@
+/**
+ * The REST request handler: User-Agent check, route resolution from the contract's route table,
+ * access, query validation, quota, then the route's handler. Errors become `{"error": ...}`.
+ *
+ * Other parts of the service (the WebSocket hubs) register handlers for `/v2/negotiate` and
+ * `/client/hubs/*` through `extraRoutes`; requests there are handed over untouched.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveRoute, validateQuery, type RouteParams } from '../../lib/contract/routes';
+import { authorize, requireUserAgent } from './access';
+import { spend, type ServiceContext } from './context';
+import { eodReport } from './eod';
+import * as general from './general';
+import { checkHistoryWindow, DOWNLOAD_PREFIX, historyDownload, historyLink } from './history';
+import { research } from './research';
+import { HttpError, sendError, sendJson } from './respond';
+import { snapshot } from './snapshot';
+import { whoamiBody } from './whoami';
+
+/** A handler another part of the service attaches (hubs: negotiation, WebSocket paths). */
+export type ExtraRouteHandler = (
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: { pathname: string; query: URLSearchParams }
+) => void | Promise<void>;
+
+export interface ExtraRoutes {
+	/** Exact paths, e.g. `/v2/negotiate`. */
+	exact: Map<string, ExtraRouteHandler>;
+	/** Path prefixes, e.g. `/client/hubs/`. */
+	prefix: Map<string, ExtraRouteHandler>;
+}
+
+function findExtra(extra: ExtraRoutes, pathname: string): ExtraRouteHandler | undefined {
+	const exact = extra.exact.get(pathname);
+	if (exact) return exact;
+	for (const [prefix, handler] of extra.prefix) if (pathname.startsWith(prefix)) return handler;
+	return undefined;
+}
+
+function fail(res: ServerResponse, err: unknown): void {
+	if (res.headersSent) {
+		res.destroy(err instanceof Error ? err : undefined);
+		return;
+	}
+	if (err instanceof HttpError) {
+		sendError(res, err.status, err.message, err.headers);
+		return;
+	}
+	console.error('[service] request failed:', err);
+	sendError(res, 500, 'Internal server error.');
+}
+
+/** An AbortSignal that fires when the client goes away before the answer is complete. */
+function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
+	const controller = new AbortController();
+	res.on('close', () => {
+		if (!res.writableFinished) controller.abort();
+	});
+	void req;
+	return controller.signal;
+}
+
+export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
+	return function handle(req: IncomingMessage, res: ServerResponse): void {
+		const raw = req.url ?? '/';
+		const q = raw.indexOf('?');
+		const pathname = q === -1 ? raw : raw.slice(0, q);
+		const query = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+		try {
+			const hook = findExtra(extra, pathname);
+			if (hook) {
+				Promise.resolve(hook(req, res, { pathname, query })).catch((err: unknown) =>
+					fail(res, err)
+				);
+				return;
+			}
+			if (pathname.startsWith(DOWNLOAD_PREFIX) && req.method === 'GET') {
+				historyDownload(ctx, req, res, pathname, query, clientGone(req, res)).catch(
+					(err: unknown) => fail(res, err)
+				);
+				return;
+			}
+			requireUserAgent(req);
+			const resolved = resolveRoute(req.method ?? 'GET', pathname);
+			if (resolved.kind === 'not-found') throw new HttpError(404, 'Not found.');
+			if (resolved.kind === 'method-not-allowed') {
+				throw new HttpError(405, 'Method not allowed.', { Allow: resolved.allowed.join(', ') });
+			}
+			const route = resolved.route;
+			const principal = authorize(req, ctx.accounts, route.access);
+			if (resolved.kind === 'invalid') throw new HttpError(resolved.status, resolved.error);
+			const checked = validateQuery(route, query);
+			if (!checked.ok) throw new HttpError(checked.status, checked.error);
+			const params: RouteParams = resolved.params;
+			if (params.ticker && route.id !== 'research' && !ctx.market.hasTicker(params.ticker)) {
+				throw new HttpError(400, `Unknown ticker '${params.ticker}'.`);
+			}
+
+			switch (route.id) {
+				case 'whoami':
+					sendJson(res, 200, whoamiBody(principal!), { 'Cache-Control': 'no-store' });
+					return;
+				case 'tickers':
+					general.tickers(ctx, res);
+					return;
+				case 'quantTickers':
+					general.quantTickers(ctx, res);
+					return;
+				case 'categories':
+					general.categories(res, pathname.split('/')[1]);
+					return;
+				case 'expiries':
+					general.expiries(ctx, res, params.ticker!);
+					return;
+				case 'futuresConversion': {
+					const conversion = general.futuresConversion(ctx, query);
+					spend(ctx, principal!, 'api_futures_conversion');
+					sendJson(res, 200, conversion);
+					return;
+				}
+				case 'classicChain':
+				case 'stateSnapshot':
+				case 'orderflow':
+				case 'classicMajors':
+				case 'stateMajors':
+				case 'classicMaxchange':
+				case 'stateMaxchange': {
+					spend(ctx, principal!, route.quotaPool!);
+					const view =
+						route.quotaPool === 'api_majors'
+							? 'majors'
+							: route.quotaPool === 'api_max_change'
+								? 'maxchange'
+								: 'chain';
+					snapshot(ctx, res, view, params.ticker!, params.package!, params.category!);
+					return;
+				}
+				case 'history': {
+					checkHistoryWindow(ctx, params.date!);
+					spend(ctx, principal!, 'api_history_cache');
+					const p = {
+						ticker: params.ticker!,
+						package: params.package!,
+						category: params.category!,
+						date: params.date!
+					};
+					historyLink(ctx, req, res, p, query, clientGone(req, res)).catch((err: unknown) =>
+						fail(res, err)
+					);
+					return;
+				}
+				case 'eod':
+					eodReport(ctx, res, params.ticker!, clientGone(req, res)).catch((err: unknown) =>
+						fail(res, err)
+					);
+					return;
+				case 'research':
+					research(ctx, res, principal!, params.ticker!, params.metric!, query);
+					return;
+				case 'negotiatePost':
+				case 'negotiateGet':
+				case 'negotiatePatch':
+					throw new HttpError(503, 'WebSocket streaming is not enabled on this server.');
+			}
+		} catch (err) {
+			fail(res, err);
+		}
+	};
+}

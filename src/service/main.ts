@@ -1,0 +1,170 @@
+/**
+ * `npm run service -- [options]`: the embedded service on its own.
+ *
+ *   --port <p>          TCP port (0 = ephemeral; default 8787)
+ *   --host <h>          interface (default 127.0.0.1)
+ *   --accounts <file>   accounts JSON (default: built-in demo accounts)
+ *   --data-dir <dir>    quota counters, outbox, history and reports (default data/service)
+ *   --clock session|real  session (default) maps wall time onto a running session
+ *   --start <ISO time>  simulated start instant
+ *   --speed <x>         simulated seconds per wall second
+ *   --seed <n>          market seed
+ *   --ready-json        print one JSON line {"event":"ready",...} before the banner
+ *   --print-keys        list the accounts and their keys, then exit
+ */
+import { AccountRegistry } from './accounts/registry';
+import { startService, type StartServiceOptions } from './server';
+
+interface CliOptions {
+	port: number;
+	host: string;
+	accounts?: string;
+	dataDir: string;
+	clock?: 'session' | 'real';
+	start?: string;
+	speed?: number;
+	seed?: number;
+	readyJson: boolean;
+	printKeys: boolean;
+}
+
+const USAGE =
+	'usage: npm run service -- [--port p] [--host h] [--accounts file] [--data-dir dir] ' +
+	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--ready-json] [--print-keys]';
+
+function parseArgs(argv: string[]): CliOptions {
+	const out: CliOptions = {
+		port: 8787,
+		host: '127.0.0.1',
+		dataDir: 'data/service',
+		readyJson: false,
+		printKeys: false
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const flag = argv[i];
+		const value = () => {
+			const v = argv[++i];
+			if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+			return v;
+		};
+		const number = (name: string, v: string, check: (n: number) => boolean) => {
+			const n = Number(v);
+			if (v.trim() === '' || !Number.isFinite(n) || !check(n)) {
+				throw new Error(`${name}: invalid value ${JSON.stringify(v)}\n${USAGE}`);
+			}
+			return n;
+		};
+		switch (flag) {
+			case '--port':
+				out.port = number('--port', value(), (n) => Number.isInteger(n) && n >= 0 && n < 65536);
+				break;
+			case '--host':
+				out.host = value();
+				break;
+			case '--accounts':
+				out.accounts = value();
+				break;
+			case '--data-dir':
+				out.dataDir = value();
+				break;
+			case '--clock': {
+				const v = value();
+				if (v !== 'session' && v !== 'real')
+					throw new Error(`--clock: expected session or real\n${USAGE}`);
+				out.clock = v;
+				break;
+			}
+			case '--start': {
+				const v = value();
+				if (Number.isNaN(Date.parse(v)))
+					throw new Error(`--start: not an ISO time: ${v}\n${USAGE}`);
+				out.start = v;
+				break;
+			}
+			case '--speed':
+				out.speed = number('--speed', value(), (n) => n > 0);
+				break;
+			case '--seed':
+				out.seed = number('--seed', value(), (n) => Number.isInteger(n));
+				break;
+			case '--ready-json':
+				out.readyJson = true;
+				break;
+			case '--print-keys':
+				out.printKeys = true;
+				break;
+			case '--help':
+			case '-h':
+				console.log(USAGE);
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${flag}\n${USAGE}`);
+		}
+	}
+	return out;
+}
+
+function printKeys(registry: AccountRegistry): void {
+	for (const a of registry.summaries()) {
+		const addons = a.addons.length ? ` + ${a.addons.join(', ')}` : '';
+		console.log(`${a._id} (${a.max_level}${addons})`);
+		for (const k of a.keys) console.log(`  ${k.product}/${k.integration}  ${k.key}`);
+	}
+}
+
+async function main(): Promise<void> {
+	let cli: CliOptions;
+	let registry: AccountRegistry;
+	try {
+		cli = parseArgs(process.argv.slice(2));
+		registry = AccountRegistry.load(cli.accounts);
+	} catch (err) {
+		console.error((err as Error).message);
+		process.exit(2);
+	}
+	if (cli.printKeys) {
+		printKeys(registry);
+		return;
+	}
+	const marketOptions: Record<string, unknown> = {};
+	if (cli.clock) marketOptions.clock = cli.clock;
+	if (cli.start) marketOptions.start = cli.start;
+	if (cli.speed !== undefined) marketOptions.speed = cli.speed;
+	if (cli.seed !== undefined) marketOptions.seed = cli.seed;
+	const options: StartServiceOptions = {
+		port: cli.port,
+		host: cli.host,
+		dataDir: cli.dataDir,
+		accounts: registry,
+		marketOptions
+	};
+	const service = await startService(options);
+	if (cli.readyJson) {
+		console.log(
+			JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })
+		);
+	}
+	console.log(`gexdeck service listening on ${service.url}`);
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.error(`gexdeck service: ${signal}, shutting down`);
+		service.close().then(
+			() => process.exit(0),
+			(err: unknown) => {
+				console.error(err);
+				process.exit(1);
+			}
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+	console.error(err instanceof Error ? err.message : err);
+	process.exit(1);
+});
