@@ -1,8 +1,16 @@
 // See https://svelte.dev/docs/kit/types#app.d.ts
 declare global {
 	namespace App {
-		// interface Error {}
-		// interface Locals {}
+		interface Locals {
+			/** Double-submit CSRF token of this browser (also in an httpOnly cookie). */
+			csrf: string;
+			/** True when no password is configured or the session cookie is valid. */
+			authenticated: boolean;
+			passwordRequired: boolean;
+		}
+		interface Error {
+			message: string;
+		}
 		// interface PageData {}
 		// interface PageState {}
 		// interface Platform {}

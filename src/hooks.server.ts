@@ -1,0 +1,96 @@
+import { error, redirect, type Handle, type ServerInit } from '@sveltejs/kit';
+import { SESSION_COOKIE, sessionValid } from '$lib/server/auth';
+import { config, isLoopbackHost } from '$lib/server/config';
+import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
+import { warmUp } from '$lib/server/upstream';
+
+export const init: ServerInit = async () => {
+	const cfg = config();
+	if (!isLoopbackHost(cfg.host) && !cfg.password) {
+		console.error(
+			`gexdeck: HOST=${cfg.host} is not a loopback address; set GEXDECK_PASSWORD to allow access.`
+		);
+	}
+	try {
+		await warmUp();
+	} catch (err) {
+		// The pages show the error; the server itself stays up so the Account page can help.
+		console.error(`gexdeck: ${(err as Error).message}`);
+	}
+};
+
+/** Paths reachable without a session (the login page itself). */
+function isPublicPath(pathname: string): boolean {
+	return pathname === '/login' || pathname.startsWith('/login/');
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+	'x-content-type-options': 'nosniff',
+	'referrer-policy': 'no-referrer',
+	'x-frame-options': 'DENY',
+	'cross-origin-opener-policy': 'same-origin',
+	'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()'
+};
+
+export const handle: Handle = async ({ event, resolve }) => {
+	const cfg = config();
+	const passwordRequired = Boolean(cfg.password);
+	if (!isLoopbackHost(cfg.host) && !cfg.password) {
+		error(
+			503,
+			'gexdeck is bound to a non-loopback address without GEXDECK_PASSWORD; refusing access.'
+		);
+	}
+
+	let csrf = event.cookies.get(CSRF_COOKIE);
+	if (!csrf) {
+		csrf = newCsrfToken();
+		event.cookies.set(CSRF_COOKIE, csrf, {
+			path: '/',
+			httpOnly: true,
+			sameSite: 'strict',
+			secure: event.url.protocol === 'https:'
+		});
+	}
+	const authenticated =
+		!passwordRequired || sessionValid(event.cookies.get(SESSION_COOKIE) ?? undefined);
+	event.locals.csrf = csrf;
+	event.locals.authenticated = authenticated;
+	event.locals.passwordRequired = passwordRequired;
+
+	const { pathname } = event.url;
+	if (!authenticated && !isPublicPath(pathname)) {
+		if (pathname.startsWith('/api/') || event.request.method !== 'GET') {
+			return new Response(JSON.stringify({ error: 'Log in first.' }), {
+				status: 401,
+				headers: { 'content-type': 'application/json', ...SECURITY_HEADERS }
+			});
+		}
+		redirect(303, `/login?next=${encodeURIComponent(pathname + event.url.search)}`);
+	}
+
+	const refused = await csrfFailure(
+		event.request,
+		event.url.origin,
+		event.cookies.get(CSRF_COOKIE)
+	);
+	if (refused) {
+		return new Response(JSON.stringify({ error: `Forbidden: ${refused}.` }), {
+			status: 403,
+			headers: { 'content-type': 'application/json', ...SECURITY_HEADERS }
+		});
+	}
+
+	const response = await resolve(event);
+	for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+		if (!response.headers.has(name)) response.headers.set(name, value);
+	}
+	// Pages get SvelteKit's hashed CSP from svelte.config.js; API answers get the strictest one.
+	if (!response.headers.has('content-security-policy')) {
+		response.headers.set(
+			'content-security-policy',
+			"default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+		);
+	}
+	return response;
+};

@@ -1,0 +1,93 @@
+/**
+ * The dashboard's configuration: the one module that reads the private environment.
+ *
+ * Pointing gexdeck at the real service takes two variables: GEXDECK_UPSTREAM (the base URL with
+ * its /v2 prefix) and GEXDECK_API_KEY (a custom-script key). Without GEXDECK_UPSTREAM the
+ * dashboard starts the embedded service and uses its best demo account.
+ */
+import { env } from '$env/dynamic/private';
+import { isAbsolute, resolve } from 'node:path';
+import pkg from '../../../package.json';
+
+export interface DashboardConfig {
+	/** Upstream base URL including the version prefix (`https://api.gex.bot/v2`); undefined = embedded. */
+	upstream: string | undefined;
+	/** Custom-script key from the environment (settings-page keys take precedence). */
+	apiKey: string | undefined;
+	/** Research key from the environment. */
+	researchKey: string | undefined;
+	/** Dashboard password; required when bound to a non-loopback address. */
+	password: string | undefined;
+	host: string;
+	port: number;
+	/** Absolute path of the dashboard's own state (keys, ledger, sessions). */
+	dataDir: string;
+	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
+	userAgent: string;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+	const trimmed = value?.trim();
+	return trimmed ? trimmed : undefined;
+}
+
+/** Parse the upstream URL strictly: http(s), no credentials, no query, trailing slash removed. */
+export function parseUpstream(raw: string | undefined): string | undefined {
+	const value = nonEmpty(raw);
+	if (!value) return undefined;
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new Error(`GEXDECK_UPSTREAM is not a URL: ${value}`);
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new Error(`GEXDECK_UPSTREAM must be http(s): ${value}`);
+	}
+	if (url.username || url.password || url.search || url.hash) {
+		throw new Error('GEXDECK_UPSTREAM must not carry credentials, a query or a fragment');
+	}
+	const href = url.href.replace(/\/+$/, '');
+	// Root routes (/tickers/quant, /{package}/categories) live beside the version prefix.
+	if (!/\/v\d+$/.test(href)) {
+		throw new Error(
+			`GEXDECK_UPSTREAM must end with the version prefix, e.g. https://api.gex.bot/v2`
+		);
+	}
+	return href;
+}
+
+function parsePort(raw: string | undefined): number {
+	const value = nonEmpty(raw);
+	if (!value) return 3000;
+	const port = Number(value);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`PORT must be an integer 0-65535, got ${value}`);
+	}
+	return port;
+}
+
+let cached: DashboardConfig | undefined;
+
+/** The configuration, read once. Throws a clear error for a malformed value. */
+export function config(): DashboardConfig {
+	if (cached) return cached;
+	const dataDir = nonEmpty(env.GEXDECK_DATA_DIR) ?? 'data/dashboard';
+	cached = {
+		upstream: parseUpstream(env.GEXDECK_UPSTREAM),
+		apiKey: nonEmpty(env.GEXDECK_API_KEY),
+		researchKey: nonEmpty(env.GEXDECK_RESEARCH_KEY),
+		password: nonEmpty(env.GEXDECK_PASSWORD),
+		host: nonEmpty(env.HOST) ?? '127.0.0.1',
+		port: parsePort(env.PORT),
+		dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
+		userAgent: `gexdeck/${pkg.version}`
+	};
+	return cached;
+}
+
+/** Loopback binds need no password: only this machine can reach them. */
+export function isLoopbackHost(host: string): boolean {
+	const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+	return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}

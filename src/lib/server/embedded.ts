@@ -1,0 +1,180 @@
+/**
+ * The embedded service as a child process: started when no upstream is configured, killed when
+ * the dashboard exits. It prints one JSON line when ready, naming its base URL and the demo
+ * accounts with their keys; the dashboard keeps those keys server-side.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export interface DemoKey {
+	key: string;
+	integration: string;
+	product: string;
+}
+
+export interface DemoAccount {
+	_id: string;
+	max_level: string;
+	addons: string[];
+	keys: DemoKey[];
+}
+
+export interface EmbeddedService {
+	baseUrl: string;
+	accounts: DemoAccount[];
+	/** False once the child process has exited (it is then started again on demand). */
+	alive(): boolean;
+	stop(): void;
+}
+
+interface ReadyLine {
+	event: 'ready';
+	base_url: string;
+	accounts: DemoAccount[];
+}
+
+const LEVEL_RANK: Record<string, number> = { classic: 1, state: 2, orderflow: 3, quant: 4 };
+
+/** Rank of an account's entitlements: level first, then the Research add-on. */
+export function entitlementRank(account: Pick<DemoAccount, 'max_level' | 'addons'>): number {
+	const research = account.addons.some((a) => a.toLowerCase().includes('research')) ? 1 : 0;
+	return (LEVEL_RANK[account.max_level] ?? 0) * 2 + research;
+}
+
+/** The demo account with the highest entitlements (Quant plus Research on the stock service). */
+export function bestDemoAccount(accounts: readonly DemoAccount[]): DemoAccount | undefined {
+	return [...accounts].sort((a, b) => entitlementRank(b) - entitlementRank(a))[0];
+}
+
+export function customKeyOf(account: DemoAccount): string | undefined {
+	return (
+		account.keys.find((k) => k.integration === 'custom' && k.product !== 'research')?.key ??
+		account.keys.find((k) => k.product !== 'research' && !k.key.startsWith('research_'))?.key
+	);
+}
+
+export function researchKeyOf(account: DemoAccount): string | undefined {
+	return account.keys.find((k) => k.product === 'research' || k.key.startsWith('research_'))?.key;
+}
+
+export function parseReadyLine(line: string): ReadyLine | undefined {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return undefined;
+	}
+	const v = value as Partial<ReadyLine>;
+	if (v?.event !== 'ready' || typeof v.base_url !== 'string' || !Array.isArray(v.accounts)) {
+		return undefined;
+	}
+	return v as ReadyLine;
+}
+
+/** The repository root (the folder holding src/service/main.ts), from the build or the sources. */
+export function findProjectRoot(): string {
+	const starts = [process.cwd(), dirname(fileURLToPath(import.meta.url))];
+	for (const start of starts) {
+		let dir = resolve(start);
+		for (;;) {
+			if (existsSync(join(dir, 'src', 'service', 'main.ts'))) return dir;
+			const parent = dirname(dir);
+			if (parent === dir) break;
+			dir = parent;
+		}
+	}
+	throw new Error(
+		'embedded service not found (src/service/main.ts); set GEXDECK_UPSTREAM to use another service'
+	);
+}
+
+const children = new Set<ChildProcess>();
+let exitHooked = false;
+
+function hookExit(): void {
+	if (exitHooked) return;
+	exitHooked = true;
+	const killAll = () => {
+		for (const child of children) child.kill('SIGTERM');
+		children.clear();
+	};
+	process.on('exit', killAll);
+	// adapter-node emits this after a graceful SIGINT/SIGTERM shutdown; the child must go too,
+	// or its handle keeps the dashboard's process alive.
+	process.on('sveltekit:shutdown' as 'exit', killAll);
+}
+
+/** Start the embedded service and wait for its ready line (30 s at most). */
+export function startEmbeddedService(
+	dataDir: string,
+	timeoutMs = 30_000
+): Promise<EmbeddedService> {
+	const root = findProjectRoot();
+	hookExit();
+	const child = spawn(
+		process.execPath,
+		[
+			'--import',
+			'tsx',
+			join(root, 'src', 'service', 'main.ts'),
+			'--port',
+			'0',
+			'--ready-json',
+			'--data-dir',
+			dataDir
+		],
+		{
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, NODE_ENV: 'production' }
+		}
+	);
+	children.add(child);
+	let exited = false;
+	child.once('exit', () => {
+		exited = true;
+		children.delete(child);
+	});
+
+	return new Promise((resolvePromise, reject) => {
+		const lines = createInterface({ input: child.stdout! });
+		const timer = setTimeout(() => {
+			fail(new Error(`embedded service did not report ready within ${timeoutMs} ms`));
+			child.kill('SIGTERM');
+		}, timeoutMs);
+		let settled = false;
+		function fail(err: Error) {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			reject(err);
+		}
+		lines.on('line', (line) => {
+			if (settled) return;
+			const ready = parseReadyLine(line);
+			if (!ready) return;
+			settled = true;
+			clearTimeout(timer);
+			// Keep draining its stdout so the child never blocks on a full pipe.
+			lines.on('line', () => {});
+			resolvePromise({
+				baseUrl: ready.base_url.replace(/\/+$/, ''),
+				accounts: ready.accounts,
+				alive: () => !exited,
+				stop: () => {
+					child.kill('SIGTERM');
+					children.delete(child);
+				}
+			});
+		});
+		child.once('error', (err) =>
+			fail(new Error(`embedded service failed to start: ${err.message}`))
+		);
+		child.once('exit', (code, signal) =>
+			fail(new Error(`embedded service exited before ready (code ${code}, signal ${signal})`))
+		);
+	});
+}

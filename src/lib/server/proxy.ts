@@ -1,0 +1,335 @@
+/**
+ * The key-holding REST proxy behind /api. It forwards only documented routes of the contract
+ * (validated parameters and query, canonical spellings), to the configured upstream only,
+ * adding the key, User-Agent and Accept. It refuses locally what the key cannot be served
+ * (no wasted request), shares identical GETs within the 1 s cadence, counts spending per quota
+ * pool and holds a pool after a 429.
+ */
+import { canAccess, type AccessRule, type KeyState } from '$lib/contract/access';
+import { classifyKey } from '$lib/contract/keys';
+import {
+	resolveRoute,
+	routePath,
+	validateQuery,
+	type RouteParams,
+	type RouteSpec
+} from '$lib/contract/routes';
+import { PoolBackoff } from './backoff';
+import { Coalescer, type CoalesceOutcome } from './coalescer';
+import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
+import type { QuotaLedger } from './ledger';
+import type { UpstreamTarget } from './upstream';
+
+/** Why the proxy answered without (successfully) calling upstream. */
+export type RefusalReason =
+	| 'off-list'
+	| 'invalid'
+	| 'method'
+	| 'locked'
+	| 'no-key'
+	| 'key-rejected'
+	| 'backoff'
+	| 'unreachable';
+
+export interface ProxyResult {
+	status: number;
+	headers: Record<string, string>;
+	body: Uint8Array | string;
+}
+
+export interface AccountInfo {
+	_id: string;
+	max_level: string | null;
+	addons: string[];
+	account?: { child?: boolean; suspended?: boolean };
+}
+
+export interface ProxyDeps {
+	target: () => Promise<UpstreamTarget>;
+	ledger: QuotaLedger;
+	userAgent: string;
+	backoff?: PoolBackoff;
+	get?: typeof httpGet;
+	/** Reuse window of identical GETs (the upstream's cadence). */
+	coalesceMs?: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
+const SLOW_ROUTES = new Set(['history', 'eod', 'research']);
+const WHOAMI_TTL_MS = 60_000;
+
+function refusal(
+	status: number,
+	reason: RefusalReason,
+	error: string,
+	extra: object = {}
+): ProxyResult {
+	return {
+		status,
+		headers: {
+			'content-type': JSON_TYPE,
+			'cache-control': 'no-store',
+			'x-gexdeck-refused': reason
+		},
+		body: JSON.stringify({ error, reason, ...extra })
+	};
+}
+
+/** Which key a route is sent with. */
+function keyKindFor(access: AccessRule): 'none' | 'custom' | 'research' {
+	if (access.kind === 'public') return 'none';
+	return access.kind === 'research' ? 'research' : 'custom';
+}
+
+/** Human words for the requirement of a locked route. */
+export function requirementOf(access: AccessRule): string {
+	switch (access.kind) {
+		case 'package':
+			return `${access.level[0].toUpperCase()}${access.level.slice(1)} package`;
+		case 'quant':
+			return 'Quant subscription';
+		case 'research':
+			return 'Research add-on and a Research key';
+		case 'paid':
+			return 'any paid subscription';
+		default:
+			return 'an API key';
+	}
+}
+
+export class UpstreamProxy {
+	readonly backoff: PoolBackoff;
+	readonly coalescer: Coalescer<UpstreamResponse>;
+	private readonly get: typeof httpGet;
+	private readonly accounts = new Map<
+		string,
+		{ at: number; info: Promise<AccountInfo | number> }
+	>();
+
+	constructor(private readonly deps: ProxyDeps) {
+		this.backoff = deps.backoff ?? new PoolBackoff();
+		this.coalescer = new Coalescer({ ttlMs: deps.coalesceMs ?? 1000 });
+		this.get = deps.get ?? httpGet;
+	}
+
+	/**
+	 * Resolve a browser path (relative to /api, e.g. `SPX/classic/full`, `tickers/quant`) to a
+	 * documented route: first under `/v2`, then at the root for the root-only routes.
+	 */
+	static resolve(method: string, path: string) {
+		const v2 = resolveRoute(method, `/v2/${path}`);
+		if (v2.kind !== 'not-found') return v2;
+		return resolveRoute(method, `/${path}`);
+	}
+
+	/** The account behind `key` (whoami, cached a minute), or the upstream status refusing it. */
+	async account(target: UpstreamTarget, key: string): Promise<AccountInfo | number> {
+		const cacheKey = `${target.baseUrl}|${key}`;
+		const hit = this.accounts.get(cacheKey);
+		if (hit && Date.now() - hit.at < WHOAMI_TTL_MS) return hit.info;
+		const info = this.get(new URL(`${target.baseUrl}/whoami`), this.headers(key), 5_000).then(
+			(res): AccountInfo | number => {
+				if (res.status !== 200) return res.status;
+				return JSON.parse(res.body.toString('utf8')) as AccountInfo;
+			}
+		);
+		this.accounts.set(cacheKey, { at: Date.now(), info });
+		// Failures are not remembered: the next request asks again.
+		info.then(
+			(v) => typeof v === 'number' && this.accounts.delete(cacheKey),
+			() => this.accounts.delete(cacheKey)
+		);
+		return info;
+	}
+
+	/** Forget cached accounts (after keys or the demo account change). */
+	forgetAccounts(): void {
+		this.accounts.clear();
+	}
+
+	private headers(key: string | undefined): Record<string, string> {
+		const h: Record<string, string> = {
+			'user-agent': this.deps.userAgent,
+			accept: 'application/json'
+		};
+		if (key) h.authorization = `Bearer ${key}`;
+		return h;
+	}
+
+	/** Decide whether `route` can be served with the configured keys; undefined = go ahead. */
+	async refuseLocked(
+		target: UpstreamTarget,
+		route: RouteSpec
+	): Promise<{ refusal?: ProxyResult; key?: string; accountId?: string }> {
+		const kind = keyKindFor(route.access);
+		if (kind === 'none') return {};
+		const key = kind === 'research' ? target.researchKey : target.customKey;
+		if (!key) {
+			return {
+				refusal: refusal(
+					403,
+					'no-key',
+					kind === 'research'
+						? 'No Research key is configured: enter one on the Account page (research routes accept only a Research key).'
+						: 'No API key is configured: set GEXDECK_API_KEY or enter a key on the Account page.',
+					{ route: route.id, requires: requirementOf(route.access) }
+				)
+			};
+		}
+		const info = classifyKey(key);
+		const keyState: KeyState = info ? info.kind : 'malformed';
+		let account: AccountInfo | number;
+		try {
+			account = await this.account(target, key);
+		} catch (err) {
+			return {
+				refusal: refusal(502, 'unreachable', `Upstream unreachable: ${(err as Error).message}`)
+			};
+		}
+		if (typeof account === 'number') {
+			return {
+				refusal: refusal(
+					account === 429 ? 429 : 401,
+					account === 429 ? 'backoff' : 'key-rejected',
+					account === 429
+						? 'The upstream is rate limiting this account.'
+						: `The upstream rejected the configured ${kind} key (whoami answered ${account}).`
+				)
+			};
+		}
+		const decision = canAccess(route, keyState, account);
+		if (!decision.ok) {
+			return {
+				refusal: refusal(decision.status, 'locked', decision.error, {
+					route: route.id,
+					requires: requirementOf(route.access),
+					level: account.max_level
+				})
+			};
+		}
+		return { key, accountId: account._id };
+	}
+
+	/** Handle one browser request to `/api/<path>?<query>`. */
+	async handle(method: string, path: string, query: URLSearchParams): Promise<ProxyResult> {
+		if (method !== 'GET' && method !== 'HEAD') {
+			return refusal(405, 'method', 'The proxy forwards only GET requests.');
+		}
+		const resolved = UpstreamProxy.resolve('GET', path);
+		if (resolved.kind === 'not-found' || resolved.kind === 'method-not-allowed') {
+			return refusal(404, 'off-list', `Not a documented upstream route: /${path}`);
+		}
+		if (resolved.kind === 'invalid') return refusal(400, 'invalid', resolved.error);
+		const { route, params } = resolved;
+		const q = validateQuery(route, query);
+		if (!q.ok) return refusal(400, 'invalid', q.error);
+		if (route.id === 'negotiateGet') {
+			return refusal(404, 'off-list', 'Negotiation is done by the stream relay, not the proxy.');
+		}
+
+		const target = await this.deps.target();
+		const access = await this.refuseLocked(target, route);
+		if (access.refusal) return access.refusal;
+
+		const pool = route.quotaPool;
+		if (pool) {
+			const admitted = this.backoff.admit(poolKey(access.accountId, pool));
+			if (!admitted.ok) {
+				const seconds = Math.max(1, Math.ceil((admitted.retryAt - Date.now()) / 1000));
+				const res = refusal(
+					429,
+					'backoff',
+					`Pool ${pool} is rate limited upstream; gexdeck holds requests for ${seconds} s.`,
+					{ pool, retryAt: new Date(admitted.retryAt).toISOString() }
+				);
+				res.headers['retry-after'] = String(seconds);
+				return res;
+			}
+		}
+
+		const url = upstreamUrl(target, route, params, query);
+		const coalesceKey = `${access.key ?? ''}|${url.href}`;
+		let result: { value: UpstreamResponse; outcome: CoalesceOutcome };
+		try {
+			result = await this.coalescer.run(
+				coalesceKey,
+				() => this.send(url, access.key, route, access.accountId),
+				(r) => r.status !== 429
+			);
+		} catch (err) {
+			if (pool) this.backoff.abandonProbe(poolKey(access.accountId, pool));
+			const message = err instanceof UpstreamUnreachableError ? err.message : String(err);
+			return refusal(502, 'unreachable', `Upstream unreachable: ${message}`);
+		}
+		return this.toResult(result.value, result.outcome, route, access.key);
+	}
+
+	private async send(
+		url: URL,
+		key: string | undefined,
+		route: RouteSpec,
+		accountId: string | undefined
+	): Promise<UpstreamResponse> {
+		const res = await this.get(url, this.headers(key), SLOW_ROUTES.has(route.id) ? 60_000 : 5_000);
+		const pool = route.quotaPool;
+		if (pool) {
+			this.backoff.record(poolKey(accountId, pool), res.status);
+			this.deps.ledger.record(accountId ?? 'unknown', pool, res.status);
+		}
+		return res;
+	}
+
+	private toResult(
+		res: UpstreamResponse,
+		outcome: CoalesceOutcome,
+		route: RouteSpec,
+		key: string | undefined
+	): ProxyResult {
+		// Defence in depth: an upstream that echoed the key must not leak it to the browser.
+		if (key && res.body.includes(key)) {
+			return refusal(502, 'unreachable', 'The upstream response contained the API key; withheld.');
+		}
+		const headers: Record<string, string> = {
+			'content-type': res.contentType ?? 'application/octet-stream',
+			'cache-control': 'no-store',
+			'x-gexdeck-route': route.id,
+			'x-gexdeck-coalesced': outcome
+		};
+		if (route.quotaPool) headers['x-gexdeck-pool'] = route.quotaPool;
+		if (res.headers['content-disposition']) {
+			headers['content-disposition'] = res.headers['content-disposition'];
+		}
+		if (res.headers['retry-after']) headers['retry-after'] = res.headers['retry-after'];
+		// A history redirect points at a pre-signed download elsewhere: hand it over as data,
+		// never as a redirect the browser would follow with our origin's credentials.
+		if (res.status >= 300 && res.status < 400 && res.headers.location) {
+			return {
+				status: 200,
+				headers: { ...headers, 'content-type': JSON_TYPE },
+				body: JSON.stringify({ url: res.headers.location })
+			};
+		}
+		return { status: res.status, headers, body: res.body };
+	}
+}
+
+function poolKey(accountId: string | undefined, pool: string): string {
+	return `${accountId ?? 'unknown'}|${pool}`;
+}
+
+/** The only upstream URLs the proxy can produce: the target's origin + a contract route path. */
+export function upstreamUrl(
+	target: UpstreamTarget,
+	route: RouteSpec,
+	params: RouteParams,
+	query: URLSearchParams
+): URL {
+	// Canonical category spelling, so `full` and `gex_full` share one coalesced call.
+	const { rawCategory: _raw, ...canonical } = params;
+	const url = new URL(target.rootUrl + routePath(route, canonical));
+	const q = new URLSearchParams(query);
+	q.sort();
+	url.search = q.toString();
+	return url;
+}

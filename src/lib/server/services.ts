@@ -1,0 +1,25 @@
+/**
+ * The dashboard server's long-lived parts, created once per process: the quota ledger and the
+ * proxy (with its coalescer and 429 backoff).
+ */
+import { config } from './config';
+import { QuotaLedger } from './ledger';
+import { UpstreamProxy } from './proxy';
+import { upstreamTarget } from './upstream';
+
+let ledger: QuotaLedger | undefined;
+let proxy: UpstreamProxy | undefined;
+
+export function quotaLedger(): QuotaLedger {
+	ledger ??= QuotaLedger.inDataDir(config().dataDir);
+	return ledger;
+}
+
+export function upstreamProxy(): UpstreamProxy {
+	proxy ??= new UpstreamProxy({
+		target: upstreamTarget,
+		ledger: quotaLedger(),
+		userAgent: config().userAgent
+	});
+	return proxy;
+}

@@ -1,0 +1,54 @@
+/**
+ * Settings entered in the browser (API keys, chosen demo account), kept server-side only in
+ * `<dataDir>/settings.json` (mode 0600). Nothing here is ever sent to the browser: pages see the
+ * masked key id that /whoami returns.
+ */
+import { join } from 'node:path';
+import { config } from './config';
+import { readJsonFile, writeJsonFile } from './jsonFile';
+
+export interface StoredSettings {
+	version: 1;
+	/** Custom-script (or platform) key entered on the Account page. */
+	customKey?: string;
+	/** Research key entered on the Account page. */
+	researchKey?: string;
+	/** `_id` of the embedded demo account chosen on the Account page. */
+	demoAccountId?: string;
+}
+
+const CUSTOM_KEY = /^gexbot_[a-z0-9]+_[A-Za-z0-9_-]{43}$/;
+const RESEARCH_KEY = /^research_[A-Za-z0-9_-]{43}$/;
+
+export function isCustomKey(key: string): boolean {
+	return CUSTOM_KEY.test(key);
+}
+
+export function isResearchKey(key: string): boolean {
+	return RESEARCH_KEY.test(key);
+}
+
+function settingsPath(): string {
+	return join(config().dataDir, 'settings.json');
+}
+
+let cached: StoredSettings | undefined;
+
+export function readSettings(): StoredSettings {
+	if (!cached) {
+		const file = readJsonFile<StoredSettings>(settingsPath());
+		cached = file && file.version === 1 ? file : { version: 1 };
+	}
+	return cached;
+}
+
+/** Merge `patch` into the stored settings; `undefined` members are removed. */
+export function updateSettings(patch: Partial<Omit<StoredSettings, 'version'>>): StoredSettings {
+	const next: StoredSettings = { ...readSettings(), ...patch, version: 1 };
+	for (const k of Object.keys(next) as (keyof StoredSettings)[]) {
+		if (next[k] === undefined) delete next[k];
+	}
+	writeJsonFile(settingsPath(), next);
+	cached = next;
+	return next;
+}
