@@ -276,7 +276,8 @@ export function parseAccountsText(text: string, source: string): AccountsFile {
 	try {
 		return parseAccountsFile(doc);
 	} catch (err) {
-		if (err instanceof AccountsFileError) throw new Error(`${source}: ${err.message}`, { cause: err });
+		if (err instanceof AccountsFileError)
+			throw new Error(`${source}: ${err.message}`, { cause: err });
 		throw err;
 	}
 }

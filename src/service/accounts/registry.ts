@@ -54,7 +54,9 @@ export class AccountRegistry {
 		try {
 			text = readFileSync(path, 'utf8');
 		} catch (err) {
-			throw new Error(`${path}: cannot read accounts file (${(err as Error).message})`, { cause: err });
+			throw new Error(`${path}: cannot read accounts file (${(err as Error).message})`, {
+				cause: err
+			});
 		}
 		return new AccountRegistry(parseAccountsText(text, path));
 	}

@@ -94,7 +94,9 @@ export class QuotaLedger {
 		try {
 			file = JSON.parse(text) as LedgerFile;
 		} catch (err) {
-			throw new Error(`${this.countersPath}: not valid JSON (${(err as Error).message})`, { cause: err });
+			throw new Error(`${this.countersPath}: not valid JSON (${(err as Error).message})`, {
+				cause: err
+			});
 		}
 		if (file?.version !== 1 || typeof file.counters !== 'object') {
 			throw new Error(`${this.countersPath}: unknown quota counter file format`);

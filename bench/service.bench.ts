@@ -1,0 +1,123 @@
+/**
+ * REST fast path: requests/s and latency of a cached classic snapshot
+ * (GET /v2/SPX/classic/gex_full) with autocannon at 50 connections, side by side with a bare
+ * node:http server answering a fixed buffer of the same size, measured in the same run.
+ * Target: the service reaches at least half the bare server's requests/s.
+ *
+ * The servers run in a child process (this file with argument `serve`) so autocannon does not
+ * share their event loop.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { demoAccounts } from '../src/service/accounts/demo';
+import { startService } from '../src/service/server';
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_SERVICE_SECONDS ?? 8);
+const ROUTE = '/v2/SPX/classic/gex_full';
+
+interface Ports {
+	bare: number;
+	service: number;
+	key: string;
+	bytes: number;
+}
+
+async function serve(): Promise<void> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-'));
+	const accounts = demoAccounts();
+	const classic = accounts.accounts[0];
+	// The bench sends far more requests than a day's allowance; lift it for this account only.
+	classic.allowances = { api_default: { daily: 1e12, monthly: 1e12 } };
+	const service = await startService({
+		dataDir,
+		accounts,
+		marketOptions: { tickers: ['SPX'] }
+	});
+	const key = classic.keys[0].key;
+	const probe = await fetch(service.rootUrl + ROUTE, {
+		headers: { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${key}` }
+	});
+	const body = Buffer.from(await probe.arrayBuffer());
+	if (probe.status !== 200) throw new Error(`probe answered ${probe.status}: ${body}`);
+	const fixed = Buffer.from(body);
+	const bare = createServer((_req, res) => {
+		res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': fixed.length });
+		res.end(fixed);
+	});
+	await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+	const ports: Ports = {
+		bare: (bare.address() as AddressInfo).port,
+		service: service.port,
+		key,
+		bytes: fixed.length
+	};
+	process.send?.(ports);
+	process.on('disconnect', () => {
+		void service.close().finally(() => {
+			rmSync(dataDir, { recursive: true, force: true });
+			process.exit(0);
+		});
+	});
+}
+
+async function run(url: string, headers: Record<string, string>) {
+	const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+	return {
+		rps: result.requests.average,
+		p50: result.latency.p50,
+		p99: result.latency.p99,
+		non2xx: result.non2xx,
+		errors: result.errors
+	};
+}
+
+async function main(): Promise<void> {
+	const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
+		execArgv: ['--import', 'tsx'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+	});
+	const ports = await new Promise<Ports>((resolve, reject) => {
+		child.once('message', (m) => resolve(m as Ports));
+		child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
+	});
+	const headers = { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${ports.key}` };
+	// Warm both up so neither pays for JIT compilation inside the measurement.
+	await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: 10, duration: 1 });
+	await autocannon({
+		url: `http://127.0.0.1:${ports.service}${ROUTE}`,
+		connections: 10,
+		duration: 1,
+		headers
+	});
+	const bare = await run(`http://127.0.0.1:${ports.bare}/`, headers);
+	const service = await run(`http://127.0.0.1:${ports.service}${ROUTE}`, headers);
+	child.disconnect();
+	const ratio = service.rps / bare.rps;
+	console.log(
+		`REST snapshot fast path, autocannon ${CONNECTIONS} connections x ${DURATION_S} s, ${ports.bytes} B body\n`
+	);
+	console.log('| server | req/s | p50 ms | p99 ms | non-2xx | target |');
+	console.log('|---|---|---|---|---|---|');
+	console.log(
+		`| bare node:http, fixed buffer | ${bare.rps.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${bare.non2xx} | reference |`
+	);
+	console.log(
+		`| service ${ROUTE} | ${service.rps.toFixed(0)} | ${service.p50} | ${service.p99} | ${service.non2xx} | >= 0.5 x bare |`
+	);
+	console.log(
+		`\nratio service / bare: **${ratio.toFixed(2)}** (target >= 0.50) ${ratio >= 0.5 ? 'PASS' : 'MISS'}`
+	);
+	if (service.non2xx > 0 || service.errors > 0) {
+		console.log(`\nwarning: ${service.non2xx} non-2xx answers, ${service.errors} errors`);
+	}
+}
+
+if (process.argv[2] === 'serve') await serve();
+else await main();
