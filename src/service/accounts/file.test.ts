@@ -71,6 +71,7 @@ describe('accounts file', () => {
 	});
 
 	it('names the offending path', () => {
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form mutation of a JSON document
 		const cases: [(d: any) => void, string][] = [
 			[(d) => (d.accounts[0].max_level = 'QUANT'), 'accounts[0].max_level'],
 			[(d) => (d.accounts[0].level[1] = 'gold'), 'accounts[0].level[1]'],
@@ -134,6 +135,7 @@ describe('accounts file', () => {
 	});
 
 	it('registry: expired and revoked keys are unusable; demo keys are stable', () => {
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form mutation of a JSON document
 		const doc = example() as any;
 		doc.accounts[0].keys[0].expires_at = '2020-01-01T00:00:00Z';
 		doc.accounts[0].keys[1].revoked = true;
