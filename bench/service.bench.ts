@@ -13,10 +13,24 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { demoAccounts } from '../src/service/accounts/demo';
 import { startService } from '../src/service/server';
+
+interface AutocannonResult {
+	requests: { average: number };
+	latency: { p50: number; p99: number };
+	non2xx: number;
+	errors: number;
+}
+// autocannon ships no type declarations; this is the part of its API the bench uses.
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+	url: string;
+	connections: number;
+	duration: number;
+	headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SERVICE_SECONDS ?? 8);

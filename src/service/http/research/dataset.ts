@@ -1,0 +1,568 @@
+/**
+ * Research datasets: filters the chain's contract records as the query asks, computes the
+ * metric per contract, aggregates (calls with puts, across expiries) and shapes the result as a
+ * table or a skew, term or surface grid.
+ */
+import type { ResearchQuery } from '../../../lib/contract/research';
+import { chainArraysFromContracts } from '../../../lib/analytics/chain';
+import { unitExposure } from '../../../lib/analytics/exposures';
+import { zeroGamma } from '../../../lib/analytics/zeroGamma';
+import { HttpError } from '../respond';
+import type { ChainRecords, ContractRecord } from './contracts';
+import { fullGreeks, type FullGreeks, type GreekName } from './greeks';
+import { isAdditive, type MetricSpec } from './metrics';
+
+export type ContractType = 'call' | 'put' | 'all';
+
+export interface TableRow {
+	expiry: string;
+	dte: number;
+	strike: number;
+	type: ContractType;
+	value: number;
+}
+
+export interface LevelRow {
+	expiry: string;
+	dte: number;
+	value: number | null;
+}
+
+export interface ResearchResult {
+	ticker: string;
+	metric: string;
+	timestamp: number;
+	spot: number;
+	view: 'table' | 'skew' | 'term' | 'surface' | 'level';
+	rows?: TableRow[];
+	series?: { expiry: string; dte: number; type: ContractType; points: [number, number][] }[];
+	term?: { expiry: string; dte: number; type: ContractType; value: number }[];
+	surface?: { strikes: number[]; expiries: string[]; dte: number[]; values: (number | null)[][] };
+	level?: { value: number | null; expiries: LevelRow[] };
+}
+
+const ATM_BAND = 0.01;
+const NTM_BAND = 0.05;
+const MONTHLY_RE = /^\d{4}-\d{2}-(1[5-9]|2[01])$/;
+
+function isMonthly(expiry: string): boolean {
+	// Standard monthlies expire on the third Friday: day 15-21 and a Friday.
+	return MONTHLY_RE.test(expiry) && new Date(`${expiry}T12:00:00Z`).getUTCDay() === 5;
+}
+
+/** Parses `expiration_filter`: comma-separated dates and/or `weekly`, `monthly`, `0dte`, `all`. */
+function expiryPredicate(filter: string | undefined): (rec: ContractRecord) => boolean {
+	if (!filter) return () => true;
+	const tests: ((rec: ContractRecord) => boolean)[] = [];
+	for (const token of filter
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean)) {
+		if (/^\d{4}-\d{2}-\d{2}$/.test(token)) tests.push((rec) => rec.expiry === token);
+		else if (token === 'all') tests.push(() => true);
+		else if (token === 'monthly') tests.push((rec) => isMonthly(rec.expiry));
+		else if (token === 'weekly') tests.push((rec) => !isMonthly(rec.expiry));
+		else if (token === '0dte') tests.push((rec) => rec.dte === 0);
+		else {
+			throw new HttpError(
+				400,
+				`Invalid expiration_filter '${token}': expected YYYY-MM-DD dates or weekly, monthly, 0dte, all.`
+			);
+		}
+	}
+	return (rec) => tests.some((t) => t(rec));
+}
+
+function moneynessPredicate(
+	filter: ResearchQuery['moneyness_filter'],
+	spot: number
+): (rec: ContractRecord) => boolean {
+	if (!filter) return () => true;
+	return (rec) => {
+		const m = rec.strike / spot - 1;
+		const itm = rec.isCall ? rec.strike < spot : rec.strike > spot;
+		switch (filter) {
+			case 'atm':
+				return Math.abs(m) <= ATM_BAND;
+			case 'ntm':
+				return Math.abs(m) <= NTM_BAND;
+			case 'itm':
+				return itm && Math.abs(m) > ATM_BAND;
+			case 'otm':
+				return !itm && Math.abs(m) > ATM_BAND;
+		}
+	};
+}
+
+/** The contracts the query selects, before the metric is computed. */
+export function selectContracts(data: ChainRecords, query: ResearchQuery): ContractRecord[] {
+	const spot = data.chain.spot;
+	if (
+		query.start_dte !== undefined &&
+		query.end_dte !== undefined &&
+		query.start_dte > query.end_dte
+	) {
+		throw new HttpError(400, 'start_dte must not be greater than end_dte.');
+	}
+	if (query.strikes !== undefined && !(Number.isInteger(query.strikes) && query.strikes > 0)) {
+		throw new HttpError(
+			400,
+			'strikes must be a positive integer (strikes around spot per expiry).'
+		);
+	}
+	const byExpiry = expiryPredicate(query.expiration_filter);
+	const byMoneyness = moneynessPredicate(query.moneyness_filter, spot);
+	const side = query.contract_filter ?? 'all';
+	let selected = data.records.filter(
+		(rec) =>
+			(query.start_dte === undefined || rec.dte >= query.start_dte) &&
+			(query.end_dte === undefined || rec.dte <= query.end_dte) &&
+			(side === 'all' || (side === 'calls') === rec.isCall) &&
+			byExpiry(rec) &&
+			byMoneyness(rec)
+	);
+	if (query.strikes !== undefined) {
+		// Keep the N strikes nearest spot of every expiry.
+		const keep = new Set<string>();
+		const strikesByExpiry = new Map<string, number[]>();
+		for (const rec of selected) {
+			const list = strikesByExpiry.get(rec.expiry) ?? [];
+			if (!list.includes(rec.strike)) list.push(rec.strike);
+			strikesByExpiry.set(rec.expiry, list);
+		}
+		for (const [expiry, list] of strikesByExpiry) {
+			list.sort((a, b) => Math.abs(a - spot) - Math.abs(b - spot) || a - b);
+			for (const k of list.slice(0, query.strikes)) keep.add(`${expiry}|${k}`);
+		}
+		selected = selected.filter((rec) => keep.has(`${rec.expiry}|${rec.strike}`));
+	}
+	return selected;
+}
+
+const SIGMA_BUMP = 1e-4;
+
+/** dG/dSigma * dSigma/dSpot under a smile that moves with moneyness (sticky moneyness). */
+function skewAdjusted(rec: ContractRecord, greek: GreekName, data: ChainRecords, base: FullGreeks) {
+	const { spot, rate, dividend_yield: q } = data.chain;
+	const sigma = rec.iv.mid as number;
+	const up = fullGreeks(rec.isCall, spot, rec.strike, rec.t, sigma + SIGMA_BUMP, rate, q);
+	const down = fullGreeks(
+		rec.isCall,
+		spot,
+		rec.strike,
+		rec.t,
+		Math.max(sigma - SIGMA_BUMP, 1e-6),
+		rate,
+		q
+	);
+	const dGdSigma =
+		(up[greek] - down[greek]) / (sigma + SIGMA_BUMP - Math.max(sigma - SIGMA_BUMP, 1e-6));
+	const dSigmaDSpot = -(rec.strike / spot) * rec.smileSlope;
+	return base[greek] + dGdSigma * dSigmaDSpot;
+}
+
+/** One contract's exposure in dollars, signed as the analytics engine signs exposures. */
+function exposure(
+	rec: ContractRecord,
+	spec: Extract<MetricSpec, { family: 'exposure' }>,
+	data: ChainRecords,
+	skewAdj: boolean
+): number | null {
+	const g = rec.greeks.mid;
+	if (!g) return null;
+	const weight =
+		spec.basis === 'oi'
+			? rec.openInterest
+			: spec.basis === 'vol'
+				? rec.volume
+				: rec.openInterest + rec.volume;
+	const S = data.chain.spot;
+	const size = 100;
+	const value = (name: GreekName) => (skewAdj ? skewAdjusted(rec, name, data, g) : g[name]);
+	const s = rec.isCall ? 1 : -1;
+	switch (spec.greek) {
+		case 'gamma':
+		case 'delta':
+		case 'vanna':
+		case 'charm': {
+			const u = unitExposure(
+				rec.isCall,
+				value('delta'),
+				value('gamma'),
+				value('vanna'),
+				value('charm') / 365,
+				S,
+				size
+			);
+			const unit =
+				spec.greek === 'gamma'
+					? u.gex
+					: spec.greek === 'delta'
+						? u.dex
+						: spec.greek === 'vanna'
+							? u.vanna
+							: u.charm;
+			return unit * weight;
+		}
+		case 'vega':
+			return s * value('vega') * 0.01 * size * weight;
+		case 'theta':
+			return (s * value('theta') * size * weight) / 365;
+		case 'rho':
+			return s * value('rho') * 0.01 * size * weight;
+		case 'speed':
+			return s * value('speed') * size * S * S * 0.01 * S * 0.01 * weight;
+		case 'zomma':
+			return s * value('zomma') * size * S * S * 0.01 * 0.01 * weight;
+		case 'color':
+			return (s * value('color') * size * S * S * 0.01 * weight) / 365;
+		case 'vomma':
+			return s * value('vomma') * size * 1e-4 * weight;
+		case 'ultima':
+			return s * value('ultima') * size * 1e-6 * weight;
+	}
+}
+
+/** Quote-side greeks in trader units: vega/rho per point, theta/charm/color per day. */
+function quoteValue(rec: ContractRecord, spec: Extract<MetricSpec, { family: 'quote' }>) {
+	if (spec.greek === 'iv') return rec.iv[spec.side];
+	const g = rec.greeks[spec.side];
+	if (!g) return null;
+	switch (spec.greek) {
+		case 'vega':
+		case 'rho':
+			return g[spec.greek] * 0.01;
+		case 'theta':
+		case 'charm':
+		case 'color':
+			return g[spec.greek] / 365;
+		case 'vomma':
+			return g.vomma * 1e-4;
+		default:
+			return g[spec.greek];
+	}
+}
+
+function fieldValue(
+	rec: ContractRecord,
+	field: Exclude<Extract<MetricSpec, { family: 'field' }>['field'], 'parity'>,
+	spot: number
+): number {
+	const intrinsic = Math.max(rec.isCall ? spot - rec.strike : rec.strike - spot, 0);
+	switch (field) {
+		case 'intrinsic_value':
+			return intrinsic;
+		case 'time_value':
+			return rec.mid - intrinsic;
+		case 'last_price':
+			// The chain carries quotes, not prints: the last price is the quote midpoint.
+			return rec.mid;
+		case 'open_interest':
+			return rec.openInterest;
+		case 'volume':
+			return rec.volume;
+	}
+}
+
+/** Put-call parity deviation per expiry and strike: C - P - (S e^-qT - K e^-rT). */
+function parityRows(selected: ContractRecord[], data: ChainRecords): TableRow[] {
+	const { spot, rate, dividend_yield: q } = data.chain;
+	const pairs = new Map<string, { call?: ContractRecord; put?: ContractRecord }>();
+	for (const rec of selected) {
+		const key = `${rec.expiry}|${rec.strike}`;
+		const pair = pairs.get(key) ?? {};
+		if (rec.isCall) pair.call = rec;
+		else pair.put = rec;
+		pairs.set(key, pair);
+	}
+	const rows: TableRow[] = [];
+	for (const { call, put } of pairs.values()) {
+		if (!call || !put) continue;
+		const forwardValue = spot * Math.exp(-q * call.t) - call.strike * Math.exp(-rate * call.t);
+		rows.push({
+			expiry: call.expiry,
+			dte: call.dte,
+			strike: call.strike,
+			type: 'all',
+			value: call.mid - put.mid - forwardValue
+		});
+	}
+	return rows;
+}
+
+function contractRows(
+	selected: ContractRecord[],
+	spec: MetricSpec,
+	data: ChainRecords,
+	skewAdj: boolean
+): TableRow[] {
+	if (spec.family === 'field' && spec.field === 'parity') return parityRows(selected, data);
+	const rows: TableRow[] = [];
+	for (const rec of selected) {
+		let value: number | null;
+		if (spec.family === 'quote') value = quoteValue(rec, spec);
+		else if (spec.family === 'exposure') value = exposure(rec, spec, data, spec.skewAdj || skewAdj);
+		else if (spec.family === 'field' && spec.field !== 'parity')
+			value = fieldValue(rec, spec.field, data.chain.spot);
+		else value = null;
+		if (value === null || !Number.isFinite(value)) continue;
+		rows.push({
+			expiry: rec.expiry,
+			dte: rec.dte,
+			strike: rec.strike,
+			type: rec.isCall ? 'call' : 'put',
+			value
+		});
+	}
+	return rows;
+}
+
+/** Groups rows by key and combines values by sum (additive metrics) or mean. */
+function combine(
+	rows: TableRow[],
+	key: (r: TableRow) => string,
+	additive: boolean,
+	make: (r: TableRow) => TableRow
+) {
+	const groups = new Map<string, { row: TableRow; sum: number; n: number }>();
+	for (const r of rows) {
+		const k = key(r);
+		const g = groups.get(k);
+		if (g) {
+			g.sum += r.value;
+			g.n++;
+		} else groups.set(k, { row: make(r), sum: r.value, n: 1 });
+	}
+	return [...groups.values()].map((g) => ({ ...g.row, value: additive ? g.sum : g.sum / g.n }));
+}
+
+function sortRows(rows: TableRow[]): TableRow[] {
+	const typeOrder = { call: 0, put: 1, all: 2 };
+	return rows.sort(
+		(a, b) =>
+			a.expiry.localeCompare(b.expiry) ||
+			a.strike - b.strike ||
+			typeOrder[a.type] - typeOrder[b.type]
+	);
+}
+
+/** Clips values to the 1st-99th percentile so one outlier does not flatten a chart. */
+function limitY(rows: TableRow[]): TableRow[] {
+	if (rows.length < 3) return rows;
+	const sorted = rows.map((r) => r.value).sort((a, b) => a - b);
+	const lo = sorted[Math.floor(0.01 * (sorted.length - 1))];
+	const hi = sorted[Math.ceil(0.99 * (sorted.length - 1))];
+	return rows.map((r) => ({ ...r, value: Math.min(hi, Math.max(lo, r.value)) }));
+}
+
+function maxPain(recs: ContractRecord[]): number | null {
+	const strikes = [...new Set(recs.map((r) => r.strike))].sort((a, b) => a - b);
+	let best: number | null = null;
+	let bestPain = Infinity;
+	for (const x of strikes) {
+		let pain = 0;
+		for (const r of recs) {
+			pain += r.openInterest * Math.max(r.isCall ? x - r.strike : r.strike - x, 0);
+		}
+		if (pain < bestPain) {
+			bestPain = pain;
+			best = x;
+		}
+	}
+	return best;
+}
+
+function netGexByStrike(
+	recs: ContractRecord[],
+	spot: number
+): Map<number, { net: number; abs: number }> {
+	const out = new Map<number, { net: number; abs: number }>();
+	for (const r of recs) {
+		const g = r.greeks.mid;
+		if (!g) continue;
+		const u = unitExposure(r.isCall, g.delta, g.gamma, g.vanna, g.charm / 365, spot, 100);
+		const v = u.gex * r.openInterest;
+		const e = out.get(r.strike) ?? { net: 0, abs: 0 };
+		e.net += v;
+		e.abs += Math.abs(v);
+		out.set(r.strike, e);
+	}
+	return out;
+}
+
+function levelOf(
+	level: Extract<MetricSpec, { family: 'level' }>['level'],
+	recs: ContractRecord[],
+	data: ChainRecords
+) {
+	const spot = data.chain.spot;
+	if (recs.length === 0) return null;
+	switch (level) {
+		case 'max_pain':
+			return maxPain(recs);
+		case 'gamma_flip': {
+			const usable = recs.filter((r) => r.iv.mid !== null && r.t > 0);
+			if (usable.length === 0) return null;
+			const chain = chainArraysFromContracts(
+				{ spot, rate: data.chain.rate, dividendYield: data.chain.dividend_yield },
+				usable.map((r) => ({
+					expiryYears: r.t,
+					strike: r.strike,
+					isCall: r.isCall,
+					iv: r.iv.mid as number,
+					openInterest: r.openInterest,
+					volume: r.volume
+				}))
+			);
+			return zeroGamma(chain).oi;
+		}
+		case 'gamma_wall_abs': {
+			let best: number | null = null;
+			let bestAbs = -1;
+			for (const [k, e] of netGexByStrike(recs, spot)) {
+				if (
+					e.abs > bestAbs ||
+					(e.abs === bestAbs && best !== null && Math.abs(k - spot) < Math.abs(best - spot))
+				) {
+					bestAbs = e.abs;
+					best = k;
+				}
+			}
+			return best;
+		}
+		case 'volatility_trigger': {
+			// The lowest strike from which the cumulative net GEX by OI (summed upward from the
+			// lowest strike) stays positive through spot: below it dealers are short gamma.
+			const ladder = [...netGexByStrike(recs, spot)].sort((a, b) => a[0] - b[0]);
+			let cumulative = 0;
+			let trigger: number | null = null;
+			for (const [k, e] of ladder) {
+				if (k > spot) break;
+				cumulative += e.net;
+				if (cumulative <= 0) trigger = null;
+				else trigger ??= k;
+			}
+			return trigger;
+		}
+	}
+}
+
+/** Computes the response of one research request (json shape; csv is rendered from it). */
+export function researchDataset(
+	data: ChainRecords,
+	metricName: string,
+	spec: MetricSpec,
+	query: ResearchQuery
+): ResearchResult {
+	const { chain } = data;
+	const base = {
+		ticker: chain.ticker,
+		metric: metricName,
+		timestamp: chain.timestamp,
+		spot: chain.spot
+	};
+	const selected = selectContracts(data, query);
+
+	if (spec.family === 'level') {
+		if (query.view === 'skew' || query.view === 'surface') {
+			throw new HttpError(
+				400,
+				`view=${query.view} is not available for the chain-level metric ${metricName}.`
+			);
+		}
+		const expiries = [...new Set(selected.map((r) => r.expiry))].sort();
+		const perExpiry: LevelRow[] = expiries.map((expiry) => {
+			const recs = selected.filter((r) => r.expiry === expiry);
+			return { expiry, dte: recs[0].dte, value: levelOf(spec.level, recs, data) };
+		});
+		return {
+			...base,
+			view: query.view === 'term' ? 'term' : 'level',
+			level: { value: levelOf(spec.level, selected, data), expiries: perExpiry }
+		};
+	}
+
+	const additive = isAdditive(spec);
+	let rows = contractRows(selected, spec, data, query.skew_adj ?? false);
+	if (query.contract_agg && spec.family !== 'field') {
+		rows = combine(
+			rows,
+			(r) => `${r.expiry}|${r.strike}`,
+			additive,
+			(r) => ({ ...r, type: 'all' })
+		);
+	}
+	if (query.expiry_agg) {
+		rows = combine(
+			rows,
+			(r) => `${r.strike}|${r.type}`,
+			additive,
+			(r) => ({ ...r, expiry: 'all', dte: -1 })
+		);
+	}
+	rows = sortRows(rows);
+	if (query.limit_y) rows = limitY(rows);
+
+	switch (query.view) {
+		case undefined:
+			return { ...base, view: 'table', rows };
+		case 'skew': {
+			const series = new Map<string, NonNullable<ResearchResult['series']>[number]>();
+			for (const r of rows) {
+				const key = `${r.expiry}|${r.type}`;
+				let s = series.get(key);
+				if (!s) {
+					s = { expiry: r.expiry, dte: r.dte, type: r.type, points: [] };
+					series.set(key, s);
+				}
+				s.points.push([r.strike, r.value]);
+			}
+			return { ...base, view: 'skew', series: [...series.values()] };
+		}
+		case 'term': {
+			const groups = new Map<string, TableRow[]>();
+			for (const r of rows) {
+				const key = `${r.expiry}|${r.type}`;
+				groups.set(key, [...(groups.get(key) ?? []), r]);
+			}
+			const term = [...groups.values()].map((list) => {
+				// Additive metrics sum over strikes; per-contract measures are read at the money.
+				const value = additive
+					? list.reduce((acc, r) => acc + r.value, 0)
+					: list.reduce((best, r) =>
+							Math.abs(r.strike - chain.spot) < Math.abs(best.strike - chain.spot) ? r : best
+						).value;
+				return { expiry: list[0].expiry, dte: list[0].dte, type: list[0].type, value };
+			});
+			return { ...base, view: 'term', term };
+		}
+		case 'surface': {
+			// One value per (expiry, strike): sums for additive metrics, otherwise the
+			// out-of-the-money side (puts below spot, calls above) as vol surfaces are drawn.
+			const cell = new Map<string, number>();
+			const additiveCells = new Map<string, number>();
+			for (const r of rows) {
+				const key = `${r.expiry}|${r.strike}`;
+				if (additive) additiveCells.set(key, (additiveCells.get(key) ?? 0) + r.value);
+				else {
+					const otm = r.type === 'all' || (r.type === 'call') === r.strike >= chain.spot;
+					if (otm || !cell.has(key)) cell.set(key, r.value);
+				}
+			}
+			const values = additive ? additiveCells : cell;
+			const strikes = [...new Set(rows.map((r) => r.strike))].sort((a, b) => a - b);
+			const expiries = [...new Set(rows.map((r) => r.expiry))].sort();
+			const dte = expiries.map((e) => rows.find((r) => r.expiry === e)!.dte);
+			return {
+				...base,
+				view: 'surface',
+				surface: {
+					strikes,
+					expiries,
+					dte,
+					values: expiries.map((e) => strikes.map((k) => values.get(`${e}|${k}`) ?? null))
+				}
+			};
+		}
+	}
+}
