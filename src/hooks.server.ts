@@ -19,6 +19,12 @@ export const init: ServerInit = async () => {
 	}
 };
 
+const THEME_COOKIE = 'gexdeck_theme';
+
+function themeOf(value: string | undefined | null): 'dark' | 'light' {
+	return value === 'light' ? 'light' : 'dark';
+}
+
 /** Paths reachable without a session (the login page itself). */
 function isPublicPath(pathname: string): boolean {
 	return pathname === '/login' || pathname.startsWith('/login/');
@@ -81,7 +87,11 @@ export const handle: Handle = async ({ event, resolve }) => {
 		});
 	}
 
-	const response = await resolve(event);
+	// The theme is applied in the server's HTML, so a light-theme user never sees a dark flash.
+	const theme = themeOf(event.url.searchParams.get('theme') ?? event.cookies.get(THEME_COOKIE));
+	const response = await resolve(event, {
+		transformPageChunk: ({ html }) => html.replace('data-theme="dark"', `data-theme="${theme}"`)
+	});
 	for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
 		if (!response.headers.has(name)) response.headers.set(name, value);
 	}

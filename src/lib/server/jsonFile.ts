@@ -17,7 +17,7 @@ export function readJsonFile<T>(path: string): T | undefined {
 	try {
 		return JSON.parse(text) as T;
 	} catch (err) {
-		throw new Error(`${path}: not valid JSON (${(err as Error).message})`);
+		throw new Error(`${path}: not valid JSON (${(err as Error).message})`, { cause: err });
 	}
 }
 

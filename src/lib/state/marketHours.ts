@@ -50,8 +50,8 @@ export function etWindows(at: Date): { daily: string; monthly: string } {
 }
 
 /** Regular trading hours: weekdays 09:30 (inclusive) to 16:00 (exclusive) ET. Holidays are not modelled. */
-export function isRegularTradingHours(at: Date): boolean {
-	const c = etClock(at);
+export function isRegularTradingHours(at: Date | number): boolean {
+	const c = etClock(typeof at === 'number' ? new Date(at) : at);
 	if (c.weekday === 0 || c.weekday === 6) return false;
 	const minutes = c.hour * 60 + c.minute;
 	return minutes >= 9 * 60 + 30 && minutes < 16 * 60;

@@ -1,0 +1,55 @@
+/**
+ * The IndexedDB schema of the browser cache and its migrations. Each entry of MIGRATIONS takes
+ * the database from version i to i + 1; `upgrade` runs the ones between the stored version and
+ * DB_VERSION, so a browser holding any older version ends up with the current schema.
+ */
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+
+export const DB_NAME = 'gexdeck';
+
+/** The last snapshot of one upstream route as this browser saw it. */
+export interface CachedSnapshot {
+	/** The /api path and query, e.g. `SPX/classic/gex_full`. */
+	route: string;
+	/** The JSON body exactly as received. */
+	data: unknown;
+	/** Epoch ms when the browser received it. */
+	savedAt: number;
+	/** The payload's own `timestamp` (unix s) when it has one. */
+	dataTimestamp: number | null;
+}
+
+export interface GexdeckDB extends DBSchema {
+	snapshots: {
+		key: string;
+		value: CachedSnapshot;
+		indexes: { 'by-savedAt': number };
+	};
+}
+
+type Upgrade = (
+	db: IDBPDatabase<GexdeckDB>,
+	tx: IDBPTransaction<GexdeckDB, StoreNames<GexdeckDB>[], 'versionchange'>
+) => void;
+
+export const MIGRATIONS: readonly Upgrade[] = [
+	// v0 -> v1: one snapshot per route.
+	(db) => {
+		db.createObjectStore('snapshots', { keyPath: 'route' });
+	},
+	// v1 -> v2: index by save time, so the oldest routes can be evicted.
+	(_db, tx) => {
+		tx.objectStore('snapshots').createIndex('by-savedAt', 'savedAt');
+	}
+];
+
+export const DB_VERSION = MIGRATIONS.length;
+
+/** Runs the migrations from `oldVersion` to DB_VERSION in order. */
+export function upgrade(
+	db: IDBPDatabase<GexdeckDB>,
+	oldVersion: number,
+	tx: IDBPTransaction<GexdeckDB, StoreNames<GexdeckDB>[], 'versionchange'>
+): void {
+	for (let v = oldVersion; v < DB_VERSION; v++) MIGRATIONS[v](db, tx);
+}

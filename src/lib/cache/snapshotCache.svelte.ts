@@ -1,0 +1,72 @@
+/**
+ * The browser's IndexedDB cache of the last snapshot of every route viewed, so a reload paints
+ * at once (marked stale until fresh data arrives) and the last data stays readable offline.
+ * Any storage failure (private mode, quota exceeded, blocked upgrade) turns the cache off for the
+ * session with a notice; it never breaks a page. Nothing here leaves the browser.
+ */
+import { openDB, type IDBPDatabase } from 'idb';
+import { DB_NAME, DB_VERSION, upgrade, type CachedSnapshot, type GexdeckDB } from './schema';
+
+/** Routes kept at most; the least recently saved are evicted. */
+const MAX_ROUTES = 200;
+
+/** Shown by the layout when the cache had to be turned off. */
+export const cacheStatus = $state({ available: true, notice: '' });
+
+let dbPromise: Promise<IDBPDatabase<GexdeckDB> | undefined> | undefined;
+
+function disable(err: unknown): undefined {
+	cacheStatus.available = false;
+	const name = err instanceof DOMException ? err.name : '';
+	cacheStatus.notice =
+		name === 'QuotaExceededError'
+			? 'Browser storage is full: offline cache turned off for this session.'
+			: 'Browser storage is unavailable (private mode?): offline cache turned off.';
+	return undefined;
+}
+
+function db(): Promise<IDBPDatabase<GexdeckDB> | undefined> {
+	if (typeof indexedDB === 'undefined') return Promise.resolve(disable(new Error('no IndexedDB')));
+	dbPromise ??= openDB<GexdeckDB>(DB_NAME, DB_VERSION, {
+		upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
+		blocking: (_current, _next, event) => (event.target as IDBDatabase).close()
+	}).catch(disable);
+	return dbPromise;
+}
+
+export async function readSnapshot(route: string): Promise<CachedSnapshot | undefined> {
+	if (!cacheStatus.available) return undefined;
+	try {
+		return await (await db())?.get('snapshots', route);
+	} catch (err) {
+		return disable(err);
+	}
+}
+
+export async function writeSnapshot(route: string, data: unknown): Promise<void> {
+	if (!cacheStatus.available) return;
+	const ts = (data as { timestamp?: unknown } | null)?.timestamp;
+	const entry: CachedSnapshot = {
+		route,
+		data,
+		savedAt: Date.now(),
+		dataTimestamp: typeof ts === 'number' ? ts : null
+	};
+	try {
+		const database = await db();
+		if (!database) return;
+		await database.put('snapshots', entry);
+		const count = await database.count('snapshots');
+		if (count > MAX_ROUTES) {
+			const tx = database.transaction('snapshots', 'readwrite');
+			let cursor = await tx.store.index('by-savedAt').openCursor();
+			for (let n = count - MAX_ROUTES; cursor && n > 0; n--) {
+				await cursor.delete();
+				cursor = await cursor.continue();
+			}
+			await tx.done;
+		}
+	} catch (err) {
+		disable(err);
+	}
+}

@@ -1,0 +1,83 @@
+import { fail } from '@sveltejs/kit';
+import { classifyKey } from '$lib/contract/keys';
+import { accountStatus } from '$lib/server/accountStatus';
+import { httpGet } from '$lib/server/httpClient';
+import { config } from '$lib/server/config';
+import { upstreamProxy } from '$lib/server/services';
+import { updateSettings } from '$lib/server/settings';
+import { upstreamTarget } from '$lib/server/upstream';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load = (async () => ({ status: await accountStatus() })) satisfies PageServerLoad;
+
+/** Ask the upstream whether it knows `key` before storing it (a typo is caught now, not later). */
+async function verifyKey(key: string): Promise<string | undefined> {
+	const target = await upstreamTarget();
+	const res = await httpGet(
+		new URL(`${target.baseUrl}/whoami`),
+		{
+			authorization: `Bearer ${key}`,
+			'user-agent': config().userAgent,
+			accept: 'application/json'
+		},
+		5_000
+	).catch((err: Error) => ({ status: 0, error: err.message }));
+	if (res.status === 200) return undefined;
+	return res.status === 0
+		? `Upstream unreachable: ${(res as { error: string }).error}`
+		: `The upstream refused this key (whoami answered ${res.status}).`;
+}
+
+export const actions = {
+	/** Store keys entered on this page (server-side only, 0600). Keys are never echoed back. */
+	saveKeys: async ({ request }) => {
+		const form = await request.formData();
+		const custom = String(form.get('customKey') ?? '').trim();
+		const research = String(form.get('researchKey') ?? '').trim();
+		if (!custom && !research) return fail(400, { message: 'Enter a key to save.' });
+		const patch: { customKey?: string; researchKey?: string } = {};
+		if (custom) {
+			const kind = classifyKey(custom)?.kind;
+			if (kind !== 'custom' && kind !== 'platform') {
+				return fail(400, {
+					message: 'The API key must look like gexbot_custom_ followed by 43 characters.'
+				});
+			}
+			const refused = await verifyKey(custom);
+			if (refused) return fail(400, { message: refused });
+			patch.customKey = custom;
+		}
+		if (research) {
+			if (classifyKey(research)?.kind !== 'research') {
+				return fail(400, {
+					message: 'The Research key must look like research_ followed by 43 characters.'
+				});
+			}
+			const refused = await verifyKey(research);
+			if (refused) return fail(400, { message: refused });
+			patch.researchKey = research;
+		}
+		updateSettings(patch);
+		upstreamProxy().forgetAccounts();
+		return { message: 'Saved. The browser only ever sees the masked key id.' };
+	},
+
+	clearKeys: async () => {
+		updateSettings({ customKey: undefined, researchKey: undefined });
+		upstreamProxy().forgetAccounts();
+		return { message: 'Stored keys removed.' };
+	},
+
+	/** Embedded service only: view the dashboard as another demo account. */
+	switchAccount: async ({ request }) => {
+		const form = await request.formData();
+		const id = String(form.get('account') ?? '');
+		const target = await upstreamTarget();
+		if (target.kind !== 'embedded' || !target.demoAccounts.some((a) => a._id === id)) {
+			return fail(400, { message: 'Unknown demo account.' });
+		}
+		updateSettings({ demoAccountId: id, customKey: undefined, researchKey: undefined });
+		upstreamProxy().forgetAccounts();
+		return { message: `Now using demo account ${id}.` };
+	}
+} satisfies Actions;

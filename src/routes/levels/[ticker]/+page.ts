@@ -1,0 +1,12 @@
+import { error } from '@sveltejs/kit';
+import { parseLevelsView, ViewStateError } from '$lib/state/viewState';
+import type { PageLoad } from './$types';
+
+export const load = (({ params, url }) => {
+	try {
+		return { view: parseLevelsView(params.ticker, url.searchParams) };
+	} catch (err) {
+		if (err instanceof ViewStateError) error(404, err.message);
+		throw err;
+	}
+}) satisfies PageLoad;
