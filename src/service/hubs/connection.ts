@@ -6,7 +6,7 @@
  * the socket's user-space buffer grow without end. Every send checks the bytes still queued
  * and, past the bound, closes the connection with a clear reason instead of queueing more.
  */
-import { disconnectedMessage } from './protocol';
+import { disconnectedMessage } from '../../lib/contract/pubsub';
 
 /** The part of a `ws` WebSocket a connection uses (a fake in unit tests). */
 export interface SocketLike {
@@ -108,7 +108,7 @@ export class HubConnection {
 		if (this.closing) return;
 		this.closing = true;
 		if (this.socket.readyState === OPEN) {
-			const notice = disconnectedMessage(reason);
+			const notice = JSON.stringify(disconnectedMessage(reason));
 			if (notify && this.socket.bufferedAmount + notice.length <= this.maxBuffered) {
 				this.socket.send(notice);
 			}

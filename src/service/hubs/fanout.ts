@@ -5,7 +5,7 @@
  */
 import type { TickEvent } from '../source';
 import type { HubConnection } from './connection';
-import { groupMessage } from './protocol';
+import { groupDataText } from '../../lib/contract/pubsub';
 import type { SlotManager } from './slots';
 
 /** base64 of the `google.protobuf.Any` of one group at one tick; undefined when it has no frame. */
@@ -57,7 +57,7 @@ export class Fanout {
 								stats.encodedBytes += data.length;
 							}
 						}
-						envelope = data === null ? null : groupMessage(name, data);
+						envelope = data === null ? null : groupDataText(name, data);
 						envelopes.set(name, envelope);
 					}
 					if (envelope !== null) targets.push([conn, envelope]);

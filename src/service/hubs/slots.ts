@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SlotKind } from '../../lib/contract/keys';
 import type { Flow, HubConnection } from './connection';
-import { SESSION_LIMIT_REASON } from './protocol';
+import { SESSION_LIMIT_REASON } from '../../lib/contract/hubs';
 
 /** hub -> group names joined there. */
 export type Memberships = Map<string, Set<string>>;

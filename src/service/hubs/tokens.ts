@@ -8,10 +8,11 @@
  * connection is made: a connected socket is not cut when its URL ages past 15 minutes.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { URL_TTL_MS } from '../../lib/contract/hubs';
 import type { SlotKind } from '../../lib/contract/keys';
 
-/** How long a negotiated URL may wait for its connection. */
-export const URL_CONNECT_WINDOW_MS = 15 * 60_000;
+/** How long a negotiated URL may wait for its connection (15 minutes). */
+export const URL_CONNECT_WINDOW_MS = URL_TTL_MS;
 
 export interface AccessClaims {
 	/** Account `_id`. */

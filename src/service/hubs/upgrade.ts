@@ -15,10 +15,9 @@ import {
 	ackMessage,
 	connectedMessage,
 	parseClientMessage,
-	PONG_MESSAGE,
-	SUBPROTOCOL,
+	WEBPUBSUB_SUBPROTOCOL as SUBPROTOCOL,
 	type ClientMessage
-} from './protocol';
+} from '../../lib/contract/pubsub';
 import type { Slot, SlotManager } from './slots';
 import { tokenRefusal, type AccessTokens } from './tokens';
 
@@ -106,7 +105,7 @@ export class HubAcceptor {
 			maxBufferedBytes: this.deps.maxBufferedBytes,
 			onClosed: (c) => this.deps.slots.detach(c)
 		});
-		ws.send(connectedMessage(account, connectionId));
+		ws.send(JSON.stringify(connectedMessage(connectionId, account)));
 		this.deps.slots.attach(conn);
 		ws.on('pong', () => conn.markAlive());
 		ws.on('close', () => conn.released());
@@ -118,47 +117,39 @@ export class HubAcceptor {
 			const text = Array.isArray(data)
 				? Buffer.concat(data).toString('utf8')
 				: Buffer.from(data as ArrayBuffer).toString('utf8');
-			this.onClientMessage(conn, slot, parseClientMessage(text));
+			const parsed = parseClientMessage(text);
+			// Unparseable frames are ignored, never a reason to drop the connection.
+			if (parsed.ok) this.onClientMessage(conn, slot, parsed.message);
 		});
 	}
 
 	private onClientMessage(conn: HubConnection, slot: Slot, msg: ClientMessage): void {
 		switch (msg.type) {
 			case 'ping':
-				conn.send(PONG_MESSAGE);
+				conn.send(PONG_TEXT);
 				return;
-			case 'publish':
-				if (msg.ackId !== undefined) {
-					conn.send(
-						ackMessage(msg.ackId, {
-							name: 'Forbidden',
-							message: 'This feed is receive-only: publishing is not permitted.'
-						})
-					);
+			case 'sendToGroup':
+			case 'event': {
+				const ackId = msg.raw.ackId;
+				if (typeof ackId === 'number' && Number.isSafeInteger(ackId) && ackId >= 0) {
+					conn.send(ack(ackId, 'This feed is receive-only: publishing is not permitted.'));
 				}
 				return;
+			}
 			case 'joinGroup': {
 				const error = this.joinError(conn, slot, msg.group);
 				if (!error) conn.joined.add(msg.group);
-				if (msg.ackId !== undefined) {
-					conn.send(
-						ackMessage(msg.ackId, error ? { name: 'Forbidden', message: error } : undefined)
-					);
-				}
+				if (msg.ackId !== undefined) conn.send(ack(msg.ackId, error));
 				return;
 			}
 			case 'leaveGroup':
 				if (conn.flow === 'legacy') conn.joined.delete(msg.group);
 				if (msg.ackId !== undefined) {
-					conn.send(
-						ackMessage(
-							msg.ackId,
-							conn.flow === 'legacy' ? undefined : { name: 'Forbidden', message: V2_JOIN_MESSAGE }
-						)
-					);
+					conn.send(ack(msg.ackId, conn.flow === 'legacy' ? undefined : V2_JOIN_MESSAGE));
 				}
 				return;
-			case 'unknown':
+			default:
+				// sequenceAck (reliable protocol) and anything newer: ignored, connection kept.
 				return;
 		}
 	}
@@ -183,6 +174,17 @@ export class HubAcceptor {
 	close(): void {
 		this.wss.close();
 	}
+}
+
+const PONG_TEXT = '{"type":"pong"}';
+
+/** An ack frame; a refusal carries Azure's `Forbidden` error name and the reason. */
+function ack(ackId: number, error?: string): string {
+	return JSON.stringify(
+		error
+			? ackMessage(ackId, false, { name: 'Forbidden', message: error })
+			: ackMessage(ackId, true)
+	);
 }
 
 const V2_JOIN_MESSAGE =

@@ -1,0 +1,194 @@
+/**
+ * `/v2/negotiate`: POST (v2 flow, server-side memberships), GET (legacy flow, client-side
+ * joinGroup of prefixed groups) and PATCH (replace the slot's memberships on live connections).
+ *
+ * Everything is validated before the slot is touched: a refused negotiation never kicks the
+ * connections of a working client.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canAccess, type KeyState } from '../../lib/contract/access';
+import { parseBearer, slotOf, type SlotKind } from '../../lib/contract/keys';
+import type { AccountRegistry, Principal } from '../accounts/registry';
+import { requireUserAgent } from '../http/access';
+import { HttpError, sendError, sendJson } from '../http/respond';
+import type { GroupPlanner } from './planner';
+import { countMemberships, type SlotManager } from './slots';
+import type { AccessTokens } from './tokens';
+
+export const NEGOTIATE_PATH = '/v2/negotiate';
+
+export interface NegotiateDeps {
+	accounts: AccountRegistry;
+	slots: SlotManager;
+	tokens: AccessTokens;
+	planner: GroupPlanner;
+	/** Origin the URLs point at (`http://host:port` or `ws://...`); default: the request's Host. */
+	publicOrigin?: string;
+}
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** Answers one /v2/negotiate request (any method). Never throws. */
+export async function handleNegotiate(
+	req: IncomingMessage,
+	res: ServerResponse,
+	deps: NegotiateDeps
+): Promise<void> {
+	try {
+		requireUserAgent(req);
+		const method = req.method ?? 'GET';
+		if (method !== 'GET' && method !== 'POST' && method !== 'PATCH') {
+			throw new HttpError(405, `Method ${method} is not allowed on /v2/negotiate.`, {
+				Allow: 'GET, POST, PATCH'
+			});
+		}
+		const principal = authorizeQuant(req, deps.accounts);
+		const slotKind = slotOf(principal.keyKind) as SlotKind;
+		if (method === 'GET') return negotiateLegacy(req, res, deps, principal, slotKind);
+		const body = await readJson(req);
+		if (method === 'POST') return negotiateV2(req, res, deps, principal, slotKind, body);
+		return patchMemberships(res, deps, principal, slotKind, body);
+	} catch (err) {
+		if (err instanceof HttpError) sendError(res, err.status, err.message, err.headers);
+		else sendError(res, 500, 'Internal error.');
+	}
+}
+
+/** The Quant-tier rule of the REST layer, plus the account's WebSocket permission flag. */
+function authorizeQuant(req: IncomingMessage, accounts: AccountRegistry): Principal {
+	const bearer = parseBearer(req.headers.authorization);
+	let state: KeyState;
+	let principal: Principal | undefined;
+	if (!bearer.ok) state = bearer.reason;
+	else {
+		const check = accounts.check(bearer.key);
+		if (check.ok) {
+			principal = check.principal;
+			state = principal.keyKind;
+		} else state = check.reason;
+	}
+	const decision = canAccess({ access: { kind: 'quant' } }, state, principal?.account);
+	if (!decision.ok) throw new HttpError(decision.status, decision.error);
+	if (!principal || !slotOf(principal.keyKind)) throw new HttpError(401, 'Invalid API key.');
+	if (!principal.account.permissions.includes('api_websocket_access')) {
+		throw new HttpError(403, 'WebSocket API access is not enabled for this account.');
+	}
+	return principal;
+}
+
+function negotiateV2(
+	req: IncomingMessage,
+	res: ServerResponse,
+	deps: NegotiateDeps,
+	principal: Principal,
+	slotKind: SlotKind,
+	body: unknown
+): void {
+	const groups = (body as { groups?: unknown } | null)?.groups;
+	const plan = deps.planner.planPost(groups, deps.accounts.groupLimit(principal.account));
+	if (!plan.ok) throw new HttpError(plan.status, plan.error);
+	const slot = deps.slots.get(principal.account._id, slotKind);
+	const session = deps.slots.renew(slot, 'v2', plan.memberships);
+	const urls: Record<string, string> = {};
+	for (const hub of deps.planner.v2Hubs) {
+		const token = deps.tokens.issue({
+			account: slot.account,
+			slot: slotKind,
+			hub,
+			session: session.id
+		});
+		urls[hub] = hubUrl(req, deps.publicOrigin, hub, token);
+	}
+	sendJson(res, 200, { websocket_urls: urls }, { 'Cache-Control': 'no-store' });
+}
+
+function negotiateLegacy(
+	req: IncomingMessage,
+	res: ServerResponse,
+	deps: NegotiateDeps,
+	principal: Principal,
+	slotKind: SlotKind
+): void {
+	const slot = deps.slots.get(principal.account._id, slotKind);
+	const session = deps.slots.renew(slot, 'legacy');
+	const urls: Record<string, string> = {};
+	for (const hub of deps.planner.legacyHubs) {
+		const token = deps.tokens.issue({
+			account: slot.account,
+			slot: slotKind,
+			hub,
+			session: session.id
+		});
+		urls[hub] = hubUrl(req, deps.publicOrigin, hub, token);
+	}
+	sendJson(
+		res,
+		200,
+		{ websocket_urls: urls, prefix: session.prefix },
+		{ 'Cache-Control': 'no-store' }
+	);
+}
+
+function patchMemberships(
+	res: ServerResponse,
+	deps: NegotiateDeps,
+	principal: Principal,
+	slotKind: SlotKind,
+	body: unknown
+): void {
+	const slot = deps.slots.find(principal.account._id, slotKind);
+	if (!slot?.session) {
+		throw new HttpError(409, 'No negotiated WebSocket session: POST /v2/negotiate first.');
+	}
+	if (slot.session.flow !== 'v2') {
+		throw new HttpError(
+			409,
+			'The session was negotiated with the legacy GET flow: change groups with joinGroup/leaveGroup, or negotiate with POST.'
+		);
+	}
+	const items = (body as { groups?: unknown } | null)?.groups;
+	const plan = deps.planner.planPatch(
+		items,
+		slot.liveHubs(),
+		deps.accounts.groupLimit(principal.account)
+	);
+	if (!plan.ok) throw new HttpError(plan.status, plan.error);
+	slot.memberships = plan.memberships;
+	const hubs: Record<string, number> = {};
+	for (const [hub, groups] of plan.memberships) if (groups.size > 0) hubs[hub] = groups.size;
+	sendJson(
+		res,
+		200,
+		{ updated_groups: countMemberships(plan.memberships), hubs },
+		{ 'Cache-Control': 'no-store' }
+	);
+}
+
+/** `ws://host/client/hubs/<hub>?access_token=...` (wss when the origin is https/wss). */
+export function hubUrl(
+	req: IncomingMessage,
+	publicOrigin: string | undefined,
+	hub: string,
+	token: string
+): string {
+	let origin = publicOrigin ?? `http://${req.headers.host ?? 'localhost'}`;
+	origin = origin.replace(/\/+$/, '').replace(/^http(s?):\/\//, 'ws$1://');
+	return `${origin}/client/hubs/${hub}?access_token=${encodeURIComponent(token)}`;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of req) {
+		size += (chunk as Buffer).length;
+		if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body is too large.');
+		chunks.push(chunk as Buffer);
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (text.trim() === '') throw new HttpError(400, 'Request body must be JSON: {"groups": [...]}.');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		throw new HttpError(400, 'Request body is not valid JSON.');
+	}
+}
