@@ -1,0 +1,212 @@
+/**
+ * The live engine loop: follows the session clock, advances every simulated chain one second at
+ * a time, builds every served ticker's snapshot once per computed second and hands it to tick
+ * listeners (the hubs). On a start or a jump (mid-session start, session-clock replay wrap, high
+ * speed) it catches up: trades only until 30 minutes before the target second, then full steps,
+ * which leaves exactly the state an uninterrupted run would have.
+ */
+import type { ResearchChain, TickEvent } from '../source';
+import { SESSION_SECONDS, marketPosition, type SessionClock } from '../market/clock';
+import { futuresConversionAt } from '../market/futures';
+import { quoteAround } from '../market/trades';
+import { RISK_FREE_RATE, viewOf } from '../market/universe';
+import { buildSnapshot, type TickerSnapshot } from './snapshot';
+import { TickerDay } from './tickerDay';
+import type { ViewFormat } from './views';
+
+/** Full steps needed before a payload: its longest lookback. */
+export const LOOKBACK_SECONDS = 1800;
+const RESEARCH_MARK = 900;
+const EXPIRY_FEED_EVERY = 5;
+
+/** The view format of a served ticker at a tick of a session (ES_SPX moves with the basis). */
+export function viewFormatAt(seed: number, ticker: string, date: string, tick: number): ViewFormat {
+	const view = viewOf(ticker);
+	if (!view) throw new RangeError(`unknown ticker ${ticker}`);
+	let levelShift = 0;
+	let strikeShift = 0;
+	if (view.futuresShift) {
+		const conv = futuresConversionAt(seed, view.source, view.futuresShift, date, tick);
+		levelShift = conv ? conv.additive : 0;
+		const step = view.source === 'NDX' ? 25 : 5;
+		strikeShift = Math.round(levelShift / step) * step;
+	}
+	return { ticker, scale: view.scale, levelShift, strikeShift, exposureScale: view.exposureScale };
+}
+
+/** Advance `day` to `target` with the catch-up rule; `onFull` sees every fully computed tick. */
+export function advanceDay(
+	day: TickerDay,
+	target: number,
+	onFull?: (day: TickerDay) => void
+): void {
+	const firstFull = Math.max(0, target - LOOKBACK_SECONDS);
+	while (day.tick < target) {
+		const mode = day.tick + 1 < firstFull ? 'trades' : 'rings';
+		day.step(mode);
+		if (mode === 'rings') onFull?.(day);
+	}
+}
+
+function yieldToLoop(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
+
+export class LiveEngine {
+	/** Simulated chain -> the served tickers that are views of it. */
+	private readonly sources = new Map<string, string[]>();
+	private readonly days = new Map<string, TickerDay>();
+	private readonly snapshots = new Map<string, TickerSnapshot>();
+	private readonly expiryFeeds = new Map<string, TickerSnapshot['expiryPayloads']>();
+	private readonly research = new Map<string, ResearchChain>();
+	private readonly listeners = new Set<(tick: TickEvent) => void>();
+	private timer?: NodeJS.Timeout;
+	private running = false;
+	private stopped = true;
+	/** Session date and tick the snapshots are at. */
+	date?: string;
+	tick = -1;
+
+	constructor(
+		private readonly seed: number,
+		universe: string[],
+		private readonly clock: SessionClock
+	) {
+		for (const ticker of universe) {
+			const source = (viewOf(ticker) as { source: string }).source;
+			const list = this.sources.get(source) ?? [];
+			list.push(ticker);
+			this.sources.set(source, list);
+		}
+	}
+
+	async start(): Promise<void> {
+		this.stopped = false;
+		await this.advance();
+		this.schedule();
+	}
+
+	stop(): void {
+		this.stopped = true;
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+	}
+
+	latest(ticker: string): TickerSnapshot | undefined {
+		return this.snapshots.get(ticker);
+	}
+
+	latestExpiry(ticker: string): TickerSnapshot['expiryPayloads'] {
+		return this.expiryFeeds.get(ticker);
+	}
+
+	/** The tick the live loop has reached on `date`, if that session is the live one. */
+	liveTick(date: string): number | undefined {
+		return date === this.date ? this.tick : undefined;
+	}
+
+	researchChain(source: string, ticker: string): ResearchChain | undefined {
+		const chain = this.research.get(source);
+		if (!chain) return undefined;
+		return chain.ticker === ticker ? chain : { ...chain, ticker };
+	}
+
+	onTick(listener: (tick: TickEvent) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	private schedule(): void {
+		if (this.stopped) return;
+		const now = this.clock.nowMs();
+		const next = Math.floor(now / 1000) * 1000 + 1000;
+		const delay = Math.min(Math.max(this.clock.wallDelayUntil(next) + 1, 5), 1000);
+		this.timer = setTimeout(() => {
+			this.advance()
+				.catch((err: unknown) => console.error('market engine tick failed:', err))
+				.finally(() => this.schedule());
+		}, delay);
+	}
+
+	/** Bring every chain to the clock's current second and publish it. */
+	async advance(): Promise<void> {
+		if (this.running) return;
+		this.running = true;
+		try {
+			const pos = marketPosition(this.clock.nowMs());
+			if (pos.date === this.date && pos.tick === this.tick) return;
+			const rolled = pos.date !== this.date || pos.tick < this.tick;
+			const event: TickEvent = { timestamp: 0, tickers: new Map() };
+			for (const [source, views] of this.sources) {
+				let day = this.days.get(source);
+				if (!day || day.date !== pos.date || day.tick > pos.tick) {
+					day = new TickerDay(this.seed, source, pos.date);
+					this.days.set(source, day);
+				}
+				const started = performance.now();
+				advanceDay(day, pos.tick, (d) => {
+					if (d.tick % RESEARCH_MARK === 0) this.captureResearch(d);
+				});
+				const withExpiries = pos.tick % EXPIRY_FEED_EVERY === 0;
+				for (const ticker of views) {
+					const snap = buildSnapshot(
+						day,
+						viewFormatAt(this.seed, ticker, pos.date, pos.tick),
+						withExpiries
+					);
+					this.snapshots.set(ticker, snap);
+					if (snap.expiryPayloads) this.expiryFeeds.set(ticker, snap.expiryPayloads);
+					event.timestamp = snap.timestamp;
+					event.tickers.set(ticker, {
+						spot: snap.spot,
+						payloads: snap.payloads,
+						expiryPayloads: snap.expiryPayloads
+					});
+				}
+				// A long catch-up must not starve the HTTP server sharing this thread.
+				if (rolled && performance.now() - started > 20) await yieldToLoop();
+			}
+			this.date = pos.date;
+			this.tick = pos.tick;
+			if (pos.open && pos.tick <= SESSION_SECONDS) {
+				for (const listener of this.listeners) {
+					try {
+						listener(event);
+					} catch (err) {
+						console.error('tick listener failed:', err);
+					}
+				}
+			}
+		} finally {
+			this.running = false;
+		}
+	}
+
+	/** Research quotes: the chain's quotes at a 15-minute mark. */
+	private captureResearch(day: TickerDay): void {
+		const chain = day.chain;
+		const nowMs = day.openMs + day.tick * 1000;
+		const contracts: ResearchChain['contracts'] = [];
+		for (let c = 0; c < chain.n; c++) {
+			const quote = quoteAround(day.greeks.price[c]);
+			contracts.push({
+				expiry: chain.expiries[chain.expiry[c]],
+				expiry_years: Math.max(0, (chain.expiryMs[chain.expiry[c]] - nowMs) / (365 * 86_400_000)),
+				strike: chain.strike[c],
+				right: chain.isCall[c] === 1 ? 'C' : 'P',
+				bid: quote.bid,
+				ask: quote.ask,
+				open_interest: chain.openInterest[c],
+				volume: day.volume[c]
+			});
+		}
+		this.research.set(day.ticker, {
+			timestamp: day.timestampOf(day.tick),
+			ticker: day.ticker,
+			spot: day.spot,
+			rate: RISK_FREE_RATE,
+			dividend_yield: chain.model.dividendYield,
+			contracts
+		});
+	}
+}

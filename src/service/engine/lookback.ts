@@ -1,0 +1,40 @@
+/**
+ * Per-second history of a row vector (one value per displayed strike) over the longest lookback,
+ * so priors and max changes 1, 5, 10, 15 and 30 minutes back are exact second-by-second values.
+ * Float32 keeps 100+ tickers' rings in a few hundred MB; values are rounded to cents on the wire.
+ */
+
+/** Lookbacks in seconds: the "current" change is against the previous second. */
+export const PRIOR_LAGS = [60, 300, 600, 900, 1800] as const;
+export const CHANGE_LAGS = [1, 60, 300, 600, 900, 1800] as const;
+const DEPTH = 1801;
+
+export class Lookback {
+	readonly rows: number;
+	private readonly ring: Float32Array;
+	/** Tick of the newest stored row vector, -1 before the first push. */
+	private newest = -1;
+
+	constructor(rows: number) {
+		this.rows = rows;
+		this.ring = new Float32Array(rows * DEPTH);
+	}
+
+	/** Store the vector of tick `tick` (ticks arrive consecutively from 0). */
+	push(tick: number, values: ArrayLike<number>): void {
+		const base = (tick % DEPTH) * this.rows;
+		for (let r = 0; r < this.rows; r++) this.ring[base + r] = values[r];
+		this.newest = tick;
+	}
+
+	/** Value of `row` at `lag` seconds before the newest tick, clamped at the session's first tick. */
+	at(row: number, lag: number): number {
+		const tick = Math.max(0, this.newest - lag);
+		return this.ring[(tick % DEPTH) * this.rows + row];
+	}
+
+	/** The stored (Float32-rounded) value of `row` at the newest tick. */
+	current(row: number): number {
+		return this.ring[(this.newest % DEPTH) * this.rows + row];
+	}
+}

@@ -1,0 +1,543 @@
+/**
+ * JSON values of every category, built from a TickerDay's state at its current tick. Units on
+ * the wire (documented for clients, chosen so every number fits the protobuf ranges):
+ * - GEX: $ millions per 1% move of the underlying (s * gamma * N * 100 * S^2 * 0.01 / 1e6, calls
+ *   +, puts -), N = cumulative session volume ("by volume") or open interest ("by OI");
+ * - delta profiles / DEX: $ millions of underlying (delta * N * 100 * S / 1e6, holder-signed);
+ * - vanna: $ millions of delta per vol point; charm: $ millions of delta per calendar day;
+ * - ivol: implied vol as a decimal (0.153 = 15.3%);
+ * - zero_gamma: spot level where the by-volume GEX profile crosses zero, nearest spot (the by-OI
+ *   profile before the session has traded enough to have a root; 0 only when neither has one);
+ * - min_dte / sec_min_dte: calendar days to the first and second expiry of the category's set
+ *   (for zero / one: that expiry and the one after it);
+ * - delta_risk_reversal: 25-delta risk reversal of the set's first expiry, IV(25d call) -
+ *   IV(25d put), decimal (negative = puts richer);
+ * - priors: that strike's value 1, 5, 10, 15 and 30 minutes ago (in that order; the session's
+ *   first value while the session is younger than the lag);
+ * - max change: [strike, signed change] of the largest absolute change against the previous
+ *   second ("current") and 1, 5, 10, 15, 30 minutes ago.
+ */
+import { daysBetween } from '../market/clock';
+import { CHANGE_LAGS, PRIOR_LAGS, type Lookback } from './lookback';
+import { GREEK_NAMES, type GreekName, type Subset, type TickerDay } from './tickerDay';
+
+export const r2 = (x: number): number => Math.round(x * 100) / 100;
+export const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+export const r4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+export interface GexChainValue {
+	timestamp: number;
+	ticker: string;
+	min_dte: number;
+	sec_min_dte: number;
+	spot: number;
+	zero_gamma: number;
+	major_pos_vol: number;
+	major_pos_oi: number;
+	major_neg_vol: number;
+	major_neg_oi: number;
+	strikes: [number, number, number, number[]][];
+	sum_gex_vol: number;
+	sum_gex_oi: number;
+	delta_risk_reversal: number;
+	max_priors: [number, number][];
+}
+
+export interface MajorsValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	zero_gamma: number;
+	mpos_vol: number;
+	mpos_oi: number;
+	mneg_vol: number;
+	mneg_oi: number;
+	net_gex_vol: number;
+	net_gex_oi: number;
+}
+
+export interface MaxChangeValue {
+	timestamp: number;
+	ticker: string;
+	current: [number, number];
+	one: [number, number];
+	five: [number, number];
+	ten: [number, number];
+	fifteen: [number, number];
+	thirty: [number, number];
+}
+
+export interface GreekProfileValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	min_dte: number;
+	sec_min_dte: number;
+	major_positive: number;
+	major_negative: number;
+	major_long_gamma: number;
+	major_short_gamma: number;
+	mini_contracts: [number, number, number, number, number[], number, number[]][];
+}
+
+/**
+ * volume_zero / volume_one (State, streamed as zstd JSON): per strike
+ * `[strike, call_volume, put_volume, call_buy, call_sell, put_buy, put_sell]` in contracts,
+ * buy / sell as classified by Lee-Ready (unclassified prints count in the totals only).
+ */
+export interface VolumeProfileValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	min_dte: number;
+	sec_min_dte: number;
+	total_call_volume: number;
+	total_put_volume: number;
+	put_call_ratio: number;
+	strikes: [number, number, number, number, number, number, number][];
+}
+
+export interface OrderflowValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	[field: string]: number | string;
+}
+
+function dtes(day: TickerDay, subset: Subset): [number, number] {
+	const exps = day.chain.expiries;
+	const first = subset.expiryIndexes[0];
+	if (first === undefined) return [0, 0];
+	const second = subset.name === 'full' ? subset.expiryIndexes[1] : first + 1;
+	const a = daysBetween(day.date, exps[first]);
+	const b = second !== undefined && second < exps.length ? daysBetween(day.date, exps[second]) : a;
+	return [a, b];
+}
+
+/** Index of the extreme value (sign +1 = largest, -1 = smallest), ties toward spot. */
+function extreme(
+	values: ArrayLike<number>,
+	strikes: ArrayLike<number>,
+	spot: number,
+	sign: 1 | -1,
+	include?: Uint8Array
+): number {
+	let best = -1;
+	for (let i = 0; i < values.length; i++) {
+		if (include && !include[i]) continue;
+		if (best < 0) {
+			best = i;
+			continue;
+		}
+		const v = sign * values[i];
+		const b = sign * values[best];
+		if (v > b || (v === b && Math.abs(strikes[i] - spot) < Math.abs(strikes[best] - spot)))
+			best = i;
+	}
+	return best;
+}
+
+function majorStrikes(day: TickerDay, subset: Subset) {
+	const strikes = day.chain.strikes;
+	const spot = day.spot;
+	const pick = (values: Float64Array, sign: 1 | -1) => {
+		const i = extreme(values, strikes, spot, sign, subset.slotHas);
+		return i < 0 ? 0 : strikes[i];
+	};
+	return {
+		posVol: pick(subset.slotGexVol, 1),
+		posOi: pick(subset.slotGexOi, 1),
+		negVol: pick(subset.slotGexVol, -1),
+		negOi: pick(subset.slotGexOi, -1)
+	};
+}
+
+export function zeroGammaOf(day: TickerDay, subset: Subset): number {
+	const { vol, oi } = day.zeroGamma(subset);
+	const root = vol ?? oi;
+	return root === null ? 0 : r2(root);
+}
+
+function priors(lookback: Lookback, row: number): number[] {
+	return PRIOR_LAGS.map((lag) => r2(lookback.at(row, lag)));
+}
+
+function maxChanges(subset: Subset, spot: number): [number, number][] {
+	const lb = subset.gexLookback;
+	return CHANGE_LAGS.map((lag) => {
+		let best = -1;
+		let bestAbs = -1;
+		let bestChange = 0;
+		for (let r = 0; r < lb.rows; r++) {
+			const change = lb.current(r) - lb.at(r, lag);
+			const abs = Math.abs(change);
+			if (
+				abs > bestAbs ||
+				(abs === bestAbs &&
+					Math.abs(subset.rowStrikes[r] - spot) < Math.abs(subset.rowStrikes[best] - spot))
+			) {
+				best = r;
+				bestAbs = abs;
+				bestChange = change;
+			}
+		}
+		return best < 0 ? [0, 0] : [subset.rowStrikes[best], r3(bestChange)];
+	});
+}
+
+/** 25-delta risk reversal of one expiry: linear interpolation of IV in delta on each side. */
+function riskReversal(day: TickerDay, expiry: number | undefined): number {
+	if (expiry === undefined) return 0;
+	const { delta } = day.greeks;
+	const chain = day.chain;
+	const ivAt = (call: boolean, target: number): number | undefined => {
+		let prevD = NaN;
+		let prevIv = NaN;
+		for (let c = chain.expiryStart[expiry]; c < chain.expiryStart[expiry + 1]; c++) {
+			if ((chain.isCall[c] === 1) !== call) continue;
+			const d = delta[c];
+			if (!Number.isNaN(prevD) && (prevD - target) * (d - target) <= 0 && prevD !== d) {
+				return prevIv + ((target - prevD) / (d - prevD)) * (day.iv[c] - prevIv);
+			}
+			prevD = d;
+			prevIv = day.iv[c];
+		}
+		return undefined;
+	};
+	const call = ivAt(true, 0.25);
+	const put = ivAt(false, -0.25);
+	return call === undefined || put === undefined ? 0 : r4(call - put);
+}
+
+export function gexChainValue(day: TickerDay, subset: Subset): GexChainValue {
+	const [minDte, secDte] = dtes(day, subset);
+	const majors = majorStrikes(day, subset);
+	const strikes: GexChainValue['strikes'] = [];
+	for (let r = 0; r < subset.rowStrikes.length; r++) {
+		strikes.push([
+			subset.rowStrikes[r],
+			r2(subset.gexVol[r]),
+			r2(subset.gexOi[r]),
+			priors(subset.gexLookback, r)
+		]);
+	}
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		min_dte: minDte,
+		sec_min_dte: secDte,
+		spot: day.spot,
+		zero_gamma: zeroGammaOf(day, subset),
+		major_pos_vol: majors.posVol,
+		major_pos_oi: majors.posOi,
+		major_neg_vol: majors.negVol,
+		major_neg_oi: majors.negOi,
+		strikes,
+		sum_gex_vol: r3(subset.sumGexVol),
+		sum_gex_oi: r3(subset.sumGexOi),
+		delta_risk_reversal: riskReversal(day, subset.expiryIndexes[0]),
+		max_priors: maxChanges(subset, day.spot)
+	};
+}
+
+export function majorsValue(day: TickerDay, subset: Subset): MajorsValue {
+	const majors = majorStrikes(day, subset);
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		spot: day.spot,
+		zero_gamma: zeroGammaOf(day, subset),
+		mpos_vol: majors.posVol,
+		mpos_oi: majors.posOi,
+		mneg_vol: majors.negVol,
+		mneg_oi: majors.negOi,
+		net_gex_vol: r3(subset.sumGexVol),
+		net_gex_oi: r3(subset.sumGexOi)
+	};
+}
+
+export function maxChangeValue(day: TickerDay, subset: Subset): MaxChangeValue {
+	const [current, one, five, ten, fifteen, thirty] = maxChanges(subset, day.spot);
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		current,
+		one,
+		five,
+		ten,
+		fifteen,
+		thirty
+	};
+}
+
+/**
+ * State greek profile of the zero / one set. major_positive / major_negative: strikes of the
+ * largest / most negative net (call + put) value of this greek by volume; major_long_gamma /
+ * major_short_gamma: strikes of the largest positive / negative net GEX by volume of the set.
+ */
+export function greekProfileValue(
+	day: TickerDay,
+	subset: Subset,
+	greek: GreekName
+): GreekProfileValue {
+	const [minDte, secDte] = dtes(day, subset);
+	const calls = subset.greekCall?.[greek];
+	const puts = subset.greekPut?.[greek];
+	const callLb = subset.greekCallLookback?.[greek];
+	const putLb = subset.greekPutLookback?.[greek];
+	if (!calls || !puts || !callLb || !putLb)
+		throw new Error(`no ${greek} profile for the ${subset.name} set`);
+	const rows = subset.rowStrikes.length;
+	const net = new Float64Array(rows);
+	for (let r = 0; r < rows; r++) net[r] = calls[r] + puts[r];
+	const pos = extreme(net, subset.rowStrikes, day.spot, 1);
+	const neg = extreme(net, subset.rowStrikes, day.spot, -1);
+	const majors = majorStrikes(day, subset);
+	const mini: GreekProfileValue['mini_contracts'] = [];
+	for (let r = 0; r < rows; r++) {
+		mini.push([
+			subset.rowStrikes[r],
+			r4((subset.callIv as Float64Array)[r]),
+			r4((subset.putIv as Float64Array)[r]),
+			r2(calls[r]),
+			priors(callLb, r),
+			r2(puts[r]),
+			priors(putLb, r)
+		]);
+	}
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		spot: day.spot,
+		min_dte: minDte,
+		sec_min_dte: secDte,
+		major_positive: pos < 0 ? 0 : subset.rowStrikes[pos],
+		major_negative: neg < 0 ? 0 : subset.rowStrikes[neg],
+		major_long_gamma: majors.posVol,
+		major_short_gamma: majors.negVol,
+		mini_contracts: mini
+	};
+}
+
+export function volumeProfileValue(day: TickerDay, subset: Subset): VolumeProfileValue {
+	const [minDte, secDte] = dtes(day, subset);
+	const v = subset.volumeRows as Float64Array[];
+	const strikes: VolumeProfileValue['strikes'] = [];
+	let calls = 0;
+	let puts = 0;
+	for (let c = subset.start; c < subset.end; c++) {
+		if (day.chain.isCall[c] === 1) calls += day.volume[c];
+		else puts += day.volume[c];
+	}
+	for (let r = 0; r < subset.rowStrikes.length; r++)
+		strikes.push([subset.rowStrikes[r], v[0][r], v[1][r], v[2][r], v[3][r], v[4][r], v[5][r]]);
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		spot: day.spot,
+		min_dte: minDte,
+		sec_min_dte: secDte,
+		total_call_volume: calls,
+		total_put_volume: puts,
+		put_call_ratio: calls > 0 ? r4(puts / calls) : 0,
+		strikes
+	};
+}
+
+/** Aggregates of one expiry set for orderflow (all $M, by volume unless named net_). */
+function flowAggregates(day: TickerDay, subset: Subset) {
+	const { delta, vanna, charmPerDay } = day.greeks;
+	const spot = day.spot;
+	const dexUnit = (100 * spot) / 1e6;
+	let callDex = 0;
+	let putDex = 0;
+	let netCallDex = 0;
+	let netPutDex = 0;
+	let vannaSum = 0;
+	let charmSum = 0;
+	for (let c = subset.start; c < subset.end; c++) {
+		const call = day.chain.isCall[c] === 1;
+		const sign = call ? 1 : -1;
+		const vol = day.volume[c];
+		const dex = delta[c] * dexUnit;
+		const netVol = day.buyVolume[c] - day.sellVolume[c];
+		if (call) {
+			callDex += dex * vol;
+			netCallDex += dex * netVol;
+		} else {
+			putDex += dex * vol;
+			netPutDex += dex * netVol;
+		}
+		vannaSum += sign * vanna[c] * dexUnit * 0.01 * vol;
+		charmSum += sign * charmPerDay[c] * dexUnit * vol;
+	}
+	const strikes = day.chain.strikes;
+	let callGex = 0;
+	let putGex = 0;
+	const callBySlot = new Float64Array(strikes.length);
+	const putBySlot = new Float64Array(strikes.length);
+	const gexUnit = (100 * spot * spot * 0.01) / 1e6;
+	for (let c = subset.start; c < subset.end; c++) {
+		const g = day.greeks.gamma[c] * gexUnit * day.volume[c];
+		if (day.chain.isCall[c] === 1) {
+			callGex += g;
+			callBySlot[day.chain.strikeSlot[c]] += g;
+		} else {
+			putGex += g;
+			putBySlot[day.chain.strikeSlot[c]] += g;
+		}
+	}
+	const majors = majorStrikes(day, subset);
+	const mcall = extreme(callBySlot, strikes, spot, 1, subset.slotHas);
+	const mput = extreme(putBySlot, strikes, spot, 1, subset.slotHas);
+	const f = subset.flows;
+	return {
+		mlgamma: majors.posVol,
+		msgamma: majors.negVol,
+		mcall: mcall < 0 ? 0 : strikes[mcall],
+		mput: mput < 0 ? 0 : strikes[mput],
+		/** Convexity ratio: net customer-bought gamma over all classified gamma traded, in [-1, 1]. */
+		cvr: f.cvrAbs > 0 ? r4(f.cvr / f.cvrAbs) : 0,
+		/** GEX ratio: call GEX share of call + put GEX by volume, in [0, 1]. */
+		gr: callGex + putGex > 0 ? r4(callGex / (callGex + putGex)) : 0,
+		vanna: r2(vannaSum),
+		charm: r2(charmSum),
+		aggDex: r2(callDex + putDex),
+		aggCallDex: r2(callDex),
+		aggPutDex: r2(putDex),
+		netDex: r2(netCallDex + netPutDex),
+		netCallDex: r2(netCallDex),
+		netPutDex: r2(netPutDex),
+		dexFlow: r2(f.dex),
+		gexFlow: r2(f.gex),
+		cvrFlow: r2(f.cvr)
+	};
+}
+
+/**
+ * Orderflow (0DTE = z / zero, next expiry = o / one). agg_*dex: DEX of the session's whole
+ * volume; net_*dex: DEX of classified buy minus sell volume at current deltas; *oflow:
+ * cumulative session flows of classified prints at the deltas / gammas of their second (dex:
+ * customer net delta bought; gex: same signed calls +, puts -; cvr: convexity bought).
+ */
+export function orderflowValue(day: TickerDay): OrderflowValue {
+	const z = flowAggregates(day, day.subsets.zero);
+	const o = flowAggregates(day, day.subsets.one);
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		spot: day.spot,
+		z_mlgamma: z.mlgamma,
+		z_msgamma: z.msgamma,
+		o_mlgamma: o.mlgamma,
+		o_msgamma: o.msgamma,
+		zero_mcall: z.mcall,
+		zero_mput: z.mput,
+		one_mcall: o.mcall,
+		one_mput: o.mput,
+		zcvr: z.cvr,
+		ocvr: o.cvr,
+		zgr: z.gr,
+		ogr: o.gr,
+		zvanna: z.vanna,
+		ovanna: o.vanna,
+		zcharm: z.charm,
+		ocharm: o.charm,
+		agg_dex: z.aggDex,
+		one_agg_dex: o.aggDex,
+		agg_call_dex: z.aggCallDex,
+		one_agg_call_dex: o.aggCallDex,
+		agg_put_dex: z.aggPutDex,
+		one_agg_put_dex: o.aggPutDex,
+		net_dex: z.netDex,
+		one_net_dex: o.netDex,
+		net_call_dex: z.netCallDex,
+		one_net_call_dex: o.netCallDex,
+		net_put_dex: z.netPutDex,
+		one_net_put_dex: o.netPutDex,
+		dexoflow: z.dexFlow,
+		gexoflow: z.gexFlow,
+		cvroflow: z.cvrFlow,
+		one_dexoflow: o.dexFlow,
+		one_gexoflow: o.gexFlow,
+		one_cvroflow: o.cvrFlow
+	};
+}
+
+/**
+ * Explicit-expiry greek profile (streamed every 5 s): the state profile shape for one expiry,
+ * computed from the current greeks. It carries no priors (empty arrays): the 5-second feed is a
+ * real-time view and keeping 30 minutes of history for every listed expiry is not worth it.
+ */
+export function expiryProfileValue(
+	day: TickerDay,
+	expiry: number,
+	greek: GreekName
+): GreekProfileValue {
+	const chain = day.chain;
+	const { gamma, delta, vanna, charmPerDay } = day.greeks;
+	const spot = day.spot;
+	const dexUnit = (100 * spot) / 1e6;
+	const gexUnit = (100 * spot * spot * 0.01) / 1e6;
+	const start = chain.expiryStart[expiry];
+	const end = chain.expiryStart[expiry + 1];
+	const bySlot = new Map<
+		number,
+		{ call: number; put: number; civ: number; piv: number; gex: number }
+	>();
+	for (let c = start; c < end; c++) {
+		const slot = chain.strikeSlot[c];
+		let row = bySlot.get(slot);
+		if (!row) bySlot.set(slot, (row = { call: 0, put: 0, civ: 0, piv: 0, gex: 0 }));
+		const call = chain.isCall[c] === 1;
+		const sign = call ? 1 : -1;
+		const vol = day.volume[c];
+		const value =
+			greek === 'delta'
+				? delta[c] * dexUnit * vol
+				: greek === 'gamma'
+					? sign * gamma[c] * gexUnit * vol
+					: greek === 'vanna'
+						? sign * vanna[c] * dexUnit * 0.01 * vol
+						: sign * charmPerDay[c] * dexUnit * vol;
+		row.gex += sign * gamma[c] * gexUnit * vol;
+		if (call) {
+			row.call += value;
+			row.civ = day.iv[c];
+		} else {
+			row.put += value;
+			row.piv = day.iv[c];
+		}
+	}
+	const slots = [...bySlot.keys()].sort((a, b) => a - b);
+	const strikes = slots.map((s) => chain.strikes[s]);
+	const net = slots.map((s) => {
+		const row = bySlot.get(s) as { call: number; put: number };
+		return row.call + row.put;
+	});
+	const gex = slots.map((s) => (bySlot.get(s) as { gex: number }).gex);
+	const pick = (values: number[], sign: 1 | -1) => {
+		const i = extreme(values, strikes, spot, sign);
+		return i < 0 ? 0 : strikes[i];
+	};
+	const dte = daysBetween(day.date, chain.expiries[expiry]);
+	const next =
+		expiry + 1 < chain.expiries.length ? daysBetween(day.date, chain.expiries[expiry + 1]) : dte;
+	return {
+		timestamp: day.timestampOf(day.tick),
+		ticker: day.ticker,
+		spot,
+		min_dte: dte,
+		sec_min_dte: next,
+		major_positive: pick(net, 1),
+		major_negative: pick(net, -1),
+		major_long_gamma: pick(gex, 1),
+		major_short_gamma: pick(gex, -1),
+		mini_contracts: slots.map((s, i) => {
+			const row = bySlot.get(s) as { call: number; put: number; civ: number; piv: number };
+			return [strikes[i], r4(row.civ), r4(row.piv), r2(row.call), [], r2(row.put), []];
+		})
+	};
+}
+
+export { GREEK_NAMES };

@@ -1,0 +1,446 @@
+/**
+ * The engine state of one simulated chain for one session, advanced one second at a time.
+ * Each step computes every contract's greeks once, lets the second's trades arrive (classified
+ * by the quote and tick rules), and aggregates what every category needs per strike. Payload
+ * values are built from that state on request (engine/payloads.ts), so the live loop builds all
+ * of them and a history regeneration only the one asked for, from the very same numbers.
+ */
+import { SESSION_SECONDS, etToUtc } from '../market/clock';
+import { buildChain, type ChainDay } from '../market/chain';
+import { sessionPath } from '../market/path';
+import {
+	buildSmile,
+	contractVol,
+	fillImpliedVols,
+	sliceTerms,
+	type SliceTerms,
+	type SmileDay
+} from '../market/smile';
+import { TradeTape } from '../market/trades';
+import { RISK_FREE_RATE } from '../market/universe';
+import { classifyPrint } from './classify';
+import {
+	allocGreeks,
+	allocProfile,
+	computeGreeks,
+	contractGreeks,
+	nearestRoot,
+	type GammaProfile,
+	type GreekArrays
+} from './kernels';
+import { Lookback } from './lookback';
+
+const YEAR_MS = 365 * 86_400_000;
+/** Time-to-expiry floor: a 0DTE contract at 16:00:00 still has two minutes of gamma. */
+const MIN_YEARS = 120_000 / YEAR_MS;
+const CONTRACT_SIZE = 100;
+const MILLION = 1e6;
+
+export type SubsetName = 'full' | 'zero' | 'one';
+export const GREEK_NAMES = ['delta', 'gamma', 'vanna', 'charm'] as const;
+export type GreekName = (typeof GREEK_NAMES)[number];
+
+/** An expiry set (all, nearest, next) and its per-strike aggregates for the current tick. */
+export interface Subset {
+	name: SubsetName;
+	start: number;
+	end: number;
+	/** Chain expiry indexes in the set, in order. */
+	expiryIndexes: number[];
+	/** Displayed strikes (ascending) and their slot in chain.strikes. */
+	rowStrikes: Float64Array;
+	rowSlots: Int32Array;
+	rowOfSlot: Int32Array;
+	/** Per displayed row: GEX by volume and by OI ($M per 1% move). */
+	gexVol: Float64Array;
+	gexOi: Float64Array;
+	/** Per chain slot (all strikes of the set): net GEX by volume / OI, for majors. */
+	slotGexVol: Float64Array;
+	slotGexOi: Float64Array;
+	slotHas: Uint8Array;
+	sumGexVol: number;
+	sumGexOi: number;
+	zeroGammaVol: number | null;
+	zeroGammaOi: number | null;
+	zeroGammaReady: boolean;
+	gexLookback: Lookback;
+	/** Greek profiles by volume per row, calls and puts (zero / one sets only). */
+	greekCall?: Record<GreekName, Float64Array>;
+	greekPut?: Record<GreekName, Float64Array>;
+	greekCallLookback?: Record<GreekName, Lookback>;
+	greekPutLookback?: Record<GreekName, Lookback>;
+	callIv?: Float64Array;
+	putIv?: Float64Array;
+	/** Volumes per row: call, put, call buy, call sell, put buy, put sell. */
+	volumeRows?: Float64Array[];
+	flows: Flows;
+	profileVol: GammaProfile;
+	profileOi: GammaProfile;
+}
+
+/** Cumulative classified flows of the session ($M). */
+export interface Flows {
+	/** Customer net delta bought: sum sign * delta * size * 100 * S. */
+	dex: number;
+	/** Same prints signed by the GEX convention (calls +, puts -) on gamma. */
+	gex: number;
+	/** Convexity bought by customers: sum sign * gamma * size * 100 * S^2 * 1%. */
+	cvr: number;
+	/** sum |gamma * size * 100 * S^2 * 1%| of classified prints, the cvr ratio's denominator. */
+	cvrAbs: number;
+}
+
+export class TickerDay {
+	readonly seed: number;
+	readonly ticker: string;
+	readonly date: string;
+	readonly chain: ChainDay;
+	readonly smile: SmileDay;
+	readonly path: Float64Array;
+	readonly openMs: number;
+	readonly years: Float64Array;
+	readonly iv: Float64Array;
+	readonly greeks: GreekArrays;
+	readonly volume: Float64Array;
+	readonly buyVolume: Float64Array;
+	readonly sellVolume: Float64Array;
+	private readonly lastPrice: Float64Array;
+	private readonly lastDirection: Int8Array;
+	private readonly tape: TradeTape;
+	readonly subsets: Record<SubsetName, Subset>;
+	/** Last computed tick (seconds since 09:30:00), -1 before the first step. */
+	tick = -1;
+	spot = 0;
+
+	constructor(seed: number, ticker: string, date: string) {
+		this.seed = seed;
+		this.ticker = ticker;
+		this.date = date;
+		this.chain = buildChain(seed, ticker, date);
+		this.smile = buildSmile(seed, this.chain);
+		this.path = sessionPath(seed, ticker, date);
+		this.openMs = etToUtc(date, 9, 30);
+		const n = this.chain.n;
+		this.years = new Float64Array(n);
+		this.iv = new Float64Array(n);
+		this.greeks = allocGreeks(n);
+		this.volume = new Float64Array(n);
+		this.buyVolume = new Float64Array(n);
+		this.sellVolume = new Float64Array(n);
+		this.lastPrice = new Float64Array(n);
+		this.lastDirection = new Int8Array(n);
+		this.tape = new TradeTape(seed, this.chain);
+		const e = this.chain.expiryStart;
+		const nExp = this.chain.expiries.length;
+		this.subsets = {
+			full: this.makeSubset('full', 0, n, [...Array(nExp).keys()]),
+			zero: this.makeSubset('zero', e[0], e[Math.min(1, nExp)], nExp > 0 ? [0] : []),
+			one: this.makeSubset('one', e[Math.min(1, nExp)], e[Math.min(2, nExp)], nExp > 1 ? [1] : [])
+		};
+	}
+
+	/** Unix seconds of a tick. */
+	timestampOf(tick: number): number {
+		return Math.round(this.openMs / 1000) + tick;
+	}
+
+	private makeSubset(
+		name: SubsetName,
+		start: number,
+		end: number,
+		expiryIndexes: number[]
+	): Subset {
+		const chain = this.chain;
+		const model = chain.model;
+		// Rows shown: the set's strikes within a vol-scaled window around the previous close.
+		const frac = Math.min(Math.max(0.4 * model.vol, 0.04), 0.6);
+		const lo = chain.refSpot * (1 - frac);
+		const hi = chain.refSpot * (1 + frac);
+		const slotHas = new Uint8Array(chain.strikes.length);
+		for (let c = start; c < end; c++) slotHas[chain.strikeSlot[c]] = 1;
+		const slots: number[] = [];
+		for (let s = 0; s < chain.strikes.length; s++)
+			if (slotHas[s] && chain.strikes[s] >= lo && chain.strikes[s] <= hi) slots.push(s);
+		const rowOfSlot = new Int32Array(chain.strikes.length).fill(-1);
+		slots.forEach((s, r) => (rowOfSlot[s] = r));
+		const rows = slots.length;
+		const subset: Subset = {
+			name,
+			start,
+			end,
+			expiryIndexes,
+			rowStrikes: Float64Array.from(slots.map((s) => chain.strikes[s])),
+			rowSlots: Int32Array.from(slots),
+			rowOfSlot,
+			gexVol: new Float64Array(rows),
+			gexOi: new Float64Array(rows),
+			slotGexVol: new Float64Array(chain.strikes.length),
+			slotGexOi: new Float64Array(chain.strikes.length),
+			slotHas,
+			sumGexVol: 0,
+			sumGexOi: 0,
+			zeroGammaVol: null,
+			zeroGammaOi: null,
+			zeroGammaReady: false,
+			gexLookback: new Lookback(rows),
+			flows: { dex: 0, gex: 0, cvr: 0, cvrAbs: 0 },
+			profileVol: allocProfile(end - start),
+			profileOi: allocProfile(end - start)
+		};
+		if (name !== 'full') {
+			const perGreek = () =>
+				Object.fromEntries(GREEK_NAMES.map((g) => [g, new Float64Array(rows)])) as Record<
+					GreekName,
+					Float64Array
+				>;
+			const perGreekLookback = () =>
+				Object.fromEntries(GREEK_NAMES.map((g) => [g, new Lookback(rows)])) as Record<
+					GreekName,
+					Lookback
+				>;
+			subset.greekCall = perGreek();
+			subset.greekPut = perGreek();
+			subset.greekCallLookback = perGreekLookback();
+			subset.greekPutLookback = perGreekLookback();
+			subset.callIv = new Float64Array(rows);
+			subset.putIv = new Float64Array(rows);
+			subset.volumeRows = Array.from({ length: 6 }, () => new Float64Array(rows));
+		}
+		return subset;
+	}
+
+	/**
+	 * Advance to the next second of the session; returns false once past the close.
+	 * - `rings` (default): every contract's IV and greeks, the second's trades, and the per-strike
+	 *   aggregates and lookback rings every payload reads;
+	 * - `trades`: only the trades, pricing just the contracts that print. A day is fast-forwarded
+	 *   this way up to 30 minutes before the first payload anyone needs; the state it leaves
+	 *   (volumes, flows, tick-test memory) is bit-identical to the `rings` path.
+	 */
+	step(mode: 'rings' | 'trades' = 'rings'): boolean {
+		if (this.tick >= SESSION_SECONDS) return false;
+		const tick = ++this.tick;
+		const chain = this.chain;
+		const n = chain.n;
+		const spot = this.path[tick];
+		this.spot = spot;
+		this.zeroGammaTick = -1;
+		const nowMs = this.openMs + tick * 1000;
+		for (let e = 0; e < chain.expiries.length; e++) {
+			const years = Math.max((chain.expiryMs[e] - nowMs) / YEAR_MS, MIN_YEARS);
+			for (let c = chain.expiryStart[e]; c < chain.expiryStart[e + 1]; c++) this.years[c] = years;
+		}
+		const q = chain.model.dividendYield;
+		if (mode === 'rings') {
+			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
+			computeGreeks(
+				spot,
+				RISK_FREE_RATE,
+				q,
+				chain.strike,
+				chain.isCall,
+				this.years,
+				this.iv,
+				this.greeks,
+				n
+			);
+			this.trade(tick, spot, undefined);
+			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
+		} else {
+			this.sliceTick.fill(-1);
+			this.trade(tick, spot, (c) => {
+				const e = chain.expiry[c];
+				if (this.sliceTick[e] !== tick) {
+					this.slices[e] = sliceTerms(this.smile, chain, e, tick, spot, this.years[c]);
+					this.sliceTick[e] = tick;
+				}
+				this.iv[c] = contractVol(this.smile, this.slices[e], c);
+				contractGreeks(
+					spot,
+					RISK_FREE_RATE,
+					q,
+					chain.strike,
+					chain.isCall,
+					this.years,
+					this.iv,
+					this.greeks,
+					c
+				);
+			});
+		}
+		return true;
+	}
+
+	private readonly slices: SliceTerms[] = [];
+	private readonly sliceTick = new Int32Array(256);
+	private zeroGammaTick = -1;
+
+	/**
+	 * Zero gamma of a set at the current tick (computed on first use per tick: only payloads need
+	 * it, and a history regeneration of a non-GEX category never does).
+	 */
+	zeroGamma(subset: Subset): { vol: number | null; oi: number | null } {
+		if (this.zeroGammaTick !== this.tick) {
+			for (const s of Object.values(this.subsets)) s.zeroGammaReady = false;
+			this.zeroGammaTick = this.tick;
+		}
+		if (!subset.zeroGammaReady) {
+			this.buildProfiles(subset);
+			const stepFraction = 0.001 * Math.max(1, this.chain.model.vol / 0.15);
+			subset.zeroGammaVol = nearestRoot(subset.profileVol, this.spot, stepFraction);
+			// The OI profile is the fallback before the session has traded enough to have a root.
+			subset.zeroGammaOi =
+				subset.zeroGammaVol === null
+					? nearestRoot(subset.profileOi, this.spot, stepFraction)
+					: null;
+			subset.zeroGammaReady = true;
+		}
+		return { vol: subset.zeroGammaVol, oi: subset.zeroGammaOi };
+	}
+
+	private buildProfiles(subset: Subset): void {
+		const chain = this.chain;
+		const q = chain.model.dividendYield;
+		const pv = subset.profileVol;
+		const po = subset.profileOi;
+		pv.count = 0;
+		po.count = 0;
+		for (let c = subset.start; c < subset.end; c++) {
+			const sign = chain.isCall[c] === 1 ? 1 : -1;
+			const vol = this.volume[c];
+			const oi = chain.openInterest[c];
+			if (vol <= 0 && oi <= 0) continue;
+			// Terms of G(X) = sum s N gamma(X) X^2 1% / 1e6, gamma(X) = e^{-qT} pdf(d1) / (X sigma sqrt T).
+			const T = this.years[c];
+			const sigma = this.iv[c];
+			const vst = sigma * Math.sqrt(T);
+			const w =
+				(sign * Math.exp(-q * T) * 0.3989422804014327 * CONTRACT_SIZE * 0.01) / (vst * MILLION);
+			const drift = (RISK_FREE_RATE - q + 0.5 * sigma * sigma) * T;
+			const lk = this.smile.logStrike[c];
+			if (vol > 0) {
+				const i = pv.count++;
+				pv.logStrike[i] = lk;
+				pv.drift[i] = drift;
+				pv.invVst[i] = 1 / vst;
+				pv.weight[i] = w * vol;
+			}
+			if (oi > 0) {
+				const i = po.count++;
+				po.logStrike[i] = lk;
+				po.drift[i] = drift;
+				po.invVst[i] = 1 / vst;
+				po.weight[i] = w * oi;
+			}
+		}
+	}
+
+	private trade(tick: number, spot: number, price: ((c: number) => void) | undefined): void {
+		const back = this.path[Math.max(0, tick - 60)];
+		const trend = Math.tanh((spot / back - 1) * 400);
+		const prints = this.tape.next(tick, this.greeks.price, trend, price);
+		const { delta, gamma } = this.greeks;
+		const zero = this.subsets.zero;
+		const one = this.subsets.one;
+		const full = this.subsets.full.flows;
+		for (const p of prints) {
+			const c = p.contract;
+			const side = classifyPrint(
+				p.price,
+				p.quote.bid,
+				p.quote.ask,
+				this.lastPrice[c],
+				this.lastDirection[c]
+			);
+			if (this.lastPrice[c] !== 0 && p.price !== this.lastPrice[c])
+				this.lastDirection[c] = p.price > this.lastPrice[c] ? 1 : -1;
+			this.lastPrice[c] = p.price;
+			this.volume[c] += p.size;
+			if (side > 0) this.buyVolume[c] += p.size;
+			else if (side < 0) this.sellVolume[c] += p.size;
+			if (side === 0) continue;
+			const sign = this.chain.isCall[c] === 1 ? 1 : -1;
+			const dex = (side * delta[c] * p.size * CONTRACT_SIZE * spot) / MILLION;
+			const conv = (gamma[c] * p.size * CONTRACT_SIZE * spot * spot * 0.01) / MILLION;
+			addFlow(full, dex, side * sign * conv, side * conv, conv);
+			if (c >= zero.start && c < zero.end)
+				addFlow(zero.flows, dex, side * sign * conv, side * conv, conv);
+			else if (c >= one.start && c < one.end)
+				addFlow(one.flows, dex, side * sign * conv, side * conv, conv);
+		}
+	}
+
+	private aggregate(subset: Subset, spot: number): void {
+		const chain = this.chain;
+		const { gamma, delta, vanna, charmPerDay } = this.greeks;
+		const gexUnit = (CONTRACT_SIZE * spot * spot * 0.01) / MILLION;
+		const dexUnit = (CONTRACT_SIZE * spot) / MILLION;
+		const vannaUnit = (CONTRACT_SIZE * spot * 0.01) / MILLION;
+		subset.slotGexVol.fill(0);
+		subset.slotGexOi.fill(0);
+		let sumVol = 0;
+		let sumOi = 0;
+		const greekCall = subset.greekCall;
+		const greekPut = subset.greekPut;
+		if (greekCall && greekPut) {
+			for (const g of GREEK_NAMES) {
+				greekCall[g].fill(0);
+				greekPut[g].fill(0);
+			}
+			for (const v of subset.volumeRows as Float64Array[]) v.fill(0);
+		}
+		for (let c = subset.start; c < subset.end; c++) {
+			const slot = chain.strikeSlot[c];
+			const call = chain.isCall[c] === 1;
+			const sign = call ? 1 : -1;
+			const vol = this.volume[c];
+			const oi = chain.openInterest[c];
+			const g = sign * gamma[c] * gexUnit;
+			subset.slotGexVol[slot] += g * vol;
+			subset.slotGexOi[slot] += g * oi;
+			sumVol += g * vol;
+			sumOi += g * oi;
+			if (greekCall && greekPut) {
+				const row = subset.rowOfSlot[slot];
+				if (row < 0) continue;
+				const target = call ? greekCall : greekPut;
+				target.delta[row] += delta[c] * dexUnit * vol;
+				target.gamma[row] += g * vol;
+				target.vanna[row] += sign * vanna[c] * vannaUnit * vol;
+				target.charm[row] += sign * charmPerDay[c] * dexUnit * vol;
+				const rows = subset.volumeRows as Float64Array[];
+				if (call) {
+					(subset.callIv as Float64Array)[row] = this.iv[c];
+					rows[0][row] += vol;
+					rows[2][row] += this.buyVolume[c];
+					rows[3][row] += this.sellVolume[c];
+				} else {
+					(subset.putIv as Float64Array)[row] = this.iv[c];
+					rows[1][row] += vol;
+					rows[4][row] += this.buyVolume[c];
+					rows[5][row] += this.sellVolume[c];
+				}
+			}
+		}
+		subset.sumGexVol = sumVol;
+		subset.sumGexOi = sumOi;
+		for (let r = 0; r < subset.rowSlots.length; r++) {
+			subset.gexVol[r] = subset.slotGexVol[subset.rowSlots[r]];
+			subset.gexOi[r] = subset.slotGexOi[subset.rowSlots[r]];
+		}
+		subset.gexLookback.push(this.tick, subset.gexVol);
+		if (greekCall && greekPut) {
+			for (const g of GREEK_NAMES) {
+				subset.greekCallLookback?.[g].push(this.tick, greekCall[g]);
+				subset.greekPutLookback?.[g].push(this.tick, greekPut[g]);
+			}
+		}
+	}
+}
+
+function addFlow(f: Flows, dex: number, gex: number, cvr: number, cvrAbs: number): void {
+	f.dex += dex;
+	f.gex += gex;
+	f.cvr += cvr;
+	f.cvrAbs += cvrAbs;
+}

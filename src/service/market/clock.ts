@@ -1,0 +1,221 @@
+/**
+ * Market time: America/New_York calendar arithmetic (DST-correct through Intl, no tz data of
+ * our own) and the simulated session clock the whole embedded service runs on.
+ */
+
+const ET_ZONE = 'America/New_York';
+
+/** Seconds of regular trading hours: 09:30:00 through 16:00:00 inclusive is 23,401 ticks. */
+export const SESSION_SECONDS = 6.5 * 3600;
+export const OPEN_MINUTE = 9 * 60 + 30;
+export const CLOSE_MINUTE = 16 * 60;
+/** Open interest is published for the day at 08:30 ET. */
+export const OI_REFRESH_MINUTE = 8 * 60 + 30;
+
+const etFormatter = new Intl.DateTimeFormat('en-US', {
+	timeZone: ET_ZONE,
+	hourCycle: 'h23',
+	year: 'numeric',
+	month: '2-digit',
+	day: '2-digit',
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+	weekday: 'short'
+});
+
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+
+export interface EtParts {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	/** 0 = Sunday */
+	weekday: number;
+	/** `YYYY-MM-DD` of the ET calendar day */
+	date: string;
+}
+
+/** Wall-clock fields of an instant in New York. */
+export function etParts(ms: number): EtParts {
+	const fields: Record<string, string> = {};
+	for (const part of etFormatter.formatToParts(new Date(ms))) fields[part.type] = part.value;
+	const year = Number(fields.year);
+	const month = Number(fields.month);
+	const day = Number(fields.day);
+	return {
+		year,
+		month,
+		day,
+		hour: Number(fields.hour),
+		minute: Number(fields.minute),
+		second: Number(fields.second),
+		weekday: WEEKDAYS[fields.weekday],
+		date: `${fields.year}-${fields.month}-${fields.day}`
+	};
+}
+
+/** The instant (unix ms) at which New York's wall clock reads `date` `hh:mm:ss`. */
+export function etToUtc(date: string, hour = 0, minute = 0, second = 0): number {
+	const [y, m, d] = parseDate(date);
+	const naive = Date.UTC(y, m - 1, d, hour, minute, second);
+	// New York is UTC-5 or UTC-4; correct the guess by the offset observed at the guess, twice so
+	// a guess on the other side of a DST switch converges.
+	let guess = naive + 5 * 3600_000;
+	for (let i = 0; i < 2; i++) {
+		const p = etParts(guess);
+		const seen = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+		guess += naive - seen;
+	}
+	return guess;
+}
+
+export function parseDate(date: string): [number, number, number] {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+	if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+	const y = Number(match[1]);
+	const m = Number(match[2]);
+	const d = Number(match[3]);
+	const check = new Date(Date.UTC(y, m - 1, d));
+	if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d)
+		throw new RangeError(`no such calendar date: ${date}`);
+	return [y, m, d];
+}
+
+/** Calendar arithmetic on `YYYY-MM-DD` strings (zone-free). */
+export function addDays(date: string, days: number): string {
+	const [y, m, d] = parseDate(date);
+	return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+export function weekdayOf(date: string): number {
+	const [y, m, d] = parseDate(date);
+	return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+export function daysBetween(from: string, to: string): number {
+	const [y1, m1, d1] = parseDate(from);
+	const [y2, m2, d2] = parseDate(to);
+	return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / 86_400_000);
+}
+
+export function isTradingDay(date: string): boolean {
+	const wd = weekdayOf(date);
+	return wd !== 0 && wd !== 6;
+}
+
+export function previousTradingDay(date: string): string {
+	let d = addDays(date, -1);
+	while (!isTradingDay(d)) d = addDays(d, -1);
+	return d;
+}
+
+export function nextTradingDay(date: string): string {
+	let d = addDays(date, 1);
+	while (!isTradingDay(d)) d = addDays(d, 1);
+	return d;
+}
+
+/** Unix ms of 09:30 and 16:00 ET on `date`. */
+export function sessionBounds(date: string): { open: number; close: number } {
+	return { open: etToUtc(date, 9, 30), close: etToUtc(date, 16, 0) };
+}
+
+/** Regular trading hours: weekdays 09:30:00 through 16:00:00 ET (the close tick included). */
+export function isRth(ms: number): boolean {
+	const p = etParts(ms);
+	if (p.weekday === 0 || p.weekday === 6) return false;
+	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
+	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= CLOSE_MINUTE * 60;
+}
+
+/**
+ * Where the market stands at an instant: the session date whose data is current and the tick
+ * (second since 09:30:00, 0..23400) of that session. Outside RTH it is the last session's close
+ * tick; the day's open interest is refreshed at 08:30 ET but spot and trades wait for 09:30.
+ */
+export function marketPosition(ms: number): { date: string; tick: number; open: boolean } {
+	const p = etParts(ms);
+	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
+	const openSecond = OPEN_MINUTE * 60;
+	if (isTradingDay(p.date) && secondOfDay >= openSecond) {
+		const tick = Math.min(secondOfDay - openSecond, SESSION_SECONDS);
+		return { date: p.date, tick, open: secondOfDay <= CLOSE_MINUTE * 60 };
+	}
+	return { date: previousTradingDay(p.date), tick: SESSION_SECONDS, open: false };
+}
+
+/** The newest session whose 16:00 close is at or before `ms`. */
+export function lastCompletedSession(ms: number): string {
+	const p = etParts(ms);
+	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
+	if (isTradingDay(p.date) && secondOfDay >= CLOSE_MINUTE * 60) return p.date;
+	return previousTradingDay(p.date);
+}
+
+export type ClockMode = 'session' | 'real';
+
+export interface SessionClockOptions {
+	mode: ClockMode;
+	/** Simulated start instant; with it the clock runs linearly from `start` at `speed`. */
+	start?: Date;
+	speed?: number;
+	/** Wall time source (unix ms), for tests. */
+	wall?: () => number;
+}
+
+/**
+ * The simulated clock.
+ * - `real`: wall time.
+ * - `session` (default): wall time while New York is in RTH; at any other hour the clock replays
+ *   the last completed session from its open at 1x, looping every 6.5 hours, so a demo at 3 a.m.
+ *   still moves. The replayed day is the same deterministic day, so its numbers match history.
+ * - with `start`: `start + (wall - wall at creation) * speed`, in either mode, so tests run a day
+ *   in minutes.
+ */
+export class SessionClock {
+	readonly mode: ClockMode;
+	readonly speed: number;
+	private readonly wall: () => number;
+	private readonly startMs?: number;
+	private readonly wallAtStart: number;
+
+	constructor(options: SessionClockOptions) {
+		this.mode = options.mode;
+		this.speed = options.speed ?? 1;
+		if (!(this.speed > 0) || !Number.isFinite(this.speed))
+			throw new RangeError(`clock speed must be a positive number, got ${options.speed}`);
+		this.wall = options.wall ?? Date.now;
+		this.wallAtStart = this.wall();
+		if (options.start) {
+			const ms = options.start.getTime();
+			if (!Number.isFinite(ms)) throw new RangeError('clock start is not a valid date');
+			this.startMs = ms;
+		}
+	}
+
+	nowMs(): number {
+		const wall = this.wall();
+		if (this.startMs !== undefined) return this.startMs + (wall - this.wallAtStart) * this.speed;
+		if (this.mode === 'real' || isRth(wall)) return wall;
+		const day = lastCompletedSession(wall);
+		const { open, close } = sessionBounds(day);
+		const since = Math.max(0, wall - close);
+		return open + (since % (SESSION_SECONDS * 1000));
+	}
+
+	now(): Date {
+		return new Date(this.nowMs());
+	}
+
+	/** Wall milliseconds until the simulated clock reaches `simMs` (for scheduling). */
+	wallDelayUntil(simMs: number): number {
+		const now = this.nowMs();
+		if (simMs <= now) return 0;
+		const rate = this.startMs !== undefined ? this.speed : 1;
+		return (simMs - now) / rate;
+	}
+}

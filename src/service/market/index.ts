@@ -1,0 +1,194 @@
+/**
+ * The simulated market behind the embedded service: `createMarket()` returns a MarketSource
+ * (src/service/source.ts) that the REST and hub layers read, plus `start()` / `stop()` for the
+ * per-second engine loop.
+ */
+import {
+	QUANT_INDEXES,
+	QUANT_STOCKS,
+	isOptionTicker,
+	quantTickersResponse,
+	tickersResponse,
+	underlyingOf
+} from '../../lib/contract/tickers';
+import { fromCompactDate, isCalendarDate, isCompactDate } from '../../lib/contract/dates';
+import type {
+	CanonicalCategory,
+	FuturesConversion,
+	Greek,
+	MarketSource,
+	PackageName,
+	Payload,
+	ResearchChain,
+	TickEvent
+} from '../source';
+import {
+	SessionClock,
+	etParts,
+	isRth,
+	lastCompletedSession,
+	marketPosition,
+	type ClockMode
+} from './clock';
+import { listExpiries } from './calendar';
+import { futuresConversionAt } from './futures';
+import { HistoryStore } from './history';
+import { LiveEngine } from '../engine/live';
+import { tickerModel, viewOf } from './universe';
+
+export interface MarketOptions {
+	seed: number;
+	clock: ClockMode;
+	/** Simulated start instant (the clock then runs linearly at `speed`). */
+	start?: Date;
+	speed?: number;
+	/** Where generated history days are cached (gzip files). */
+	dataDir: string;
+	/** Restrict the simulated universe (tests, benchmarks); default: every served ticker. */
+	tickers?: string[];
+	/** Wall-clock source (unix ms), for tests. */
+	wall?: () => number;
+	/** Longest a history request waits for an on-demand generation (default 60 s). */
+	historyWaitMs?: number;
+}
+
+export interface Market extends MarketSource {
+	/** Compute the current second (and catch up to it) and start the per-second loop. */
+	start(): Promise<void>;
+	stop(): void;
+	readonly seed: number;
+}
+
+export async function createMarket(options: MarketOptions): Promise<Market> {
+	if (!Number.isInteger(options.seed))
+		throw new RangeError(`seed must be an integer, got ${options.seed}`);
+	const clock = new SessionClock({
+		mode: options.clock,
+		start: options.start,
+		speed: options.speed,
+		wall: options.wall
+	});
+	const universe = options.tickers ?? allServed();
+	for (const t of universe) if (!viewOf(t)) throw new RangeError(`unknown ticker ${t}`);
+	const live = new LiveEngine(options.seed, universe, clock);
+	const history = new HistoryStore({
+		seed: options.seed,
+		dataDir: options.dataDir,
+		waitMs: options.historyWaitMs ?? 60_000,
+		now: () => clock.nowMs(),
+		live
+	});
+	await history.init();
+	return new SimulatedMarket(options.seed, clock, live, history, universe);
+}
+
+function allServed(): string[] {
+	const pub = tickersResponse();
+	return [...pub.stocks, ...pub.indexes, ...pub.futures, ...QUANT_STOCKS, ...QUANT_INDEXES];
+}
+
+class SimulatedMarket implements Market {
+	private readonly served: Set<string>;
+
+	constructor(
+		readonly seed: number,
+		private readonly clock: SessionClock,
+		private readonly live: LiveEngine,
+		private readonly historyStore: HistoryStore,
+		universe: string[]
+	) {
+		this.served = new Set(universe);
+	}
+
+	start(): Promise<void> {
+		return this.live.start();
+	}
+
+	stop(): void {
+		this.live.stop();
+	}
+
+	now(): Date {
+		return this.clock.now();
+	}
+
+	isOpen(at?: Date): boolean {
+		return isRth((at ?? this.clock.now()).getTime());
+	}
+
+	tickers(): { stocks: string[]; indexes: string[]; futures: string[] } {
+		return tickersResponse();
+	}
+
+	quantTickers(): { stocks: string[]; indexes: string[] } {
+		return quantTickersResponse();
+	}
+
+	hasTicker(ticker: string): boolean {
+		return this.served.has(ticker);
+	}
+
+	snapshot(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined {
+		return this.live.latest(ticker)?.payloads.get(`${pkg}/${category}`);
+	}
+
+	majors(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined {
+		return this.live.latest(ticker)?.majors.get(`${pkg}/${category}`);
+	}
+
+	maxchange(ticker: string, pkg: PackageName, category: CanonicalCategory): Payload | undefined {
+		return this.live.latest(ticker)?.maxchange.get(`${pkg}/${category}`);
+	}
+
+	expiries(ticker: string): string[] {
+		const source = sourceOf(ticker);
+		if (!source) return [];
+		const today = etParts(this.clock.nowMs()).date;
+		return listExpiries(tickerModel(source).calendar, today);
+	}
+
+	expirySnapshot(ticker: string, greek: Greek, expiry: string): Payload | undefined {
+		const compact = isCalendarDate(expiry) ? expiry.replaceAll('-', '') : expiry;
+		if (!isCompactDate(compact)) return undefined;
+		return this.live.latestExpiry(ticker)?.get(`${greek}_${compact}`);
+	}
+
+	futuresConversion(ticker: string, future: string): FuturesConversion | undefined {
+		const pos = marketPosition(this.clock.nowMs());
+		return futuresConversionAt(this.seed, ticker, future, pos.date, pos.tick);
+	}
+
+	history(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<Buffer> {
+		return this.historyStore.get(ticker, pkg, category, date, signal);
+	}
+
+	lastCompletedSession(): string {
+		return lastCompletedSession(this.clock.nowMs());
+	}
+
+	researchChain(ticker: string): ResearchChain | undefined {
+		const source = sourceOf(ticker);
+		if (!source) return undefined;
+		return this.live.researchChain(source, ticker);
+	}
+
+	onTick(listener: (tick: TickEvent) => void): () => void {
+		return this.live.onTick(listener);
+	}
+}
+
+/** Simulated chain behind a served or option ticker. */
+function sourceOf(ticker: string): string | undefined {
+	const view = viewOf(ticker);
+	if (view) return view.source;
+	return isOptionTicker(ticker) ? underlyingOf(ticker) : undefined;
+}
+
+export { fromCompactDate };
+export { HistoryUnavailableError } from '../source';
