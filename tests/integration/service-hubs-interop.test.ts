@@ -1,0 +1,158 @@
+/**
+ * Interoperability with a client nobody here wrote: the official Azure Web PubSub JavaScript
+ * client (`@azure/web-pubsub-client`, json.webpubsub.azure.v1) on a URL negotiated from the
+ * embedded service with its real simulated market. A received frame, decoded with protobufjs
+ * and zstd, carries exactly the wire integers of the REST snapshot of the same second.
+ */
+import { WebPubSubClient, WebPubSubJsonProtocol } from '@azure/web-pubsub-client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	GEX_SCALES,
+	MAX_PRIORS_SCALES,
+	STRIKE_SCALES,
+	toWire,
+	U100
+} from '../../src/lib/contract/scaling';
+import { demoAccounts } from '../../src/service/accounts/demo';
+import { attachHubs } from '../../src/service/hubs/index';
+import { startService, type RunningService } from '../../src/service/server';
+import { decodeFrame, type DecodedFrame } from './service-hubs.decode';
+
+const UA = 'gexdeck-tests/1.0';
+const accounts = demoAccounts();
+const key = accounts.accounts
+	.find((a) => a._id === 'demo-quant')!
+	.keys.find((k) => k.integration === 'custom')!.key;
+let service: RunningService;
+let dataDir: string;
+
+beforeAll(async () => {
+	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-interop-'));
+	service = await startService({
+		accounts,
+		dataDir,
+		seed: 11,
+		clock: 'session',
+		// Wednesday 2026-11-18 10:30 ET: regular trading hours, so the engine ticks every second.
+		start: '2026-11-18T15:30:00Z',
+		speed: 1,
+		tickers: ['SPX', 'SPY'],
+		quotaFlushMs: 0
+	});
+	await attachHubs(service);
+});
+
+afterAll(async () => {
+	await service?.close();
+	rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function rest(path: string): Promise<Record<string, unknown>> {
+	const res = await fetch(`${service.url}${path}`, {
+		headers: { 'User-Agent': UA, Accept: 'application/json', Authorization: `Bearer ${key}` }
+	});
+	expect(res.status).toBe(200);
+	return (await res.json()) as Record<string, unknown>;
+}
+
+type Row = [number, number, number, number[]];
+
+describe('official @azure/web-pubsub-client', () => {
+	it('receives group frames that decode to the REST snapshot of the same second', async () => {
+		const negotiated = await fetch(`${service.url}/negotiate`, {
+			method: 'POST',
+			headers: {
+				'User-Agent': UA,
+				Accept: 'application/json',
+				'Content-Type': 'application/json',
+				Authorization: `Bearer ${key}`
+			},
+			body: JSON.stringify({ groups: ['SPX_classic_gex_full', 'SPX_spot'] })
+		});
+		expect(negotiated.status).toBe(200);
+		const { websocket_urls } = (await negotiated.json()) as {
+			websocket_urls: Record<string, string>;
+		};
+
+		const client = new WebPubSubClient(websocket_urls.v2_classic, {
+			protocol: WebPubSubJsonProtocol(),
+			autoReconnect: false
+		});
+		const gexFrames: DecodedFrame[] = [];
+		const spotByTs = new Map<number, DecodedFrame>();
+		let wake: (() => void) | undefined;
+		client.on('group-message', (e) => {
+			const frame = decodeFrame(Buffer.from(e.message.data as ArrayBuffer).toString('base64'));
+			if (e.message.group === 'SPX_spot') spotByTs.set(Number(frame.value.timestamp), frame);
+			else if (e.message.group === 'SPX_classic_gex_full') gexFrames.push(frame);
+			wake?.();
+		});
+		await client.start();
+		try {
+			// The REST snapshot moves on every second: compare against the first frame whose
+			// second is still the one REST serves.
+			let matched = false;
+			for (let attempt = 0; attempt < 8 && !matched; attempt++) {
+				const seen = gexFrames.length;
+				await new Promise<void>((resolve, reject) => {
+					const timer = setTimeout(() => reject(new Error('no frame within 5 s')), 5000);
+					wake = () => {
+						if (gexFrames.length > seen) {
+							clearTimeout(timer);
+							resolve();
+						}
+					};
+				});
+				const frame = gexFrames[gexFrames.length - 1];
+				const snap = await rest('/SPX/classic/gex_full');
+				if (snap.timestamp !== Number(frame.value.timestamp)) continue;
+				matched = true;
+				expect(frame.typeUrl).toContain('proto.gex');
+				const g = frame.value as Record<string, unknown> & {
+					strikes: {
+						strike_price: number;
+						value_1: number;
+						value_2: number;
+						priors?: { values: number[] };
+					}[];
+					max_priors: { tuples: { first_value: number; second_value: number }[] };
+				};
+				expect(g.ticker).toBe('SPX');
+				for (const field of Object.keys(GEX_SCALES) as (keyof typeof GEX_SCALES)[]) {
+					expect(g[field], field).toBe(toWire(snap[field] as number, GEX_SCALES[field]));
+				}
+				const rows = snap.strikes as Row[];
+				expect(g.strikes.length).toBe(rows.length);
+				rows.forEach(([strike, byVol, byOi, priors], i) => {
+					const s = g.strikes[i];
+					expect(s.strike_price).toBe(toWire(strike, STRIKE_SCALES.strike_price));
+					expect(s.value_1).toBe(toWire(byVol, STRIKE_SCALES.value_1));
+					expect(s.value_2).toBe(toWire(byOi, STRIKE_SCALES.value_2));
+					expect(s.priors?.values).toEqual(priors.map((p) => toWire(p, STRIKE_SCALES.prior)));
+				});
+				const maxPriors = snap.max_priors as [number, number][];
+				expect(g.max_priors.tuples).toEqual(
+					maxPriors.map(([s, v]) => ({
+						first_value: toWire(s, MAX_PRIORS_SCALES.first_value),
+						second_value: toWire(v, MAX_PRIORS_SCALES.second_value)
+					}))
+				);
+				// The spot frame of the same calculation: same ticker and timestamp.
+				const deadline = Date.now() + 3000;
+				while (!spotByTs.has(snap.timestamp as number) && Date.now() < deadline) {
+					await new Promise((r) => setTimeout(r, 20));
+				}
+				const spot = spotByTs.get(snap.timestamp as number);
+				expect(spot?.typeUrl).toContain('proto.spot');
+				expect(spot?.value.ticker).toBe('SPX');
+				expect(spot?.value.spot).toBe(toWire(snap.spot as number, U100));
+			}
+			expect(matched).toBe(true);
+		} finally {
+			client.stop();
+		}
+	});
+});
