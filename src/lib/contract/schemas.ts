@@ -35,6 +35,8 @@ import {
 	type Schema
 } from './validate';
 
+export type { Infer, Schema } from './validate';
+
 const tickerSymbol = pattern(/^[A-Za-z0-9_^.]{1,10}$/, 'a ticker symbol');
 const isoDate = refine(str, isCalendarDate, 'a YYYY-MM-DD calendar date');
 const wsUrl = pattern(/^wss?:\/\/\S+$/, 'a ws:// or wss:// URL');

@@ -1,0 +1,131 @@
+/**
+ * fast-check arbitraries of REST-shaped payloads, shared by the wire tests. Values stay inside
+ * each field's wire range unless a test asks for edges.
+ */
+import fc from 'fast-check';
+import { ORDERFLOW_FIELDS } from '../contract/orderflowFields';
+import type { ClassicChain, GreekProfile, OrderflowBody } from '../contract/schemas';
+import type { SpotPayload } from './payloads';
+
+const d = (min: number, max: number) =>
+	fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+const level = d(0, 40_000_000);
+const x100 = d(-21_000_000, 21_000_000);
+const x1000 = d(-2_100_000, 2_100_000);
+const int = fc.integer({ min: -1000, max: 1_000_000 });
+const ts = fc.integer({ min: 0, max: 4_102_444_800 });
+const ticker = fc.constantFrom('SPX', 'ES_SPX', 'AAPL', 'XSP');
+
+export const chainArb: fc.Arbitrary<ClassicChain> = fc.record({
+	timestamp: ts,
+	ticker,
+	min_dte: int,
+	sec_min_dte: int,
+	spot: level,
+	zero_gamma: level,
+	major_pos_vol: level,
+	major_pos_oi: level,
+	major_neg_vol: level,
+	major_neg_oi: level,
+	strikes: fc.array(fc.tuple(level, x100, x100, fc.array(x100, { maxLength: 5 })), {
+		maxLength: 40
+	}),
+	sum_gex_vol: x1000,
+	sum_gex_oi: x1000,
+	delta_risk_reversal: x1000,
+	max_priors: fc.array(fc.tuple(x100, x1000), { minLength: 6, maxLength: 6 })
+});
+
+export const greekProfileArb: fc.Arbitrary<GreekProfile> = fc.record({
+	timestamp: ts,
+	ticker,
+	spot: level,
+	min_dte: int,
+	sec_min_dte: int,
+	major_positive: level,
+	major_negative: level,
+	major_long_gamma: level,
+	major_short_gamma: level,
+	mini_contracts: fc.array(
+		fc.tuple(
+			level,
+			d(0, 4_000_000),
+			d(0, 4_000_000),
+			x100,
+			fc.array(x100, { maxLength: 5 }),
+			d(-2e9, 2e9),
+			fc.array(d(-2e9, 2e9), { maxLength: 5 })
+		),
+		{ maxLength: 30 }
+	)
+});
+
+export const orderflowArb: fc.Arbitrary<OrderflowBody> = fc
+	.tuple(
+		ts,
+		ticker,
+		level,
+		fc.array(x100, { minLength: ORDERFLOW_FIELDS.length, maxLength: ORDERFLOW_FIELDS.length }),
+		fc.array(level, { minLength: 8, maxLength: 8 })
+	)
+	.map(([timestamp, t, spot, metrics, levels]) => {
+		const body: Record<string, number | string> = { timestamp, ticker: t, spot };
+		ORDERFLOW_FIELDS.forEach(
+			(f, i) => (body[f.rest] = f.scale.type === 'uint32' ? levels[i % 8] : metrics[i])
+		);
+		return body as OrderflowBody;
+	});
+
+export const spotArb: fc.Arbitrary<SpotPayload> = fc.record(
+	{
+		timestamp: ts,
+		ticker,
+		spot: level,
+		source_timestamp_ms: fc.integer({ min: 0, max: 4_102_444_800_000 })
+	},
+	{ requiredKeys: ['timestamp', 'ticker', 'spot'] }
+);
+
+/** A realistic 400-strike SPX chain (bench and size tests). */
+export function spxChain(strikeCount = 400, seed = 1): ClassicChain {
+	let s = seed;
+	const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
+	const spot = 7138.55;
+	const strikes: ClassicChain['strikes'] = [];
+	for (let i = 0; i < strikeCount; i++) {
+		const k = 6140 + i * 5;
+		const w = Math.exp(-(((k - spot) / 120) ** 2));
+		const v = Math.round((rnd() * 500 * w + rnd() * 5) * 100) / 100;
+		const oi = Math.round((rnd() * 300 * w + rnd() * 3) * 100) / 100;
+		strikes.push([
+			k,
+			v,
+			oi,
+			[1, 2, 3, 4, 5].map((j) => Math.round((v + rnd() * j * 10) * 100) / 100)
+		]);
+	}
+	return {
+		timestamp: 1767277800,
+		ticker: 'SPX',
+		min_dte: 0,
+		sec_min_dte: 23400,
+		spot,
+		zero_gamma: 7112.95,
+		major_pos_vol: 7135,
+		major_pos_oi: 7200,
+		major_neg_vol: 7100,
+		major_neg_oi: 6900,
+		strikes,
+		sum_gex_vol: 1712585.519,
+		sum_gex_oi: 51521.105,
+		delta_risk_reversal: 0.118,
+		max_priors: [
+			[7135, 12.5],
+			[7140, -3.2],
+			[7100, 8],
+			[7150, 1],
+			[7000, -9],
+			[7200, 4]
+		]
+	};
+}
