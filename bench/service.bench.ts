@@ -52,7 +52,7 @@ async function serve(): Promise<void> {
 	const service = await startService({
 		dataDir,
 		accounts,
-		marketOptions: { tickers: ['SPX'] }
+		tickers: ['SPX']
 	});
 	const key = classic.keys[0].key;
 	const probe = await fetch(service.rootUrl + ROUTE, {

@@ -9,6 +9,7 @@
  *   --start <ISO time>  simulated start instant
  *   --speed <x>         simulated seconds per wall second
  *   --seed <n>          market seed
+ *   --tickers <a,b,..>  simulate only these tickers (default: the whole universe)
  *   --ready-json        print one JSON line {"event":"ready",...} before the banner
  *   --print-keys        list the accounts and their keys, then exit
  */
@@ -24,13 +25,14 @@ interface CliOptions {
 	start?: string;
 	speed?: number;
 	seed?: number;
+	tickers?: string[];
 	readyJson: boolean;
 	printKeys: boolean;
 }
 
 const USAGE =
 	'usage: npm run service -- [--port p] [--host h] [--accounts file] [--data-dir dir] ' +
-	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--ready-json] [--print-keys]';
+	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--tickers a,b] [--ready-json] [--print-keys]';
 
 function parseArgs(argv: string[]): CliOptions {
 	const out: CliOptions = {
@@ -87,6 +89,12 @@ function parseArgs(argv: string[]): CliOptions {
 			case '--seed':
 				out.seed = number('--seed', value(), (n) => Number.isInteger(n));
 				break;
+			case '--tickers':
+				out.tickers = value()
+					.split(',')
+					.map((t) => t.trim())
+					.filter(Boolean);
+				break;
 			case '--ready-json':
 				out.readyJson = true;
 				break;
@@ -127,17 +135,16 @@ async function main(): Promise<void> {
 		printKeys(registry);
 		return;
 	}
-	const marketOptions: Record<string, unknown> = {};
-	if (cli.clock) marketOptions.clock = cli.clock;
-	if (cli.start) marketOptions.start = cli.start;
-	if (cli.speed !== undefined) marketOptions.speed = cli.speed;
-	if (cli.seed !== undefined) marketOptions.seed = cli.seed;
 	const options: StartServiceOptions = {
 		port: cli.port,
 		host: cli.host,
 		dataDir: cli.dataDir,
 		accounts: registry,
-		marketOptions
+		clock: cli.clock,
+		start: cli.start,
+		speed: cli.speed,
+		seed: cli.seed,
+		tickers: cli.tickers
 	};
 	const service = await startService(options);
 	if (cli.readyJson) {

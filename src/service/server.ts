@@ -8,13 +8,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsFile } from './accounts/file';
 import type { ServiceContext } from './http/context';
 import { createRequestHandler, type ExtraRouteHandler, type ExtraRoutes } from './http/router';
 import { UrlSigner } from './http/signing';
 import { QuotaLedger } from './quota/ledger';
+import type { ClockMode } from './market/clock';
+import { createMarket, type Market, type MarketOptions } from './market/index';
 import type { MarketSource } from './source';
 
 export interface StartServiceOptions {
@@ -28,10 +30,20 @@ export interface StartServiceOptions {
 	accountsFile?: string;
 	/** Accounts given directly (tests); wins over accountsFile. */
 	accounts?: AccountRegistry | AccountsFile;
-	/** A market to serve; when absent one is created with createMarket(marketOptions). */
+	/** A ready market to serve (not started or stopped by the service). */
 	market?: MarketSource;
-	/** Options for createMarket (clock, start, speed, seed, tickers, dataDir...). */
-	marketOptions?: Record<string, unknown>;
+	/** Simulated clock: `session` (default) or `real`. */
+	clock?: ClockMode;
+	/** Simulated start instant (ISO string or Date); the clock then runs at `speed`. */
+	start?: string | Date;
+	/** Simulated seconds per wall second (with `start`). */
+	speed?: number;
+	/** Market seed (default 1). */
+	seed?: number;
+	/** Restrict the simulated universe (tests, benchmarks); default every served ticker. */
+	tickers?: string[];
+	/** Further createMarket options (e.g. `wall`, `historyWaitMs`). */
+	marketOptions?: Partial<MarketOptions>;
 	/** Origin written into history download links; default: the request's Host. */
 	publicOrigin?: string;
 	/** Delay between a quota change and its write to disk (ms); default 200. */
@@ -62,11 +74,6 @@ export interface RunningService {
 	close(): Promise<void>;
 }
 
-interface ClosableMarket {
-	close?: () => void | Promise<void>;
-	stop?: () => void | Promise<void>;
-}
-
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
 	const host = options.host ?? '127.0.0.1';
 	const dataDir = resolve(options.dataDir ?? 'data/service');
@@ -78,18 +85,31 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 				: AccountRegistry.load(options.accountsFile);
 
 	let market = options.market;
-	const ownsMarket = !market;
+	let owned: Market | undefined;
 	if (!market) {
-		const { createMarket } = await import('./market/index');
-		market = (await createMarket({ dataDir, ...options.marketOptions })) as MarketSource;
+		const start = options.start === undefined ? undefined : new Date(options.start);
+		if (start && Number.isNaN(start.getTime()))
+			throw new RangeError(`invalid start: ${options.start}`);
+		owned = await createMarket({
+			seed: options.seed ?? 1,
+			clock: options.clock ?? 'session',
+			start,
+			speed: options.speed,
+			tickers: options.tickers,
+			dataDir: join(dataDir, 'market'),
+			...options.marketOptions
+		});
+		await owned.start();
+		market = owned;
 	}
+	const source: MarketSource = market;
 	const quota = new QuotaLedger({
 		dataDir,
-		now: () => market.now(),
+		now: () => source.now(),
 		flushDelayMs: options.quotaFlushMs
 	});
 	const context: ServiceContext = {
-		market,
+		market: source,
 		accounts,
 		quota,
 		signer: new UrlSigner(),
@@ -120,7 +140,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 		rootUrl,
 		port,
 		host,
-		market,
+		market: source,
 		accounts,
 		quota,
 		context,
@@ -136,10 +156,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 				server.closeAllConnections();
 				await stopped;
 				await quota.close();
-				if (ownsMarket) {
-					const m = market as ClosableMarket;
-					await (m.close ?? m.stop)?.call(m);
-				}
+				owned?.stop();
 			})();
 			return closing;
 		}
