@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGroup } from '../../src/lib/contract/hubs';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import { attachHubs, type Hubs } from '../../src/service/hubs/index';
 import { startService, type RunningService } from '../../src/service/server';
@@ -359,3 +361,55 @@ describe('legacy GET flow', () => {
 		c.close();
 	});
 });
+
+describe('every frame sent decodes (property)', () => {
+	const GROUPS: Record<string, string> = {
+		SPX_classic_gex_full: 'proto.gex',
+		SPX_state_gex_zero: 'proto.gex',
+		SPX_state_gamma_zero: 'proto.greek',
+		SPX_state_charm_one: 'proto.greek',
+		SPX_state_vanna_20261218: 'proto.greek',
+		SPX_orderflow_orderflow: 'proto.orderflow',
+		SPY_classic_gex_one: 'proto.gex',
+		XSP_state_delta_zero: 'proto.greek'
+	};
+
+	it('for any subset of groups, each frame decodes to its kind with the tick timestamp', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.subarray(Object.keys(GROUPS), { minLength: 1 }), async (analytics) => {
+				// The tick awaited below is an explicit-expiry one (every 5 s), so expiry groups have
+				// frames too; the ticks before it fire while nobody is connected.
+				while (market.timestamp % 5 !== 0) market.tick();
+				const tickers = [...new Set(analytics.map((g) => g.split('_')[0]))];
+				const urls = await post(customKey, [...analytics, ...tickers.map((t) => `${t}_spot`)]);
+				const hubsUsed = Object.keys(urls).filter((hub) =>
+					analytics.some((g) => hubOfGroup(g) === hub)
+				);
+				const clients = await Promise.all(hubsUsed.map((h) => HubClient.connect(urls[h])));
+				const ts = market.timestamp;
+				const waits = clients.flatMap((c, i) =>
+					analytics
+						.filter((g) => hubOfGroup(g) === hubsUsed[i])
+						.flatMap((g) => [g, `${g.split('_')[0]}_spot`])
+						.map((g) => c.nextNew((m) => m.type === 'message' && m.group === g))
+				);
+				market.tick();
+				for (const msg of await Promise.all(waits)) {
+					const frame = decodeFrame(msg.data!);
+					const expected = msg.group!.endsWith('_spot') ? 'proto.spot' : GROUPS[msg.group!];
+					expect(frame.typeUrl).toContain(expected);
+					expect(Number(frame.value.timestamp)).toBe(ts);
+					expect(frame.value.ticker).toBe(msg.group!.split('_')[0]);
+				}
+				for (const c of clients) c.close();
+			}),
+			{ numRuns: 8 }
+		);
+	});
+});
+
+function hubOfGroup(group: string): string {
+	const p = parseGroup(group);
+	if (!p.ok || p.group.kind === 'spot') throw new Error(`not an analytics group: ${group}`);
+	return p.group.hub;
+}
