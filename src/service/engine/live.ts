@@ -6,7 +6,7 @@
  * which leaves exactly the state an uninterrupted run would have.
  */
 import type { ResearchChain, TickEvent } from '../source';
-import { SESSION_SECONDS, marketPosition, type SessionClock } from '../market/clock';
+import { marketPosition, type SessionClock } from '../market/clock';
 import { futuresConversionAt } from '../market/futures';
 import { quoteAround } from '../market/trades';
 import { RISK_FREE_RATE, viewOf } from '../market/universe';
@@ -34,19 +34,31 @@ export function viewFormatAt(seed: number, ticker: string, date: string, tick: n
 	return { ticker, scale: view.scale, levelShift, strikeShift, exposureScale: view.exposureScale };
 }
 
-/** Advance `day` to `target` with the catch-up rule; `onFull` sees every fully computed tick. */
+/**
+ * Advance `day` to `target` with the catch-up rule; `onFull` sees every fully computed tick.
+ * Stops early (returning false) once `deadline` (performance.now() ms) has passed.
+ */
 export function advanceDay(
 	day: TickerDay,
 	target: number,
-	onFull?: (day: TickerDay) => void
-): void {
+	onFull?: (day: TickerDay) => void,
+	deadline = Infinity
+): boolean {
 	const firstFull = Math.max(0, target - LOOKBACK_SECONDS);
+	let n = 0;
 	while (day.tick < target) {
 		const mode = day.tick + 1 < firstFull ? 'trades' : 'rings';
 		day.step(mode);
 		if (mode === 'rings') onFull?.(day);
+		if ((++n & 15) === 0 && performance.now() > deadline) return day.tick >= target;
 	}
+	return true;
 }
+
+/** Chains caught up first after a start, so the headline tickers serve within seconds. */
+const PRIORITY = ['SPX', 'NDX', 'RUT', 'VIX', 'SPY', 'QQQ', 'IWM'];
+/** Wall time per loop iteration spent catching up chains that are not live yet. */
+const CATCH_UP_BUDGET_MS = 400;
 
 function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -67,23 +79,48 @@ export class LiveEngine {
 	date?: string;
 	tick = -1;
 
+	/** Chains whose day has reached the live second (others are still catching up). */
+	private readonly ready = new Set<string>();
+
 	constructor(
 		private readonly seed: number,
 		universe: string[],
 		private readonly clock: SessionClock
 	) {
+		const sources = new Map<string, string[]>();
 		for (const ticker of universe) {
 			const source = (viewOf(ticker) as { source: string }).source;
-			const list = this.sources.get(source) ?? [];
+			const list = sources.get(source) ?? [];
 			list.push(ticker);
-			this.sources.set(source, list);
+			sources.set(source, list);
 		}
+		const rank = (s: string) => (PRIORITY.includes(s) ? PRIORITY.indexOf(s) : PRIORITY.length);
+		for (const s of [...sources.keys()].sort((a, b) => rank(a) - rank(b)))
+			this.sources.set(s, sources.get(s) as string[]);
 	}
 
-	async start(): Promise<void> {
+	/**
+	 * Catches up to the clock and starts the loop. Resolves once every chain is live, or, for a
+	 * large universe, once the headline chains are (the rest keep catching up within a time budget
+	 * per second; their snapshots are undefined until then). Bounded by `maxWaitMs`.
+	 */
+	async start(maxWaitMs = 120_000): Promise<void> {
 		this.stopped = false;
-		await this.advance();
+		const until = performance.now() + maxWaitMs;
+		const wanted =
+			this.sources.size <= 12
+				? [...this.sources.keys()]
+				: PRIORITY.filter((s) => this.sources.has(s));
+		do {
+			await this.advance(1000);
+			await yieldToLoop();
+		} while (!wanted.every((s) => this.ready.has(s)) && performance.now() < until);
 		this.schedule();
+	}
+
+	/** Is every simulated chain live? */
+	allReady(): boolean {
+		return this.ready.size === this.sources.size;
 	}
 
 	stop(): void {
@@ -129,25 +166,38 @@ export class LiveEngine {
 	}
 
 	/** Bring every chain to the clock's current second and publish it. */
-	async advance(): Promise<void> {
+	async advance(budgetMs = CATCH_UP_BUDGET_MS): Promise<void> {
 		if (this.running) return;
 		this.running = true;
 		try {
 			const pos = marketPosition(this.clock.nowMs());
-			if (pos.date === this.date && pos.tick === this.tick) return;
-			const rolled = pos.date !== this.date || pos.tick < this.tick;
+			if (pos.date === this.date && pos.tick === this.tick && this.allReady()) return;
 			const event: TickEvent = { timestamp: 0, tickers: new Map() };
+			const withExpiries = pos.tick % EXPIRY_FEED_EVERY === 0;
+			const catchUpUntil = performance.now() + budgetMs;
+			let slice = performance.now();
 			for (const [source, views] of this.sources) {
 				let day = this.days.get(source);
 				if (!day || day.date !== pos.date || day.tick > pos.tick) {
+					// New session, or the session clock looped back: a fresh day catches up again.
 					day = new TickerDay(this.seed, source, pos.date);
 					this.days.set(source, day);
+					this.ready.delete(source);
 				}
-				const started = performance.now();
-				advanceDay(day, pos.tick, (d) => {
-					if (d.tick % RESEARCH_MARK === 0) this.captureResearch(d);
-				});
-				const withExpiries = pos.tick % EXPIRY_FEED_EVERY === 0;
+				const live = this.ready.has(source);
+				const reached = advanceDay(
+					day,
+					pos.tick,
+					(d) => {
+						if (d.tick % RESEARCH_MARK === 0) this.captureResearch(d);
+					},
+					live ? Infinity : catchUpUntil
+				);
+				if (!reached) {
+					for (const ticker of views) this.snapshots.delete(ticker);
+					continue;
+				}
+				this.ready.add(source);
 				for (const ticker of views) {
 					const snap = buildSnapshot(
 						day,
@@ -164,11 +214,14 @@ export class LiveEngine {
 					});
 				}
 				// A long catch-up must not starve the HTTP server sharing this thread.
-				if (rolled && performance.now() - started > 20) await yieldToLoop();
+				if (performance.now() - slice > 30) {
+					await yieldToLoop();
+					slice = performance.now();
+				}
 			}
 			this.date = pos.date;
 			this.tick = pos.tick;
-			if (pos.open && pos.tick <= SESSION_SECONDS) {
+			if (pos.open && event.tickers.size > 0) {
 				for (const listener of this.listeners) {
 					try {
 						listener(event);

@@ -26,17 +26,47 @@ import {
 	type ViewFormat
 } from './views';
 
-/** A payload whose JSON bytes are produced once, when first asked for. */
+/**
+ * A payload built on first use: its value from the engine state of its own tick, its bytes from
+ * that value, both once. Readers (REST handlers, tick listeners) use it synchronously within the
+ * second it belongs to; reading an unbuilt payload after the engine moved on is a bug and throws.
+ */
 export class SnapshotPayload<T = unknown> implements Payload<T> {
+	private built?: T;
 	private bytes?: Buffer;
 	constructor(
 		readonly timestamp: number,
-		readonly value: T
+		private readonly day: TickerDay,
+		private readonly tick: number,
+		private readonly build: () => T
 	) {}
+	get value(): T {
+		if (this.built === undefined) {
+			if (this.day.tick !== this.tick)
+				throw new Error(
+					`payload of ${this.day.ticker} tick ${this.tick} read after the engine moved to tick ${this.day.tick}`
+				);
+			this.built = this.build();
+		}
+		return this.built;
+	}
 	get body(): Buffer {
 		if (!this.bytes) this.bytes = Buffer.from(JSON.stringify(this.value));
 		return this.bytes;
 	}
+}
+
+/** Base (untransformed) values of the day's current tick, shared by all views of the chain. */
+const baseValues = new WeakMap<TickerDay, { tick: number; values: Map<string, unknown> }>();
+
+function memo<T>(day: TickerDay, key: string, build: () => T): T {
+	let entry = baseValues.get(day);
+	if (!entry || entry.tick !== day.tick) {
+		entry = { tick: day.tick, values: new Map() };
+		baseValues.set(day, entry);
+	}
+	if (!entry.values.has(key)) entry.values.set(key, build());
+	return entry.values.get(key) as T;
 }
 
 export interface TickerSnapshot {
@@ -67,23 +97,23 @@ export function categoryValue(
 	category: CanonicalCategory,
 	view: ViewFormat
 ): unknown {
-	const id = isIdentity(view);
+	const same = isIdentity(view) && view.ticker === day.ticker;
 	if (category === 'orderflow') {
-		const v = orderflowValue(day);
-		return id && view.ticker === day.ticker ? v : viewOrderflow(v, view);
+		const v = memo(day, category, () => orderflowValue(day));
+		return same ? v : viewOrderflow(v, view);
 	}
 	const subset = day.subsets[subsetOf(category)];
 	if (category.startsWith('gex_')) {
-		const v = gexChainValue(day, subset);
-		return id && view.ticker === day.ticker ? v : viewGexChain(v, view);
+		const v = memo(day, category, () => gexChainValue(day, subset));
+		return same ? v : viewGexChain(v, view);
 	}
 	if (category.startsWith('volume_')) {
-		const v = volumeProfileValue(day, subset);
-		return id && view.ticker === day.ticker ? v : viewVolumeProfile(v, view);
+		const v = memo(day, category, () => volumeProfileValue(day, subset));
+		return same ? v : viewVolumeProfile(v, view);
 	}
 	const greek = category.split('_')[0] as GreekName;
-	const v = greekProfileValue(day, subset, greek);
-	return id && view.ticker === day.ticker ? v : viewGreekProfile(v, view);
+	const v = memo(day, category, () => greekProfileValue(day, subset, greek));
+	return same ? v : viewGreekProfile(v, view);
 }
 
 const STATE_GREEKS: CanonicalCategory[] = GREEK_NAMES.flatMap((g) => [
@@ -91,26 +121,52 @@ const STATE_GREEKS: CanonicalCategory[] = GREEK_NAMES.flatMap((g) => [
 	`${g}_one` as CanonicalCategory
 ]);
 
-/** Every payload of a ticker view at the day's current tick. */
+/** A lazy map: `get` builds the payload of a known key on first use. */
+class LazyPayloads extends Map<string, Payload> {
+	constructor(private readonly factories: Map<string, () => Payload>) {
+		super();
+	}
+	override get(key: string): Payload | undefined {
+		let p = super.get(key);
+		if (!p) {
+			const make = this.factories.get(key);
+			if (!make) return undefined;
+			p = make();
+			super.set(key, p);
+		}
+		return p;
+	}
+	override has(key: string): boolean {
+		return this.factories.has(key);
+	}
+}
+
+/** Every payload of a ticker view at the day's current tick (each built on first use). */
 export function buildSnapshot(
 	day: TickerDay,
 	view: ViewFormat,
 	withExpiries: boolean
 ): TickerSnapshot {
 	const timestamp = day.timestampOf(day.tick);
+	const tick = day.tick;
+	const same = isIdentity(view) && view.ticker === day.ticker;
+	const lazy = <T>(build: () => T) => new SnapshotPayload<T>(timestamp, day, tick, build);
 	const payloads = new Map<string, Payload>();
 	const majors = new Map<string, Payload>();
 	const maxchange = new Map<string, Payload>();
-	const same = isIdentity(view) && view.ticker === day.ticker;
 	for (const [category, name] of GEX) {
 		const subset = day.subsets[name];
-		const chain = new SnapshotPayload(timestamp, categoryValue(day, category, view));
+		const chain = lazy(() => categoryValue(day, category, view));
 		payloads.set(`classic/${category}`, chain);
 		payloads.set(`state/${category}`, chain);
-		const mj = majorsValue(day, subset);
-		const mc = maxChangeValue(day, subset);
-		const mjp = new SnapshotPayload(timestamp, same ? mj : viewMajors(mj, view));
-		const mcp = new SnapshotPayload(timestamp, same ? mc : viewMaxChange(mc, view));
+		const mjp = lazy(() => {
+			const v = memo(day, `majors/${category}`, () => majorsValue(day, subset));
+			return same ? v : viewMajors(v, view);
+		});
+		const mcp = lazy(() => {
+			const v = memo(day, `maxchange/${category}`, () => maxChangeValue(day, subset));
+			return same ? v : viewMaxChange(v, view);
+		});
 		majors.set(`classic/${category}`, mjp);
 		majors.set(`state/${category}`, mjp);
 		maxchange.set(`classic/${category}`, mcp);
@@ -119,30 +175,27 @@ export function buildSnapshot(
 	for (const category of [...STATE_GREEKS, 'volume_zero', 'volume_one'] as CanonicalCategory[])
 		payloads.set(
 			`state/${category}`,
-			new SnapshotPayload(timestamp, categoryValue(day, category, view))
+			lazy(() => categoryValue(day, category, view))
 		);
 	payloads.set(
 		'orderflow/orderflow',
-		new SnapshotPayload(timestamp, categoryValue(day, 'orderflow', view))
+		lazy(() => categoryValue(day, 'orderflow', view))
 	);
-	const snapshot: TickerSnapshot = {
-		timestamp,
-		spot: (payloads.get('classic/gex_full')?.value as { spot: number }).spot,
-		payloads,
-		majors,
-		maxchange
-	};
+	const spot = Math.round((day.spot * view.scale + view.levelShift) * 100) / 100;
+	const snapshot: TickerSnapshot = { timestamp, spot, payloads, majors, maxchange };
 	if (withExpiries) {
-		snapshot.expiryPayloads = new Map();
+		const factories = new Map<string, () => Payload>();
 		day.chain.expiries.forEach((expiry, e) => {
 			for (const greek of GREEK_NAMES) {
-				const v = expiryProfileValue(day, e, greek);
-				snapshot.expiryPayloads?.set(
-					`${greek}_${expiry.replaceAll('-', '')}`,
-					new SnapshotPayload(timestamp, same ? v : viewGreekProfile(v, view))
+				factories.set(`${greek}_${expiry.replaceAll('-', '')}`, () =>
+					lazy(() => {
+						const v = expiryProfileValue(day, e, greek);
+						return same ? v : viewGreekProfile(v, view);
+					})
 				);
 			}
 		});
+		snapshot.expiryPayloads = new LazyPayloads(factories);
 	}
 	return snapshot;
 }
