@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_CATEGORIES, PACKAGES } from './categories';
+import { ALL_STREAM_TICKERS } from './tickers';
 import {
 	analyticsGroupName,
 	countMemberships,
@@ -165,5 +167,25 @@ describe('PATCH plan', () => {
 			])
 		).toMatchObject({ ok: false, error: expect.stringContaining('Spot coverage') });
 		expect(planPatch([]).ok).toBe(true);
+	});
+});
+
+describe('group names round trip', () => {
+	it('every stream ticker x package category formats and parses back', () => {
+		for (const ticker of ALL_STREAM_TICKERS) {
+			for (const pkg of PACKAGES) {
+				for (const category of PACKAGE_CATEGORIES[pkg]) {
+					const name = analyticsGroupName(ticker, pkg, category);
+					expect(parseGroup(name), name).toMatchObject({
+						ok: true,
+						group: { ticker, package: pkg, category }
+					});
+				}
+			}
+			expect(parseGroup(`${ticker}_spot`)).toMatchObject({
+				ok: true,
+				group: { kind: 'spot', ticker }
+			});
+		}
 	});
 });

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { categorySpellings, PACKAGES, resolveCategory } from './categories';
+import { ALL_TICKERS } from './tickers';
 import { getRoute, matchRoute, resolveRoute, ROUTES, routePath, validateQuery } from './routes';
 
 function idOf(method: string, path: string): string | undefined {
@@ -119,5 +121,24 @@ describe('route table', () => {
 		);
 		expect(validateQuery(getRoute('research'), q('format=gif')).ok).toBe(false);
 		expect(validateQuery(getRoute('research'), q('skew_adj=yes')).ok).toBe(false);
+	});
+});
+
+describe('route table round trips', () => {
+	it('every ticker x package x spelling builds a path that matches back canonically', () => {
+		for (const ticker of ALL_TICKERS) {
+			for (const pkg of PACKAGES) {
+				for (const raw of categorySpellings(pkg)) {
+					const path = `/v2/${ticker}/${pkg}/${raw}`;
+					const m = matchRoute('GET', path);
+					expect(m?.params, path).toMatchObject({
+						ticker,
+						package: pkg,
+						category: resolveCategory(pkg, raw)
+					});
+					expect(routePath(m!.route, m!.params)).toBe(path);
+				}
+			}
+		}
 	});
 });
