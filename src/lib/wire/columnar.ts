@@ -8,6 +8,7 @@
  */
 
 import type { ClassicChain, GreekProfile } from '../contract/schemas';
+import { decodeFrame, type DecodedFrame } from './decode';
 
 export interface ColumnarGex {
 	ticker: string;
@@ -175,4 +176,23 @@ export function chainFromColumnar(c: ColumnarGex): ClassicChain {
 		delta_risk_reversal: c.deltaRiskReversal,
 		max_priors: maxPriors
 	};
+}
+
+/** A decoded frame in the form the page consumes: typed arrays for ladders, plain values otherwise. */
+export type ColumnarFrame =
+	| { kind: 'gex'; typeUrl: string; value: ColumnarGex }
+	| { kind: 'greek'; typeUrl: string; value: ColumnarGreekProfile }
+	| Exclude<DecodedFrame, { kind: 'gex' } | { kind: 'greek' }>;
+
+/** Any bytes -> columnar frame (throws only WireDecodeError, like decodeFrame). */
+export function decodeColumnarFrame(bytes: Uint8Array): ColumnarFrame {
+	const frame = decodeFrame(bytes);
+	switch (frame.kind) {
+		case 'gex':
+			return { kind: 'gex', typeUrl: frame.typeUrl, value: columnarGex(frame.value) };
+		case 'greek':
+			return { kind: 'greek', typeUrl: frame.typeUrl, value: columnarGreekProfile(frame.value) };
+		default:
+			return frame;
+	}
 }

@@ -19,7 +19,13 @@ import {
 	spxChain
 } from './arbitraries.test-support';
 import { bytesToBase64 } from './base64';
-import { chainFromColumnar, columnarGex, columnarGreekProfile, transferables } from './columnar';
+import {
+	chainFromColumnar,
+	columnarGex,
+	columnarGreekProfile,
+	decodeColumnarFrame,
+	transferables
+} from './columnar';
 import { decodeBase64Frame, decodeFrame, tryDecodeFrame } from './decode';
 import { encodeFrame, encodeInner, initWireEncoder, wrapAny } from './encode';
 import { WireDecodeError } from './errors';
@@ -204,6 +210,18 @@ describe('columnar form', () => {
 			}),
 			{ numRuns: 50 }
 		);
+	});
+
+	it('decodes frames straight to the columnar form', () => {
+		const chain = spxChain(20);
+		const frame = decodeColumnarFrame(encodeFrame('gex', chain));
+		expect(frame.kind).toBe('gex');
+		if (frame.kind === 'gex')
+			expect(Array.from(frame.value.strikes)).toEqual(chain.strikes.map((r) => r[0]));
+		const spot = decodeColumnarFrame(
+			encodeFrame('spot', { timestamp: 1, ticker: 'SPX', spot: 1.5 })
+		);
+		expect(spot).toMatchObject({ kind: 'spot', value: { spot: 1.5 } });
 	});
 
 	it('a 400-strike chain compresses', () => {
