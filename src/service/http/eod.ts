@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { zipSync, type Zippable } from 'fflate';
 import { eodCategories, PACKAGES } from '../../lib/contract/categories';
+import { HistoryUnavailableError, type CanonicalCategory, type PackageName } from '../source';
 import type { ServiceContext } from './context';
 import { loadHistory } from './history';
 import { HttpError } from './respond';
@@ -32,6 +33,29 @@ export function eodMembers(ticker: string, date: string): string[] {
 
 const building = new Map<string, Promise<string>>();
 
+/** Every member's day: one engine pass when the market offers it, else one per category. */
+async function loadDays(
+	ctx: ServiceContext,
+	ticker: string,
+	items: { pkg: PackageName; category: CanonicalCategory }[],
+	date: string,
+	signal: AbortSignal
+): Promise<Map<string, Buffer>> {
+	if (ctx.market.historyMany) {
+		try {
+			return await ctx.market.historyMany(ticker, items, date, signal);
+		} catch (err) {
+			if (err instanceof HistoryUnavailableError) throw new HttpError(err.status, err.message);
+			throw err;
+		}
+	}
+	const days = new Map<string, Buffer>();
+	for (const { pkg, category } of items) {
+		days.set(`${pkg}/${category}`, await loadHistory(ctx, ticker, pkg, category, date, signal));
+	}
+	return days;
+}
+
 async function buildReport(
 	ctx: ServiceContext,
 	ticker: string,
@@ -49,15 +73,15 @@ async function buildReport(
 	const tree: Zippable = {};
 	// Session close as the members' modification time, so the same day zips to the same bytes.
 	const mtime = new Date(`${date}T21:00:00Z`);
-	for (const pkg of PACKAGES) {
-		for (const category of eodCategories(pkg)) {
-			const day = await loadHistory(ctx, ticker, pkg, category, date, signal);
-			const member = await gzip(day, { level: 6 });
-			const name = `${date}_${ticker}_${pkg}_${category}.json.gz`;
-			const path = `${ticker}/${pkg}/${category}/${name}`;
-			// Already gzip: stored without a second compression.
-			tree[path] = [member, { level: 0, mtime }];
-		}
+	const items = PACKAGES.flatMap((pkg) =>
+		eodCategories(pkg).map((category) => ({ pkg, category }))
+	);
+	const days = await loadDays(ctx, ticker, items, date, signal);
+	for (const { pkg, category } of items) {
+		const member = await gzip(days.get(`${pkg}/${category}`)!, { level: 6 });
+		const name = `${date}_${ticker}_${pkg}_${category}.json.gz`;
+		// Already gzip: stored without a second compression.
+		tree[`${ticker}/${pkg}/${category}/${name}`] = [member, { level: 0, mtime }];
 	}
 	const zip = zipSync(tree, { level: 0, mtime });
 	await mkdir(dir, { recursive: true });

@@ -88,6 +88,8 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 				throw new HttpError(405, 'Method not allowed.', { Allow: resolved.allowed.join(', ') });
 			}
 			const route = resolved.route;
+			// The identity resource must never be cached, errors included.
+			if (route.id === 'whoami') res.setHeader('Cache-Control', 'no-store');
 			const principal = authorize(req, ctx.accounts, route.access);
 			if (resolved.kind === 'invalid') throw new HttpError(resolved.status, resolved.error);
 			const checked = validateQuery(route, query);
