@@ -128,6 +128,18 @@ export interface MarketSource {
 		date: string,
 		signal?: AbortSignal
 	): Promise<Buffer>;
+	/**
+	 * Optional (added by the REST layer): several categories of one ticker's day from ONE pass of
+	 * the engine, keyed `${package}/${category}` like TickEvent payloads. The EOD report needs 15
+	 * categories of a day; without this member the REST layer calls history() once per category,
+	 * which re-runs the day 15 times. Same bytes and errors as history().
+	 */
+	historyMany?(
+		ticker: string,
+		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
+		date: string,
+		signal?: AbortSignal
+	): Promise<Map<string, Buffer>>;
 	/** The newest completed session date (ET), `YYYY-MM-DD`, for the EOD report. */
 	lastCompletedSession(): string;
 	/**
