@@ -287,7 +287,7 @@ describe('research', () => {
 		).json() as ResearchResult;
 		expect(table.view).toBe('table');
 		expect(table.rows!.length).toBeGreaterThan(0);
-		for (const row of table.rows) expect(row.value).toBeGreaterThan(0);
+		for (const row of table.rows!) expect(row.value).toBeGreaterThan(0);
 		const surface = (
 			await api(base, '/research/SPX/iv_mid?view=surface&end_dte=30', { key: keys.research })
 		).json() as ResearchResult;
