@@ -1,122 +1,12 @@
 /**
- * Hot loops of the per-second engine over struct-of-arrays chains.
+ * Zero gamma for the per-second engine: the root of the GEX profile G(X) nearest spot, the same
+ * definition as src/lib/analytics/zeroGamma.ts, found by walking outward from spot.
  *
- * NOTE: the numbers' definitions (BSM greeks with continuous dividend yield, exposure units,
- * zero gamma = root of the GEX profile nearest spot) are those of src/lib/analytics; the engine
- * keeps these flat-array loops because it runs them for 100+ chains every simulated second and
- * for 23,401 seconds when it regenerates a day, where a per-contract object API would cost
- * several times more. engine/sanity.test.ts checks them against the analytics engine.
+ * NOTE (why not the analytics scan): the analytics engine reports every root of the window
+ * [0.8 S, 1.2 S] with a full-window scan, about 9 ms for a whole SPX chain; the engine needs only
+ * the root nearest spot for 100+ chains every second and 23,401 times per regenerated day, and
+ * the outward walk costs about a tenth of that. engine/sanity.test.ts checks that both agree.
  */
-
-const INV_SQRT_2PI = 0.3989422804014327;
-
-/** Complementary error function, relative error below 1.2e-7 (Numerical Recipes erfcc). */
-function erfc(x: number): number {
-	const z = Math.abs(x);
-	const t = 1 / (1 + 0.5 * z);
-	const r =
-		t *
-		Math.exp(
-			-z * z -
-				1.26551223 +
-				t *
-					(1.00002368 +
-						t *
-							(0.37409196 +
-								t *
-									(0.09678418 +
-										t *
-											(-0.18628806 +
-												t *
-													(0.27886807 +
-														t *
-															(-1.13520398 +
-																t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
-		);
-	return x >= 0 ? r : 2 - r;
-}
-
-/** Standard normal CDF through erfc so the far tail keeps its relative precision. */
-export function normCdf(x: number): number {
-	return 0.5 * erfc(-x / Math.SQRT2);
-}
-
-/** Per-contract BSM outputs, one array per quantity (index = contract). */
-export interface GreekArrays {
-	price: Float64Array;
-	delta: Float64Array;
-	gamma: Float64Array;
-	vanna: Float64Array;
-	/** dDelta/dt per calendar day (the delta a holder gains overnight). */
-	charmPerDay: Float64Array;
-}
-
-export function allocGreeks(n: number): GreekArrays {
-	return {
-		price: new Float64Array(n),
-		delta: new Float64Array(n),
-		gamma: new Float64Array(n),
-		vanna: new Float64Array(n),
-		charmPerDay: new Float64Array(n)
-	};
-}
-
-/**
- * BSM price and greeks for every contract at spot `spot`. `years[c]` is calendar time to expiry
- * (already floored above zero by the caller), `iv[c]` the implied vol.
- */
-export function computeGreeks(
-	spot: number,
-	rate: number,
-	dividendYield: number,
-	strike: Float64Array,
-	isCall: Uint8Array,
-	years: Float64Array,
-	iv: Float64Array,
-	out: GreekArrays,
-	n: number
-): void {
-	for (let c = 0; c < n; c++)
-		contractGreeks(spot, rate, dividendYield, strike, isCall, years, iv, out, c);
-}
-
-/** Greeks of contract `c` alone (the same arithmetic as computeGreeks, so results are identical). */
-export function contractGreeks(
-	spot: number,
-	rate: number,
-	dividendYield: number,
-	strike: Float64Array,
-	isCall: Uint8Array,
-	years: Float64Array,
-	iv: Float64Array,
-	out: GreekArrays,
-	c: number
-): void {
-	const T = years[c];
-	const sigma = iv[c];
-	const K = strike[c];
-	const sqrtT = Math.sqrt(T);
-	const vst = sigma * sqrtT;
-	const dq = Math.exp(-dividendYield * T);
-	const dr = Math.exp(-rate * T);
-	const d1 = (Math.log(spot / K) + (rate - dividendYield + 0.5 * sigma * sigma) * T) / vst;
-	const d2 = d1 - vst;
-	const pdf = INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
-	const charmCore = (dq * pdf * (2 * (rate - dividendYield) * T - d2 * vst)) / (2 * T * vst);
-	if (isCall[c] === 1) {
-		const nd1 = normCdf(d1);
-		out.price[c] = spot * dq * nd1 - K * dr * normCdf(d2);
-		out.delta[c] = dq * nd1;
-		out.charmPerDay[c] = (dividendYield * dq * nd1 - charmCore) / 365;
-	} else {
-		const nmd1 = normCdf(-d1);
-		out.price[c] = K * dr * normCdf(-d2) - spot * dq * nmd1;
-		out.delta[c] = -dq * nmd1;
-		out.charmPerDay[c] = (-dividendYield * dq * nmd1 - charmCore) / 365;
-	}
-	out.gamma[c] = (dq * pdf) / (spot * vst);
-	out.vanna[c] = (-dq * pdf * d2) / sigma;
-}
 
 /**
  * Precomputed per-contract terms of the GEX profile G(X) = sum_c w_c * gamma_c(X) * X^2 * 0.01,

@@ -19,15 +19,9 @@ import {
 import { TradeTape } from '../market/trades';
 import { RISK_FREE_RATE } from '../market/universe';
 import { classifyPrint } from './classify';
-import {
-	allocGreeks,
-	allocProfile,
-	computeGreeks,
-	contractGreeks,
-	nearestRoot,
-	type GammaProfile,
-	type GreekArrays
-} from './kernels';
+import { createChainArrays, type ChainArrays } from '../../lib/analytics/chain';
+import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
+import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { Lookback } from './lookback';
 
 const YEAR_MS = 365 * 86_400_000;
@@ -101,6 +95,9 @@ export class TickerDay {
 	readonly years: Float64Array;
 	readonly iv: Float64Array;
 	readonly greeks: GreekArrays;
+	/** The chain as the analytics engine reads it: strikes, times, IVs, OI and volume of now. */
+	readonly arrays: ChainArrays;
+	private readonly single = new Int32Array(1);
 	readonly volume: Float64Array;
 	readonly buyVolume: Float64Array;
 	readonly sellVolume: Float64Array;
@@ -123,8 +120,23 @@ export class TickerDay {
 		const n = this.chain.n;
 		this.years = new Float64Array(n);
 		this.iv = new Float64Array(n);
-		this.greeks = allocGreeks(n);
+		this.greeks = createGreekArrays(n);
 		this.volume = new Float64Array(n);
+		// The analytics engine's view of the same arrays (spot is set every step).
+		this.arrays = {
+			...createChainArrays(0, {
+				spot: this.chain.refSpot,
+				rate: RISK_FREE_RATE,
+				dividendYield: this.chain.model.dividendYield
+			}),
+			length: n,
+			strike: this.chain.strike,
+			expiryYears: this.years,
+			iv: this.iv,
+			isCall: this.chain.isCall,
+			openInterest: this.chain.openInterest,
+			volume: this.volume
+		};
 		this.buyVolume = new Float64Array(n);
 		this.sellVolume = new Float64Array(n);
 		this.lastPrice = new Float64Array(n);
@@ -221,7 +233,6 @@ export class TickerDay {
 		if (this.tick >= SESSION_SECONDS) return false;
 		const tick = ++this.tick;
 		const chain = this.chain;
-		const n = chain.n;
 		const spot = this.path[tick];
 		this.spot = spot;
 		this.zeroGammaTick = -1;
@@ -230,20 +241,10 @@ export class TickerDay {
 			const years = Math.max((chain.expiryMs[e] - nowMs) / YEAR_MS, MIN_YEARS);
 			for (let c = chain.expiryStart[e]; c < chain.expiryStart[e + 1]; c++) this.years[c] = years;
 		}
-		const q = chain.model.dividendYield;
+		this.arrays.spot = spot;
 		if (mode === 'rings') {
 			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
-			computeGreeks(
-				spot,
-				RISK_FREE_RATE,
-				q,
-				chain.strike,
-				chain.isCall,
-				this.years,
-				this.iv,
-				this.greeks,
-				n
-			);
+			computeGreeks(this.arrays, this.greeks);
 			this.trade(tick, spot, undefined);
 			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
 		} else {
@@ -255,17 +256,8 @@ export class TickerDay {
 					this.sliceTick[e] = tick;
 				}
 				this.iv[c] = contractVol(this.smile, this.slices[e], c);
-				contractGreeks(
-					spot,
-					RISK_FREE_RATE,
-					q,
-					chain.strike,
-					chain.isCall,
-					this.years,
-					this.iv,
-					this.greeks,
-					c
-				);
+				this.single[0] = c;
+				computeGreeks(this.arrays, this.greeks, this.single);
 			});
 		}
 		return true;
@@ -306,26 +298,38 @@ export class TickerDay {
 		pv.count = 0;
 		po.count = 0;
 		for (let c = subset.start; c < subset.end; c++) {
+			// A call and a put of one strike and expiry share the smile's IV, hence d1: one term
+			// carries both (call weight minus put weight), halving the work of every G(X).
+			const pair =
+				c + 1 < subset.end &&
+				chain.strike[c + 1] === chain.strike[c] &&
+				chain.expiry[c + 1] === chain.expiry[c] &&
+				this.iv[c + 1] === this.iv[c];
 			const sign = chain.isCall[c] === 1 ? 1 : -1;
-			const vol = this.volume[c];
-			const oi = chain.openInterest[c];
-			if (vol <= 0 && oi <= 0) continue;
-			// Terms of G(X) = sum s N gamma(X) X^2 1% / 1e6, gamma(X) = e^{-qT} pdf(d1) / (X sigma sqrt T).
+			let vol = sign * this.volume[c];
+			let oi = sign * chain.openInterest[c];
+			if (pair) {
+				const sign2 = chain.isCall[c + 1] === 1 ? 1 : -1;
+				vol += sign2 * this.volume[c + 1];
+				oi += sign2 * chain.openInterest[c + 1];
+			}
 			const T = this.years[c];
 			const sigma = this.iv[c];
+			if (pair) c++;
+			if (vol === 0 && oi === 0) continue;
+			// Terms of G(X) = sum s N gamma(X) X^2 1% / 1e6, gamma(X) = e^{-qT} pdf(d1) / (X sigma sqrt T).
 			const vst = sigma * Math.sqrt(T);
-			const w =
-				(sign * Math.exp(-q * T) * 0.3989422804014327 * CONTRACT_SIZE * 0.01) / (vst * MILLION);
+			const w = (Math.exp(-q * T) * 0.3989422804014327 * CONTRACT_SIZE * 0.01) / (vst * MILLION);
 			const drift = (RISK_FREE_RATE - q + 0.5 * sigma * sigma) * T;
 			const lk = this.smile.logStrike[c];
-			if (vol > 0) {
+			if (vol !== 0) {
 				const i = pv.count++;
 				pv.logStrike[i] = lk;
 				pv.drift[i] = drift;
 				pv.invVst[i] = 1 / vst;
 				pv.weight[i] = w * vol;
 			}
-			if (oi > 0) {
+			if (oi !== 0) {
 				const i = po.count++;
 				po.logStrike[i] = lk;
 				po.drift[i] = drift;

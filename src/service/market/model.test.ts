@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { buildChain } from './chain';
+import { frontMonthContract, listExpiries } from './calendar';
+import { futuresConversionAt } from './futures';
+import { sessionClose, sessionPath } from './path';
+import { previousTradingDay } from './clock';
+
+const DATE = '2026-11-18';
+
+describe('price paths', () => {
+	it('are deterministic in (seed, ticker, date) and differ across seeds', () => {
+		const a = sessionPath(11, 'SPX', DATE);
+		const b = Float64Array.from(sessionPath(11, 'SPX', DATE));
+		expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+		expect(sessionPath(12, 'SPX', DATE)[100]).not.toBe(a[100]);
+		expect(a).toHaveLength(23_401);
+	});
+
+	it('end at the session close and move like an index does', () => {
+		const path = sessionPath(5, 'SPX', DATE);
+		expect(path[path.length - 1]).toBeCloseTo(sessionClose(5, 'SPX', DATE), 1);
+		const moves: number[] = [];
+		let d = DATE;
+		for (let i = 0; i < 120; i++) {
+			const prev = previousTradingDay(d);
+			moves.push(Math.log(sessionClose(5, 'SPX', d) / sessionClose(5, 'SPX', prev)));
+			d = prev;
+		}
+		const sd = Math.sqrt(moves.reduce((s, x) => s + x * x, 0) / moves.length);
+		// SPX-like: about 1% a day, never a crash every week.
+		expect(sd).toBeGreaterThan(0.004);
+		expect(sd).toBeLessThan(0.02);
+		expect(Math.max(...moves.map(Math.abs))).toBeLessThan(0.1);
+	});
+
+	it('keeps SPY tracking SPX', () => {
+		const spx = sessionPath(3, 'SPX', DATE);
+		const spy = sessionPath(3, 'SPY', DATE);
+		const r1 = spx[0] / spy[0];
+		const r2 = spx[23_400] / spy[23_400];
+		expect(Math.abs(r1 / r2 - 1)).toBeLessThan(0.01);
+	});
+});
+
+describe('chains', () => {
+	it('list SPX dailies with a same-day expiry and 5-point strikes near the money', () => {
+		const chain = buildChain(2, 'SPX', DATE);
+		expect(chain.expiries[0]).toBe(DATE);
+		expect(chain.expiries.slice(0, 3)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20']);
+		const near = Array.from(chain.strikes).filter((k) => Math.abs(k / chain.refSpot - 1) < 0.01);
+		for (let i = 1; i < near.length; i++) expect(near[i] - near[i - 1]).toBe(5);
+	});
+
+	it('list stock weeklies (Fridays) and monthlies', () => {
+		expect(listExpiries('weekly', DATE).slice(0, 2)).toEqual(['2026-11-20', '2026-11-27']);
+		expect(listExpiries('weekly', DATE)).toContain('2027-01-15'); // third Friday of January
+	});
+
+	it('concentrate open interest at round strikes and in OTM index puts', () => {
+		const chain = buildChain(2, 'SPX', DATE);
+		let round = 0;
+		let roundN = 0;
+		let other = 0;
+		let otherN = 0;
+		let otmPut = 0;
+		let otmCall = 0;
+		for (let c = 0; c < chain.n; c++) {
+			const k = chain.strike[c];
+			if (Math.abs(k / chain.refSpot - 1) > 0.05) continue;
+			if (k % 100 === 0) {
+				round += chain.openInterest[c];
+				roundN++;
+			} else if (k % 25 !== 0) {
+				other += chain.openInterest[c];
+				otherN++;
+			}
+			if (chain.isCall[c] === 0 && k < chain.refSpot * 0.97) otmPut += chain.openInterest[c];
+			if (chain.isCall[c] === 1 && k > chain.refSpot * 1.03) otmCall += chain.openInterest[c];
+		}
+		expect(round / roundN).toBeGreaterThan((2 * other) / otherN);
+		expect(otmPut).toBeGreaterThan(otmCall);
+	});
+
+	it('is the same chain for the same (seed, date)', () => {
+		const a = buildChain(9, 'AAPL', DATE);
+		const b = buildChain(9, 'AAPL', DATE);
+		expect(Array.from(a.openInterest)).toEqual(Array.from(b.openInterest));
+		expect(Array.from(buildChain(10, 'AAPL', DATE).openInterest)).not.toEqual(
+			Array.from(a.openInterest)
+		);
+	});
+});
+
+describe('futures conversion', () => {
+	it('names the front month and refuses undocumented pairs', () => {
+		expect(frontMonthContract('ES', '2026-11-20')).toBe('ESZ6');
+		expect(frontMonthContract('ES', '2026-12-14')).toBe('ESH7'); // rolled 8 days before expiry
+		const spx = futuresConversionAt(1, 'SPX', 'ES', DATE, 100);
+		expect(spx).toMatchObject({ future_contract: 'ESZ6', multiplier: 1 });
+		expect(spx?.additive).toBeGreaterThan(0);
+		const spy = futuresConversionAt(1, 'SPY', 'ES', DATE, 100);
+		expect(spy?.multiplier).toBeGreaterThan(9);
+		expect(futuresConversionAt(1, 'SPX', 'NQ', DATE, 100)).toBeUndefined();
+		expect(futuresConversionAt(1, 'AAPL', 'ES', DATE, 100)).toBeUndefined();
+	});
+
+	it('re-marks the basis every 15 minutes only', () => {
+		const a = futuresConversionAt(1, 'NDX', 'NQ', DATE, 900);
+		const b = futuresConversionAt(1, 'NDX', 'NQ', DATE, 1799);
+		const c = futuresConversionAt(1, 'NDX', 'NQ', DATE, 1800);
+		expect(b).toEqual(a);
+		expect(c?.additive).not.toBe(a?.additive);
+	});
+});
