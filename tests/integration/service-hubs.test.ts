@@ -362,6 +362,28 @@ describe('legacy GET flow', () => {
 	});
 });
 
+describe('legacy GET flow limits', () => {
+	it('refuses a joinGroup past the account limit with a Forbidden ack', async () => {
+		const { json } = await negotiate(limitedKey, 'GET');
+		const urls = json.websocket_urls as Record<string, string>;
+		const prefix = json.prefix as string;
+		const c = await HubClient.connect(urls.classic);
+		const groups = ['SPX', 'SPY', 'AAPL', 'XSP', 'ES_SPX'].map(
+			(t) => `${prefix}_${t}_classic_gex_full`
+		);
+		groups.forEach((group, i) => c.send({ type: 'joinGroup', group, ackId: 100 + i }));
+		const acks = await Promise.all(
+			groups.map((_, i) => c.next((m) => m.type === 'ack' && m.ackId === 100 + i))
+		);
+		expect(acks.slice(0, 4).every((a) => a.success)).toBe(true);
+		expect(acks[4].success).toBe(false);
+		expect(acks[4].error?.message).toMatch(/limit/i);
+		// A POST on the same slot replaces the legacy session too.
+		await post(limitedKey, ['SPX_classic_gex_full', 'SPX_spot']);
+		expect((await c.closed).reason).toBe('Websocket Session Limit Reached');
+	});
+});
+
 describe('every frame sent decodes (property)', () => {
 	const GROUPS: Record<string, string> = {
 		SPX_classic_gex_full: 'proto.gex',

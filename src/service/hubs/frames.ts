@@ -29,9 +29,9 @@ export function groupValue(group: ParsedGroup, tick: TickEvent): unknown {
 		case 'analytics':
 			return t.payloads.get(`${group.package}/${group.category}`)?.value;
 		case 'expiry':
-			// The market publishes explicit-expiry greek profiles (every 5 s); explicit-expiry gex and
-			// orderflow groups are accepted by negotiation but have no payload in this service.
-			if (group.stem === 'gex' || group.stem === 'orderflow') return undefined;
+			// Explicit-expiry payloads come on 5-second ticks, keyed `${stem}_${YYYYMMDD}`: the market
+			// publishes the greek profiles (`gamma_20261218`); a `gex_...` or `orderflow_...` entry,
+			// should it publish one, is carried the same way (classic and state share the gex one).
 			return t.expiryPayloads?.get(`${group.stem}_${group.expiry}`)?.value;
 	}
 }
