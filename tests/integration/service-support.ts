@@ -40,6 +40,8 @@ export async function startTestService(
 		start?: string;
 		speed?: number;
 		tickers?: string[];
+		/** Wall-clock source of the market clock (unix ms), to jump simulated time in tests. */
+		wall?: () => number;
 	} = {}
 ): Promise<TestService> {
 	const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-service-'));
@@ -50,7 +52,8 @@ export async function startTestService(
 		tickers: options.tickers ?? TEST_TICKERS,
 		start: options.start,
 		speed: options.speed,
-		seed: 7
+		seed: 7,
+		marketOptions: options.wall ? { wall: options.wall } : undefined
 	});
 	return {
 		service,
@@ -105,6 +108,7 @@ export function testAccounts(): AccountsFile {
 		extraAccount('limited', [{}], {
 			allowances: {
 				api_majors: { daily: 3, monthly: 90 },
+				api_max_change: { daily: 100, monthly: 4 },
 				api_history_cache: { daily: 2, monthly: 60 }
 			}
 		})
