@@ -1,0 +1,74 @@
+/**
+ * Analytics sanity: what a snapshot says (zero gamma, majors, sums, per-strike GEX) equals what
+ * the analytics engine (src/lib/analytics) computes from the very same chain at that second.
+ */
+import { describe, expect, it } from 'vitest';
+import { computeExposures } from '../../lib/analytics/exposures';
+import { computeGreeks } from '../../lib/analytics/greeks';
+import { zeroGamma } from '../../lib/analytics/zeroGamma';
+import { advanceDay } from './live';
+import { gexChainValue, majorsValue } from './payloads';
+import { TickerDay } from './tickerDay';
+
+function argExtreme(
+	values: Float64Array,
+	strikes: Float64Array,
+	spot: number,
+	sign: 1 | -1
+): number {
+	let best = 0;
+	for (let i = 1; i < values.length; i++) {
+		const v = sign * values[i];
+		const b = sign * values[best];
+		if (v > b || (v === b && Math.abs(strikes[i] - spot) < Math.abs(strikes[best] - spot)))
+			best = i;
+	}
+	return strikes[best];
+}
+
+describe.each([
+	['SPX', 5400],
+	['TSLA', 12_000],
+	['VIX', 20_000]
+])('%s snapshot vs analytics engine', (ticker, tick) => {
+	const day = new TickerDay(17, ticker, '2026-11-18');
+	advanceDay(day, tick);
+
+	it.each(['full', 'zero', 'one'] as const)('%s expiry set', (name) => {
+		const subset = day.subsets[name];
+		const selection = Int32Array.from(
+			{ length: subset.end - subset.start },
+			(_, i) => subset.start + i
+		);
+		const greeks = computeGreeks(day.arrays);
+		const ladder = computeExposures(day.arrays, greeks, { selection });
+		const chain = gexChainValue(day, subset);
+		const majors = majorsValue(day, subset);
+
+		expect(chain.sum_gex_vol).toBeCloseTo(ladder.totals.gex.vol.net / 1e6, 3);
+		expect(chain.sum_gex_oi).toBeCloseTo(ladder.totals.gex.oi.net / 1e6, 3);
+		expect(majors.net_gex_vol).toBe(chain.sum_gex_vol);
+
+		const byStrike = new Map<number, [number, number]>();
+		ladder.strikes.forEach((k, i) =>
+			byStrike.set(k, [ladder.gex.vol.net[i], ladder.gex.oi.net[i]])
+		);
+		for (const [strike, vol, oi] of chain.strikes) {
+			const [v, o] = byStrike.get(strike) as [number, number];
+			expect(vol).toBeCloseTo(v / 1e6, 2);
+			expect(oi).toBeCloseTo(o / 1e6, 2);
+		}
+
+		const spot = day.spot;
+		expect(chain.major_pos_vol).toBe(argExtreme(ladder.gex.vol.net, ladder.strikes, spot, 1));
+		expect(chain.major_neg_vol).toBe(argExtreme(ladder.gex.vol.net, ladder.strikes, spot, -1));
+		expect(chain.major_pos_oi).toBe(argExtreme(ladder.gex.oi.net, ladder.strikes, spot, 1));
+		expect(chain.major_neg_oi).toBe(argExtreme(ladder.gex.oi.net, ladder.strikes, spot, -1));
+
+		const zg = zeroGamma(day.arrays, { selection });
+		const expected = zg.vol ?? zg.oi;
+		if (expected === null) expect(chain.zero_gamma).toBe(0);
+		else expect(Math.abs(chain.zero_gamma - expected)).toBeLessThan(0.006);
+		expect(majors.zero_gamma).toBe(chain.zero_gamma);
+	});
+});
