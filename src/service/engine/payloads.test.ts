@@ -28,13 +28,19 @@ describe('payloads', async () => {
 			const snap = live.latest(ticker);
 			expect(snap).toBeDefined();
 			for (const c of ['gex_full', 'gex_zero', 'gex_one']) {
-				parseWith(classicChainSchema, JSON.parse(snap!.payloads.get(`classic/${c}`)!.body.toString()));
+				parseWith(
+					classicChainSchema,
+					JSON.parse(snap!.payloads.get(`classic/${c}`)!.body.toString())
+				);
 				parseWith(majorsSchema, JSON.parse(snap!.majors.get(`classic/${c}`)!.body.toString()));
 				parseWith(maxChangeSchema, JSON.parse(snap!.maxchange.get(`state/${c}`)!.body.toString()));
 			}
 			for (const g of ['delta', 'gamma', 'vanna', 'charm'])
 				for (const e of ['zero', 'one'])
-					parseWith(greekProfileSchema, JSON.parse(snap!.payloads.get(`state/${g}_${e}`)!.body.toString()));
+					parseWith(
+						greekProfileSchema,
+						JSON.parse(snap!.payloads.get(`state/${g}_${e}`)!.body.toString())
+					);
 			const of = parseWith(orderflowSchema, snap!.payloads.get('orderflow/orderflow')!.value);
 			for (const field of ORDERFLOW_REST_NAMES) expect(typeof of[field], field).toBe('number');
 		}
@@ -99,7 +105,7 @@ describe('payloads', async () => {
 		expect(feed?.get('gamma_20261121')).toBeUndefined();
 	});
 
-	it('serve the previous session's close outside RTH', async () => {
+	it("serve the previous session's close outside RTH", async () => {
 		const night = await engineAt('2026-11-19T03:00:00Z', ['AAPL']);
 		const v = night.latest('AAPL')!.payloads.get('classic/gex_full')!.value as GexChainValue;
 		expect(v.timestamp).toBe(Date.parse('2026-11-18T21:00:00Z') / 1000);
