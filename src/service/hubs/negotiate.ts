@@ -54,7 +54,11 @@ export async function handleNegotiate(
 	}
 }
 
-/** The Quant-tier rule of the REST layer, plus the account's WebSocket permission flag. */
+/**
+ * The Quant-tier rule and status codes of the REST layer (contract canAccess). Not the REST
+ * layer's authorize(): that one gates on the `api_rest_access` flag, while negotiation opens
+ * the stream and is gated on `api_websocket_access`.
+ */
 function authorizeQuant(req: IncomingMessage, accounts: AccountRegistry): Principal {
 	const bearer = parseBearer(req.headers.authorization);
 	let state: KeyState;

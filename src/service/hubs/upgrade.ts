@@ -105,8 +105,12 @@ export class HubAcceptor {
 			maxBufferedBytes: this.deps.maxBufferedBytes,
 			onClosed: (c) => this.deps.slots.detach(c)
 		});
+		if (!this.deps.slots.attach(conn)) {
+			ws.close(1008, 'Access token belongs to a superseded negotiation');
+			return;
+		}
+		// The connected system message is the first frame a client sees.
 		ws.send(JSON.stringify(connectedMessage(connectionId, account)));
-		this.deps.slots.attach(conn);
 		ws.on('pong', () => conn.markAlive());
 		ws.on('close', () => conn.released());
 		ws.on('error', () => conn.released());
@@ -116,7 +120,9 @@ export class HubAcceptor {
 			if (isBinary) return;
 			const text = Array.isArray(data)
 				? Buffer.concat(data).toString('utf8')
-				: Buffer.from(data as ArrayBuffer).toString('utf8');
+				: Buffer.isBuffer(data)
+					? data.toString('utf8')
+					: Buffer.from(data).toString('utf8');
 			const parsed = parseClientMessage(text);
 			// Unparseable frames are ignored, never a reason to drop the connection.
 			if (parsed.ok) this.onClientMessage(conn, slot, parsed.message);
