@@ -469,13 +469,45 @@ export function orderflowValue(day: TickerDay): OrderflowValue {
  * computed from the current greeks. It carries no priors (empty arrays): the 5-second feed is a
  * real-time view and keeping 30 minutes of history for every listed expiry is not worth it.
  */
+/** What an explicit-expiry profile reads: a copy of one second's arrays, so it can be built later. */
+export interface ExpiryState {
+	ticker: string;
+	date: string;
+	timestamp: number;
+	spot: number;
+	chain: TickerDay['chain'];
+	gamma: Float64Array;
+	delta: Float64Array;
+	vanna: Float64Array;
+	charmPerDay: Float64Array;
+	volume: Float64Array;
+	iv: Float64Array;
+}
+
+/** Copies the arrays an explicit-expiry profile needs (a few memcpy's every 5 s). */
+export function freezeExpiryState(day: TickerDay): ExpiryState {
+	return {
+		ticker: day.ticker,
+		date: day.date,
+		timestamp: day.timestampOf(day.tick),
+		spot: day.spot,
+		chain: day.chain,
+		gamma: Float64Array.from(day.greeks.gamma),
+		delta: Float64Array.from(day.greeks.delta),
+		vanna: Float64Array.from(day.greeks.vanna),
+		charmPerDay: Float64Array.from(day.greeks.charmPerDay),
+		volume: Float64Array.from(day.volume),
+		iv: Float64Array.from(day.iv)
+	};
+}
+
 export function expiryProfileValue(
-	day: TickerDay,
+	day: ExpiryState,
 	expiry: number,
 	greek: GreekName
 ): GreekProfileValue {
 	const chain = day.chain;
-	const { gamma, delta, vanna, charmPerDay } = day.greeks;
+	const { gamma, delta, vanna, charmPerDay } = day;
 	const spot = day.spot;
 	const dexUnit = (100 * spot) / 1e6;
 	const gexUnit = (100 * spot * spot * 0.01) / 1e6;
@@ -524,7 +556,7 @@ export function expiryProfileValue(
 	const next =
 		expiry + 1 < chain.expiries.length ? daysBetween(day.date, chain.expiries[expiry + 1]) : dte;
 	return {
-		timestamp: day.timestampOf(day.tick),
+		timestamp: day.timestamp,
 		ticker: day.ticker,
 		spot,
 		min_dte: dte,

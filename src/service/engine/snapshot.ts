@@ -7,6 +7,7 @@
 import type { CanonicalCategory, Payload } from '../source';
 import {
 	expiryProfileValue,
+	freezeExpiryState,
 	gexChainValue,
 	greekProfileValue,
 	majorsValue,
@@ -48,6 +49,24 @@ export class SnapshotPayload<T = unknown> implements Payload<T> {
 				);
 			this.built = this.build();
 		}
+		return this.built;
+	}
+	get body(): Buffer {
+		if (!this.bytes) this.bytes = Buffer.from(JSON.stringify(this.value));
+		return this.bytes;
+	}
+}
+
+/** A payload built on first use from data that no longer changes. */
+class FrozenPayload<T = unknown> implements Payload<T> {
+	private built?: T;
+	private bytes?: Buffer;
+	constructor(
+		readonly timestamp: number,
+		private readonly build: () => T
+	) {}
+	get value(): T {
+		if (this.built === undefined) this.built = this.build();
 		return this.built;
 	}
 	get body(): Buffer {
@@ -184,14 +203,18 @@ export function buildSnapshot(
 	const spot = Math.round((day.spot * view.scale + view.levelShift) * 100) / 100;
 	const snapshot: TickerSnapshot = { timestamp, spot, payloads, majors, maxchange };
 	if (withExpiries) {
+		// The 5-second feed stays the latest for five seconds: build it from a frozen copy.
+		const frozen = memo(day, 'expiry-state', () => freezeExpiryState(day));
 		const factories = new Map<string, () => Payload>();
 		day.chain.expiries.forEach((expiry, e) => {
 			for (const greek of GREEK_NAMES) {
-				factories.set(`${greek}_${expiry.replaceAll('-', '')}`, () =>
-					lazy(() => {
-						const v = expiryProfileValue(day, e, greek);
-						return same ? v : viewGreekProfile(v, view);
-					})
+				factories.set(
+					`${greek}_${expiry.replaceAll('-', '')}`,
+					() =>
+						new FrozenPayload(timestamp, () => {
+							const v = expiryProfileValue(frozen, e, greek);
+							return same ? v : viewGreekProfile(v, view);
+						})
 				);
 			}
 		});

@@ -1,0 +1,124 @@
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HistoryUnavailableError, type TickEvent } from '../source';
+import { createMarket } from './index';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-market-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('createMarket', async () => {
+	let wall = Date.parse('2026-11-20T15:00:00Z'); // Friday 10:00 ET
+	const market = await createMarket({
+		seed: 5,
+		clock: 'real',
+		dataDir,
+		tickers: ['VIX', 'VIXW', 'SPY', 'GLD'],
+		wall: () => wall,
+		historyWaitMs: 120_000
+	});
+	await market.start();
+	afterAll(() => market.stop());
+
+	it('serves the current second once started', () => {
+		expect(market.now().toISOString()).toBe('2026-11-20T15:00:00.000Z');
+		expect(market.isOpen()).toBe(true);
+		expect(market.isOpen(new Date('2026-11-21T15:00:00Z'))).toBe(false);
+		const p = market.snapshot('VIX', 'classic', 'gex_full');
+		expect(p?.timestamp).toBe(wall / 1000);
+		expect(JSON.parse(p!.body.toString()).ticker).toBe('VIX');
+		expect(market.majors('VIXW', 'state', 'gex_zero')).toBeDefined();
+		expect(market.maxchange('SPY', 'classic', 'gex_one')).toBeDefined();
+		expect(market.snapshot('AAPL', 'classic', 'gex_full')).toBeUndefined();
+		expect(market.hasTicker('VIXW')).toBe(true);
+		expect(market.hasTicker('NOPE')).toBe(false);
+		expect(market.tickers().indexes).toContain('SPXW');
+		expect(market.quantTickers().indexes).toEqual(['XSP']);
+	});
+
+	it('ticks every simulated second and notifies listeners', async () => {
+		const events: TickEvent[] = [];
+		const off = market.onTick((e) => events.push(e));
+		wall += 5000;
+		await new Promise((r) => setTimeout(r, 1200));
+		off();
+		expect(events.length).toBeGreaterThanOrEqual(1);
+		const e = events[events.length - 1];
+		expect(e.timestamp).toBe(wall / 1000);
+		const vix = e.tickers.get('VIX');
+		expect(vix?.payloads.get('orderflow/orderflow')?.timestamp).toBe(e.timestamp);
+		expect(vix?.expiryPayloads?.get('charm_20261125')?.value).toBeDefined(); // 5-second tick
+	});
+
+	it('answers expiries, futures conversion, research quotes and the last session', () => {
+		expect(market.expiries('SPY')[0]).toBe('2026-11-20');
+		expect(market.expiries('VIXW')[0]).toBe('2026-11-25'); // VIX weeklies settle on Wednesdays
+		expect(market.futuresConversion('GLD', 'GC')?.future_contract).toMatch(/^GC[FGHJKMNQUVXZ]\d$/);
+		expect(market.futuresConversion('GLD', 'ES')).toBeUndefined();
+		const research = market.researchChain('SPY');
+		expect(research?.timestamp).toBe(Date.parse('2026-11-20T15:00:00Z') / 1000); // 15-minute floor
+		expect(research?.contracts.length).toBeGreaterThan(100);
+		const c = research!.contracts[0];
+		expect(c.ask).toBeGreaterThan(c.bid);
+		expect(market.researchChain('NOPE')).toBeUndefined();
+		expect(market.lastCompletedSession()).toBe('2026-11-19');
+		const p = market.expirySnapshot('VIX', 'gamma', '2026-11-25');
+		expect(JSON.parse(p!.body.toString())).toMatchObject({ ticker: 'VIX', min_dte: 5 });
+		expect(market.expirySnapshot('VIX', 'gamma', '20261125')).toBe(p);
+		expect(market.expirySnapshot('VIX', 'gamma', '2026-11-26')).toBeUndefined();
+	});
+
+	it('regenerates a past day on demand, caches it as gzip, and refuses bad requests', async () => {
+		const day = await market.history('VIXW', 'state', 'gamma_zero', '2026-11-18');
+		const records = JSON.parse(day.toString()) as { timestamp: number; ticker: string }[];
+		expect(records).toHaveLength(23_401);
+		expect(records[0].timestamp).toBe(Date.parse('2026-11-18T14:30:00Z') / 1000);
+		expect(records[23_400].timestamp).toBe(Date.parse('2026-11-18T21:00:00Z') / 1000);
+		expect(records[0].ticker).toBe('VIXW');
+		expect(existsSync(join(dataDir, 'history', '2026-11-18', 'VIXW', 'gamma_zero.json.gz'))).toBe(
+			true
+		);
+		expect((await market.history('VIXW', 'state', 'gamma_zero', '2026-11-18')).equals(day)).toBe(
+			true
+		);
+
+		const today = JSON.parse(
+			(await market.history('VIX', 'classic', 'gex_zero', '2026-11-20')).toString()
+		);
+		expect(today.length).toBe(wall / 1000 - Date.parse('2026-11-20T14:30:00Z') / 1000 + 1);
+		expect(today.length).toBe(1806);
+
+		const refused = async (
+			date: string,
+			status: number,
+			pkg: 'classic' | 'orderflow' = 'classic'
+		) => {
+			const err = await market.history('VIX', pkg, 'gex_full', date).catch((e: unknown) => e);
+			expect(err).toBeInstanceOf(HistoryUnavailableError);
+			expect((err as HistoryUnavailableError).status).toBe(status);
+		};
+		await refused('2026-08-20', 400); // older than 90 days
+		await refused('2026-11-21', 404); // Saturday
+		await refused('2026-11-23', 404); // future
+		await refused('2026-11-31', 400);
+		await refused('2026-11-18', 400, 'orderflow');
+	});
+
+	it('gives up waiting past its bound with a clear error', async () => {
+		const impatient = await createMarket({
+			seed: 6,
+			clock: 'real',
+			dataDir,
+			tickers: ['SPX'],
+			wall: () => wall,
+			historyWaitMs: 20
+		});
+		const err = await impatient
+			.history('SPX', 'classic', 'gex_full', '2026-11-17')
+			.catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(HistoryUnavailableError);
+		expect((err as HistoryUnavailableError).status).toBe(504);
+		expect((err as Error).message).toMatch(/still being generated/);
+	});
+});
