@@ -34,8 +34,6 @@ export interface HubHost {
 }
 
 export interface HubsOptions {
-	/** Encodes a payload into `google.protobuf.Any` bytes; default: the wire codec of src/lib/wire. */
-	encodeAny?: AnyEncoder;
 	/** HMAC secret of the access tokens; default: 32 random bytes per process. */
 	tokenSecret?: Buffer | string;
 	/** Clock of the 15-minute URL window (unix ms); default wall time, like key expiry. */
@@ -57,11 +55,16 @@ export interface Hubs {
 	close(): void;
 }
 
+/** Servers with hubs attached: a second attach would answer every upgrade twice. */
+const attached = new WeakSet<Server>();
+
 export async function attachHubs(host: HubHost, options: HubsOptions = {}): Promise<Hubs> {
+	if (attached.has(host.server)) throw new Error('hubs are already attached to this server');
+	attached.add(host.server);
 	// The zstd wasm module must be instantiated before the first tick is encoded.
 	await initWireEncoder();
-	const encodeAny: AnyEncoder =
-		options.encodeAny ?? ((frame, value) => encodeFrame(frame, value as never));
+	// Payload values are the REST-shaped objects the wire codec's FramePayloads describe.
+	const encodeAny: AnyEncoder = (frame, value) => encodeFrame(frame, value as never);
 	const tokens = new AccessTokens(options.tokenSecret, options.now);
 	const slots = new SlotManager();
 	const planner = new GroupPlanner(host.market);
@@ -122,6 +125,7 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 		unsubscribe();
 		clearInterval(heartbeat);
 		host.server.off('upgrade', onUpgrade);
+		attached.delete(host.server);
 		slots.closeAll('Service shutting down', GOING_AWAY);
 		acceptor.close();
 	};
