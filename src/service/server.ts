@@ -74,6 +74,24 @@ export interface RunningService {
 	close(): Promise<void>;
 }
 
+/**
+ * The market clock read at most once per wall millisecond. Every counted request asks for the
+ * time (quota windows), and reading the session clock costs an Intl conversion; within one
+ * wall millisecond the answer cannot move a quota window in any meaningful way.
+ */
+function simulatedNowPerMillisecond(market: MarketSource): () => Date {
+	let wallMs = -1;
+	let value = market.now();
+	return () => {
+		const wall = Date.now();
+		if (wall !== wallMs) {
+			wallMs = wall;
+			value = market.now();
+		}
+		return value;
+	};
+}
+
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
 	const host = options.host ?? '127.0.0.1';
 	const dataDir = resolve(options.dataDir ?? 'data/service');
@@ -105,7 +123,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 	const source: MarketSource = market;
 	const quota = new QuotaLedger({
 		dataDir,
-		now: () => source.now(),
+		now: simulatedNowPerMillisecond(source),
 		flushDelayMs: options.quotaFlushMs
 	});
 	const context: ServiceContext = {

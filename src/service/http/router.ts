@@ -6,7 +6,12 @@
  * `/client/hubs/*` through `extraRoutes`; requests there are handed over untouched.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveRoute, validateQuery, type RouteParams } from '../../lib/contract/routes';
+import {
+	resolveRoute,
+	validateQuery,
+	type RouteParams,
+	type RouteResolution
+} from '../../lib/contract/routes';
 import { authorize, requireUserAgent } from './access';
 import { spend, type ServiceContext } from './context';
 import { eodReport } from './eod';
@@ -38,6 +43,26 @@ function findExtra(extra: ExtraRoutes, pathname: string): ExtraRouteHandler | un
 	return undefined;
 }
 
+/**
+ * Route resolution is a pure function of method and path, and clients poll the same few paths
+ * every second, so resolutions are memoised (bounded; cleared when full).
+ */
+const RESOLVED_CACHE_SIZE = 20_000;
+const resolvedCache = new Map<string, RouteResolution>();
+
+function resolveCached(method: string, pathname: string): RouteResolution {
+	const key = `${method} ${pathname}`;
+	let hit = resolvedCache.get(key);
+	if (!hit) {
+		hit = resolveRoute(method, pathname);
+		if (resolvedCache.size >= RESOLVED_CACHE_SIZE) resolvedCache.clear();
+		resolvedCache.set(key, hit);
+	}
+	return hit;
+}
+
+const EMPTY_QUERY = new URLSearchParams();
+
 function fail(res: ServerResponse, err: unknown): void {
 	if (res.headersSent) {
 		res.destroy(err instanceof Error ? err : undefined);
@@ -66,7 +91,7 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 		const raw = req.url ?? '/';
 		const q = raw.indexOf('?');
 		const pathname = q === -1 ? raw : raw.slice(0, q);
-		const query = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+		const query = q === -1 ? EMPTY_QUERY : new URLSearchParams(raw.slice(q + 1));
 		try {
 			const hook = findExtra(extra, pathname);
 			if (hook) {
@@ -82,7 +107,7 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 				return;
 			}
 			requireUserAgent(req);
-			const resolved = resolveRoute(req.method ?? 'GET', pathname);
+			const resolved = resolveCached(req.method ?? 'GET', pathname);
 			if (resolved.kind === 'not-found') throw new HttpError(404, 'Not found.');
 			if (resolved.kind === 'method-not-allowed') {
 				throw new HttpError(405, 'Method not allowed.', { Allow: resolved.allowed.join(', ') });
