@@ -19,6 +19,7 @@ import {
 import { demoAccounts } from '../../src/service/accounts/demo';
 import { attachHubs } from '../../src/service/hubs/index';
 import { startService, type RunningService } from '../../src/service/server';
+import { HubClient } from './service-hubs.client';
 import { decodeFrame, type DecodedFrame } from './service-hubs.decode';
 
 const UA = 'gexdeck-tests/1.0';
@@ -153,6 +154,34 @@ describe('official @azure/web-pubsub-client', () => {
 			expect(matched).toBe(true);
 		} finally {
 			client.stop();
+		}
+	});
+
+	it('streams explicit-expiry greek groups of the market calendar every 5 seconds', async () => {
+		const { expiries } = (await rest('/options/SPX/expiries')) as { expiries: string[] };
+		const group = `SPX_state_gamma_${expiries[1].replaceAll('-', '')}`;
+		const res = await fetch(`${service.url}/negotiate`, {
+			method: 'POST',
+			headers: {
+				'User-Agent': UA,
+				'Content-Type': 'application/json',
+				Authorization: `Bearer ${key}`
+			},
+			body: JSON.stringify({ groups: [group, 'SPX_spot'] })
+		});
+		expect(res.status).toBe(200);
+		const { websocket_urls } = (await res.json()) as { websocket_urls: Record<string, string> };
+		const client = await HubClient.connect(websocket_urls.v2_state_greeks);
+		try {
+			const first = await client.next((m) => m.group === group, 8000);
+			const second = await client.nextNew((m) => m.group === group, 8000);
+			const [a, b] = [first, second].map((m) => decodeFrame(m.data!));
+			expect(a.typeUrl).toContain('proto.greek');
+			expect(a.value.ticker).toBe('SPX');
+			expect((a.value.mini_contracts as unknown[]).length).toBeGreaterThan(0);
+			expect(Number(b.value.timestamp) - Number(a.value.timestamp)).toBe(5);
+		} finally {
+			client.close();
 		}
 	});
 });
