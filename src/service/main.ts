@@ -1,5 +1,5 @@
 /**
- * `npm run service -- [options]`: the embedded service on its own.
+ * `npm run service -- [options]`: the embedded service on its own (REST and WebSocket hubs).
  *
  *   --port <p>          TCP port (0 = ephemeral; default 8787)
  *   --host <h>          interface (default 127.0.0.1)
@@ -14,6 +14,7 @@
  *   --print-keys        list the accounts and their keys, then exit
  */
 import { AccountRegistry } from './accounts/registry';
+import { attachHubs } from './hubs/index';
 import { startService, type StartServiceOptions } from './server';
 
 interface CliOptions {
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
 		tickers: cli.tickers
 	};
 	const service = await startService(options);
+	// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.
+	await attachHubs(service);
 	if (cli.readyJson) {
 		console.log(
 			JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })

@@ -95,6 +95,20 @@ describe('service CLI', () => {
 
 		const quantKey = ready.accounts.find((a) => a.max_level === 'quant')!.keys[0].key;
 		expect((await call(`${ready.base_url}/UNG/classic/full`, { key: quantKey })).status).toBe(200);
+		// The CLI attaches the WebSocket hubs: negotiation answers on the same port.
+		const negotiated = await fetch(`${ready.base_url}/negotiate`, {
+			method: 'POST',
+			headers: {
+				'User-Agent': 'gexdeck-tests/1.0',
+				Authorization: `Bearer ${quantKey}`,
+				'Content-Type': 'application/json'
+			},
+			body: JSON.stringify({ groups: ['UNG_classic_gex_full', 'UNG_spot'] })
+		});
+		expect(negotiated.status).toBe(200);
+		expect(
+			Object.keys(((await negotiated.json()) as { websocket_urls: object }).websocket_urls)
+		).toContain('v2_classic');
 		const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 		child.kill('SIGTERM');
 		expect(await exited).toBe(0);
