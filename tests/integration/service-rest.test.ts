@@ -111,6 +111,8 @@ describe('whoami', () => {
 			expect((await api(base, '/whoami', { key: keys[k] })).status, k).toBe(401);
 		}
 		expect((await api(base, '/whoami', { key: keys.suspended })).status).toBe(403);
+		const xml = await api(base, '/whoami', { key: keys.state, headers: { Accept: 'text/xml' } });
+		expect(xml.status).toBe(400);
 	});
 });
 

@@ -86,6 +86,20 @@ function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
 	return controller.signal;
 }
 
+/** /whoami answers JSON only; an Accept header that rules JSON out is a bad request. */
+function requireJsonAccept(req: IncomingMessage): void {
+	const accept = req.headers.accept;
+	if (accept === undefined || accept.trim() === '') return;
+	const ok = accept.split(',').some((part) => {
+		const [type, ...params] = part.trim().toLowerCase().split(';');
+		const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+		if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
+		return type === 'application/json' || type === 'application/*' || type === '*/*';
+	});
+	if (!ok)
+		throw new HttpError(400, 'This resource is application/json: send Accept: application/json.');
+}
+
 export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 	return function handle(req: IncomingMessage, res: ServerResponse): void {
 		const raw = req.url ?? '/';
@@ -126,6 +140,7 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 
 			switch (route.id) {
 				case 'whoami':
+					requireJsonAccept(req);
 					sendJson(res, 200, whoamiBody(principal!), { 'Cache-Control': 'no-store' });
 					return;
 				case 'tickers':
