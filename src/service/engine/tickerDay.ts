@@ -20,6 +20,7 @@ import { TradeTape } from '../market/trades';
 import { RISK_FREE_RATE } from '../market/universe';
 import { classifyPrint } from './classify';
 import { createChainArrays, type ChainArrays } from '../../lib/analytics/chain';
+import { bsmGamma } from '../../lib/analytics/bsm';
 import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { Lookback } from './lookback';
@@ -98,6 +99,7 @@ export class TickerDay {
 	/** The chain as the analytics engine reads it: strikes, times, IVs, OI and volume of now. */
 	readonly arrays: ChainArrays;
 	private readonly single = new Int32Array(1);
+	private readonly frontContracts: Int32Array;
 	readonly volume: Float64Array;
 	readonly buyVolume: Float64Array;
 	readonly sellVolume: Float64Array;
@@ -142,6 +144,8 @@ export class TickerDay {
 		this.lastPrice = new Float64Array(n);
 		this.lastDirection = new Int8Array(n);
 		this.tape = new TradeTape(seed, this.chain);
+		const frontEnd = this.chain.expiryStart[Math.min(2, this.chain.expiries.length)];
+		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
 		const e = this.chain.expiryStart;
 		const nExp = this.chain.expiries.length;
 		this.subsets = {
@@ -225,11 +229,15 @@ export class TickerDay {
 	 * Advance to the next second of the session; returns false once past the close.
 	 * - `rings` (default): every contract's IV and greeks, the second's trades, and the per-strike
 	 *   aggregates and lookback rings every payload reads;
+	 * - `gamma`: as `rings` for the GEX categories only: gamma of every contract (the analytics
+	 *   engine's bsmGamma, the same arithmetic as its full greeks), every greek only for the two
+	 *   front expiries and the contracts that print. History of a GEX category regenerates this way;
+	 *   other categories' values are not valid after such a step;
 	 * - `trades`: only the trades, pricing just the contracts that print. A day is fast-forwarded
 	 *   this way up to 30 minutes before the first payload anyone needs; the state it leaves
 	 *   (volumes, flows, tick-test memory) is bit-identical to the `rings` path.
 	 */
-	step(mode: 'rings' | 'trades' = 'rings'): boolean {
+	step(mode: 'rings' | 'gamma' | 'trades' = 'rings'): boolean {
 		if (this.tick >= SESSION_SECONDS) return false;
 		const tick = ++this.tick;
 		const chain = this.chain;
@@ -246,6 +254,20 @@ export class TickerDay {
 			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
 			computeGreeks(this.arrays, this.greeks);
 			this.trade(tick, spot, undefined);
+			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
+		} else if (mode === 'gamma') {
+			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
+			const { strike, expiryYears, iv, rate, dividendYield } = this.arrays;
+			const gamma = this.greeks.gamma;
+			for (let c = 0; c < chain.n; c++)
+				gamma[c] = bsmGamma(spot, strike[c], expiryYears[c], iv[c], rate, dividendYield);
+			// Every greek where a GEX payload reads more than gamma: the front expiries (risk
+			// reversal) and the contracts that print (quotes, flows).
+			computeGreeks(this.arrays, this.greeks, this.frontContracts);
+			this.trade(tick, spot, (c) => {
+				this.single[0] = c;
+				computeGreeks(this.arrays, this.greeks, this.single);
+			});
 			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
 		} else {
 			this.sliceTick.fill(-1);

@@ -30,7 +30,7 @@ function isThirdWednesday(date: string): boolean {
 /**
  * Expiries listed on `date` (including a same-day expiry), through `date` + 90 days. Dense near
  * the front, sparse further out, like the real listings that carry the open interest:
- * - daily (SPX, NDX, RUT, SPY, QQQ, IWM): every session for two weeks, Fridays to 6 weeks,
+ * - daily (SPX, NDX, RUT, SPY, QQQ, IWM): every session for a week, Fridays to 6 weeks,
  *   then monthlies;
  * - weekly stocks: Fridays for 6 weeks, then monthlies;
  * - monthly stocks: the next two Fridays, then monthlies;
@@ -45,7 +45,7 @@ export function listExpiries(calendar: ExpiryCalendar, date: string): string[] {
 		let listed = false;
 		switch (calendar) {
 			case 'daily':
-				listed = d <= 14 || (wd === 5 && d <= 42) || isThirdFriday(day);
+				listed = d <= 7 || (wd === 5 && d <= 42) || isThirdFriday(day);
 				break;
 			case 'weekly':
 				listed = (wd === 5 && d <= 42) || isThirdFriday(day);

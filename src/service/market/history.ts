@@ -48,21 +48,34 @@ export async function generateDay(
 	const view = viewOf(ticker);
 	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 	const day = new TickerDay(seed, view.source, date);
-	const parts: Buffer[] = [Buffer.from('[')];
+	// GEX categories need only gamma across the chain (see TickerDay.step).
+	const mode = category.startsWith('gex_') ? 'gamma' : 'rings';
+	let out = Buffer.allocUnsafe(1 << 20);
+	let used = 0;
+	const write = (text: string) => {
+		// Grow geometrically; one big buffer instead of 23,401 small ones.
+		while (used + text.length * 3 > out.length) {
+			const bigger = Buffer.allocUnsafe(out.length * 2);
+			out.copy(bigger, 0, 0, used);
+			out = bigger;
+		}
+		used += out.write(text, used);
+	};
+	write('[');
 	let slice = performance.now();
 	while (day.tick < endTick) {
-		day.step('rings');
+		day.step(mode);
 		const value = categoryValue(day, category, viewFormatAt(seed, ticker, date, day.tick));
-		if (day.tick > 0) parts.push(Buffer.from(','));
-		parts.push(Buffer.from(JSON.stringify(value)));
+		if (day.tick > 0) write(',');
+		write(JSON.stringify(value));
 		if (performance.now() - slice > 40) {
 			await yieldToLoop();
 			if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
 			slice = performance.now();
 		}
 	}
-	parts.push(Buffer.from(']'));
-	return Buffer.concat(parts);
+	write(']');
+	return Buffer.from(out.subarray(0, used));
 }
 
 export interface HistoryStoreOptions {
