@@ -4,6 +4,7 @@
  * EOD zip, research datasets, error shapes. Every JSON answer is validated with the contract
  * module's runtime schemas (see api() in service-support.ts).
  */
+import fc from 'fast-check';
 import { gunzipSync, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -242,7 +243,9 @@ describe('history', () => {
 			url: string;
 		};
 		expect((await call(url.replace('gex_full', 'gex_zero'))).status).toBe(403);
-		expect((await call(url.replace(/signature=./, 'signature=A'))).status).toBe(403);
+		expect((await call(url.replace(/signature=[^&]+/, 'signature=' + 'A'.repeat(43)))).status).toBe(
+			403
+		);
 		expect(
 			(await api(base, '/hist/UNG/classic/gex_full/2026-01-02?noredirect', { key: keys.quant }))
 				.status
@@ -406,5 +409,57 @@ describe('access table: key kind x route -> status', () => {
 			}
 		}
 		expect(failures).toEqual([]);
+	}, 120_000);
+});
+
+describe('robustness', () => {
+	it('answers any path with a documented status and a JSON error body, never a 500', async () => {
+		const segment = fc.oneof(
+			fc.constantFrom(
+				'v2',
+				'SPX',
+				'UNG',
+				'XSP',
+				'classic',
+				'state',
+				'orderflow',
+				'full',
+				'gamma',
+				'onegamma',
+				'majors',
+				'maxchange',
+				'hist',
+				'eod',
+				'research',
+				'options',
+				'expiries',
+				'futures',
+				'conversion',
+				'whoami',
+				'tickers',
+				'quant',
+				'categories',
+				'2026-11-19',
+				'gex_oi',
+				'..',
+				'%2F',
+				''
+			),
+			fc.string({ minLength: 1, maxLength: 8 }).map((s) => encodeURIComponent(s))
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(segment, { minLength: 1, maxLength: 6 }),
+				fc.constantFrom(...(['none', 'classic', 'quant', 'research'] as const)),
+				async (parts, kind) => {
+					const r = await api(root, `/${parts.join('/')}`, {
+						key: kind === 'none' ? undefined : keys[kind]
+					});
+					expect([200, 302, 400, 401, 403, 404, 405, 415, 503]).toContain(r.status);
+					if (r.status >= 400) expect(typeof (r.json() as { error: unknown }).error).toBe('string');
+				}
+			),
+			{ numRuns: 150 }
+		);
 	}, 120_000);
 });
