@@ -33,10 +33,72 @@ function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A JSON array written into one growing buffer (a day is about 10^5 records of a few KB). */
+class ArrayWriter {
+	private out = Buffer.allocUnsafe(1 << 20);
+	private used = 0;
+	private count = 0;
+
+	constructor() {
+		this.write('[');
+	}
+
+	push(json: string): void {
+		if (this.count++ > 0) this.write(',');
+		this.write(json);
+	}
+
+	finish(): Buffer {
+		this.write(']');
+		return Buffer.from(this.out.subarray(0, this.used));
+	}
+
+	private write(text: string): void {
+		while (this.used + text.length * 3 > this.out.length) {
+			const bigger = Buffer.allocUnsafe(this.out.length * 2);
+			this.out.copy(bigger, 0, 0, this.used);
+			this.out = bigger;
+		}
+		this.used += this.out.write(text, this.used);
+	}
+}
+
 /**
- * Runs the engine for `ticker` on `date` from the open through `endTick`, serialising
- * `category` at every second. Yields to the event loop every ~40 ms so serving goes on.
+ * Runs the engine for `ticker` on `date` from the open through `endTick` once, serialising every
+ * category of `categories` at every second. Yields to the event loop every ~40 ms so serving
+ * goes on.
  */
+export async function generateDays(
+	seed: number,
+	ticker: string,
+	categories: readonly CanonicalCategory[],
+	date: string,
+	endTick: number = SESSION_SECONDS,
+	signal?: AbortSignal
+): Promise<Map<CanonicalCategory, Buffer>> {
+	const view = viewOf(ticker);
+	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
+	const day = new TickerDay(seed, view.source, date);
+	// GEX categories need only gamma across the chain (see TickerDay.step).
+	const mode = categories.every((c) => c.startsWith('gex_')) ? 'gamma' : 'rings';
+	const writers = categories.map(() => new ArrayWriter());
+	let slice = performance.now();
+	while (day.tick < endTick) {
+		day.step(mode);
+		const format = viewFormatAt(seed, ticker, date, day.tick);
+		categories.forEach((category, i) =>
+			writers[i].push(JSON.stringify(categoryValue(day, category, format)))
+		);
+		if (performance.now() - slice > 40) {
+			await yieldToLoop();
+			if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
+			slice = performance.now();
+		}
+	}
+	return new Map(categories.map((c, i) => [c, writers[i].finish()]));
+}
+
+/** One category's day (see generateDays). */
 export async function generateDay(
 	seed: number,
 	ticker: string,
@@ -45,37 +107,8 @@ export async function generateDay(
 	endTick: number = SESSION_SECONDS,
 	signal?: AbortSignal
 ): Promise<Buffer> {
-	const view = viewOf(ticker);
-	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-	const day = new TickerDay(seed, view.source, date);
-	// GEX categories need only gamma across the chain (see TickerDay.step).
-	const mode = category.startsWith('gex_') ? 'gamma' : 'rings';
-	let out = Buffer.allocUnsafe(1 << 20);
-	let used = 0;
-	const write = (text: string) => {
-		// Grow geometrically; one big buffer instead of 23,401 small ones.
-		while (used + text.length * 3 > out.length) {
-			const bigger = Buffer.allocUnsafe(out.length * 2);
-			out.copy(bigger, 0, 0, used);
-			out = bigger;
-		}
-		used += out.write(text, used);
-	};
-	write('[');
-	let slice = performance.now();
-	while (day.tick < endTick) {
-		day.step(mode);
-		const value = categoryValue(day, category, viewFormatAt(seed, ticker, date, day.tick));
-		if (day.tick > 0) write(',');
-		write(JSON.stringify(value));
-		if (performance.now() - slice > 40) {
-			await yieldToLoop();
-			if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
-			slice = performance.now();
-		}
-	}
-	write(']');
-	return Buffer.from(out.subarray(0, used));
+	const days = await generateDays(seed, ticker, [category], date, endTick, signal);
+	return days.get(category) as Buffer;
 }
 
 export interface HistoryStoreOptions {
@@ -100,13 +133,13 @@ export class HistoryStore {
 		return join(this.options.dataDir, 'history', date, ticker, `${category}.json.gz`);
 	}
 
-	async get(
+	/** Validates a request; returns the last tick the day has (the live second for today). */
+	private check(
 		ticker: string,
 		pkg: PackageName,
 		category: CanonicalCategory,
-		date: string,
-		signal?: AbortSignal
-	): Promise<Buffer> {
+		date: string
+	): number {
 		if (!viewOf(ticker)) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 		if (!PACKAGE_CATEGORIES[pkg]?.(category))
 			throw new HistoryUnavailableError(`Category ${category} is not part of package ${pkg}.`, 400);
@@ -122,29 +155,62 @@ export class HistoryStore {
 			);
 		if (age < 0) throw new HistoryUnavailableError(`No history for future date ${date}.`, 404);
 		if (!isTradingDay(date)) throw new HistoryUnavailableError(`No session on ${date}.`, 404);
-
 		const pos = marketPosition(nowMs);
-		let endTick = SESSION_SECONDS;
-		if (date === today && pos.date === today && pos.open) endTick = pos.tick;
-		else if (date === today && pos.date !== today)
+		if (date === today && pos.date !== today)
 			throw new HistoryUnavailableError(`The ${date} session has not opened yet.`, 404);
-		const complete = endTick === SESSION_SECONDS;
+		return date === today && pos.open ? pos.tick : SESSION_SECONDS;
+	}
+
+	async get(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<Buffer> {
+		const endTick = this.check(ticker, pkg, category, date);
 		const key = `${ticker}|${category}|${date}|${endTick}`;
 		const cached = this.recent.get(key);
 		if (cached) return cached;
-
 		let job = this.inflight.get(key);
 		if (!job) {
-			job = this.load(ticker, category, date, endTick, complete);
-			this.inflight.set(key, job);
-			void job
-				.then((buf) => {
-					this.remember(key, buf);
-				})
-				.catch(() => undefined)
-				.finally(() => this.inflight.delete(key));
+			job = this.load(ticker, [category], date, endTick).then((m) => m.get(category) as Buffer);
+			this.track(key, job);
 		}
 		return this.bounded(job, signal);
+	}
+
+	/** Several categories of one day from one engine pass (the EOD report's 15 members). */
+	async getMany(
+		ticker: string,
+		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
+		date: string,
+		signal?: AbortSignal
+	): Promise<Map<string, Buffer>> {
+		let endTick = SESSION_SECONDS;
+		for (const { pkg, category } of items) endTick = this.check(ticker, pkg, category, date);
+		const categories = [...new Set(items.map((i) => i.category))].sort();
+		const key = `${ticker}|${categories.join(',')}|${date}|${endTick}`;
+		let job = this.inflightMany.get(key);
+		if (!job) {
+			job = this.load(ticker, categories, date, endTick);
+			this.inflightMany.set(key, job);
+			void job.catch(() => undefined).finally(() => this.inflightMany.delete(key));
+		}
+		const days = await this.bounded(job, signal);
+		return new Map(
+			items.map(({ pkg, category }) => [`${pkg}/${category}`, days.get(category) as Buffer])
+		);
+	}
+
+	private readonly inflightMany = new Map<string, Promise<Map<CanonicalCategory, Buffer>>>();
+
+	private track(key: string, job: Promise<Buffer>): void {
+		this.inflight.set(key, job);
+		void job
+			.then((buf) => this.remember(key, buf))
+			.catch(() => undefined)
+			.finally(() => this.inflight.delete(key));
 	}
 
 	private remember(key: string, buf: Buffer): void {
@@ -152,34 +218,42 @@ export class HistoryStore {
 		while (this.recent.size > 4) this.recent.delete(this.recent.keys().next().value as string);
 	}
 
+	/** Cached days from the data directory, the rest generated in one pass and cached. */
 	private async load(
 		ticker: string,
-		category: CanonicalCategory,
+		categories: readonly CanonicalCategory[],
 		date: string,
-		endTick: number,
-		complete: boolean
-	): Promise<Buffer> {
-		const file = this.file(ticker, category, date);
+		endTick: number
+	): Promise<Map<CanonicalCategory, Buffer>> {
+		const complete = endTick === SESSION_SECONDS;
+		const days = new Map<CanonicalCategory, Buffer>();
 		if (complete) {
-			try {
-				return await gunzipAsync(await readFile(file));
-			} catch {
-				// not cached yet (or unreadable): generate below
+			for (const category of categories) {
+				try {
+					days.set(category, await gunzipAsync(await readFile(this.file(ticker, category, date))));
+				} catch {
+					// not cached yet (or unreadable): generated below
+				}
 			}
 		}
-		const body = await generateDay(this.options.seed, ticker, category, date, endTick);
-		if (complete) {
+		const missing = categories.filter((c) => !days.has(c));
+		if (missing.length === 0) return days;
+		const generated = await generateDays(this.options.seed, ticker, missing, date, endTick);
+		for (const [category, body] of generated) {
+			days.set(category, body);
+			if (!complete) continue;
+			const file = this.file(ticker, category, date);
 			await mkdir(join(file, '..'), { recursive: true });
 			const tmp = `${file}.${process.pid}.tmp`;
 			await writeFile(tmp, await gzipAsync(body, { level: 6 }));
 			await rename(tmp, file);
 		}
-		return body;
+		return days;
 	}
 
 	/** Wait for a generation, at most waitMs; the generation itself goes on and is cached. */
-	private bounded(job: Promise<Buffer>, signal?: AbortSignal): Promise<Buffer> {
-		return new Promise<Buffer>((resolve, reject) => {
+	private bounded<T>(job: Promise<T>, signal?: AbortSignal): Promise<T> {
+		return new Promise<T>((resolve, reject) => {
 			const timer = setTimeout(() => {
 				cleanup();
 				reject(

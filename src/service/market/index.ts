@@ -168,6 +168,15 @@ class SimulatedMarket implements Market {
 		return this.historyStore.get(ticker, pkg, category, date, signal);
 	}
 
+	historyMany(
+		ticker: string,
+		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
+		date: string,
+		signal?: AbortSignal
+	): Promise<Map<string, Buffer>> {
+		return this.historyStore.getMany(ticker, items, date, signal);
+	}
+
 	lastCompletedSession(): string {
 		return lastCompletedSession(this.clock.nowMs());
 	}

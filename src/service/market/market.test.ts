@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError, type TickEvent } from '../source';
+import { generateDay } from './history';
 import { createMarket } from './index';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-market-'));
@@ -103,6 +104,33 @@ describe('createMarket', async () => {
 		await refused('2026-11-23', 404); // future
 		await refused('2026-11-31', 400);
 		await refused('2026-11-18', 400, 'orderflow');
+	});
+
+	it('produces several categories of a day in one pass, equal to single requests', async () => {
+		const many = await market.historyMany(
+			'VIX',
+			[
+				{ pkg: 'classic', category: 'gex_one' },
+				{ pkg: 'state', category: 'gex_one' },
+				{ pkg: 'state', category: 'vanna_zero' },
+				{ pkg: 'orderflow', category: 'orderflow' }
+			],
+			'2026-11-17'
+		);
+		expect([...many.keys()]).toEqual([
+			'classic/gex_one',
+			'state/gex_one',
+			'state/vanna_zero',
+			'orderflow/orderflow'
+		]);
+		expect(many.get('classic/gex_one')?.equals(many.get('state/gex_one') as Buffer)).toBe(true);
+		// A GEX-only pass (gamma mode) and this mixed pass (full greeks) agree byte for byte.
+		const alone = await generateDay(5, 'VIX', 'gex_one', '2026-11-17');
+		expect(alone.equals(many.get('classic/gex_one') as Buffer)).toBe(true);
+		const err = await market
+			.historyMany('VIX', [{ pkg: 'classic', category: 'orderflow' }], '2026-11-17')
+			.catch((e: unknown) => e);
+		expect((err as HistoryUnavailableError).status).toBe(400);
 	});
 
 	it('gives up waiting past its bound with a clear error', async () => {
