@@ -159,6 +159,29 @@ describe('snapshots', () => {
 		);
 	});
 
+	it('serves majors that agree with the chain computed in the same second', async () => {
+		let checked = 0;
+		for (let i = 0; i < 20 && checked < 3; i++) {
+			const [chain, majors] = await Promise.all([
+				call(`${base}/SPX/classic/gex_full`, { key: keys.classic }),
+				call(`${base}/SPX/classic/gex_full/majors`, { key: keys.classic })
+			]);
+			const c = chain.json() as Record<string, number>;
+			const m = majors.json() as Record<string, number>;
+			if (c.timestamp !== m.timestamp) continue;
+			expect([m.zero_gamma, m.mpos_vol, m.mpos_oi, m.mneg_vol, m.mneg_oi]).toEqual([
+				c.zero_gamma,
+				c.major_pos_vol,
+				c.major_pos_oi,
+				c.major_neg_vol,
+				c.major_neg_oi
+			]);
+			expect([m.net_gex_vol, m.net_gex_oi, m.spot]).toEqual([c.sum_gex_vol, c.sum_gex_oi, c.spot]);
+			checked++;
+		}
+		expect(checked).toBeGreaterThan(0);
+	});
+
 	it('refuses unknown tickers, categories and WebSocket-only tickers with 400', async () => {
 		for (const path of [
 			'/XXXX/classic/full',
