@@ -79,6 +79,8 @@ export class LiveEngine {
 	date?: string;
 	tick = -1;
 
+	/** The second each chain's snapshots were last built for (each second is published once). */
+	private readonly published = new Map<string, { day: TickerDay; tick: number }>();
 	/** Chains whose day has reached the live second (others are still catching up). */
 	private readonly ready = new Set<string>();
 
@@ -184,6 +186,8 @@ export class LiveEngine {
 					this.days.set(source, day);
 					this.ready.delete(source);
 				}
+				const done = this.published.get(source);
+				if (done && done.day === day && done.tick === pos.tick && day.tick === pos.tick) continue;
 				const live = this.ready.has(source);
 				const reached = advanceDay(
 					day,
@@ -198,6 +202,7 @@ export class LiveEngine {
 					continue;
 				}
 				this.ready.add(source);
+				this.published.set(source, { day, tick: pos.tick });
 				for (const ticker of views) {
 					const snap = buildSnapshot(
 						day,

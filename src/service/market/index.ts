@@ -57,6 +57,13 @@ export interface Market extends MarketSource {
 	start(): Promise<void>;
 	stop(): void;
 	readonly seed: number;
+	/** Always offered here: the EOD report's categories of a day from one engine pass. */
+	historyMany(
+		ticker: string,
+		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
+		date: string,
+		signal?: AbortSignal
+	): Promise<Map<string, Buffer>>;
 }
 
 export async function createMarket(options: MarketOptions): Promise<Market> {
