@@ -132,10 +132,10 @@ export function buildChain(seed: number, ticker: string, date: string): ChainDay
 				// Index put OI sits in the downside wing (hedges); calls cluster just above spot.
 				const side = call
 					? otm
-						? 1
+						? 1.15
 						: 0.35
 					: otm
-						? 0.9 * (1 + (model.kind === 'index' ? 1.5 : 0.5) * Math.min(-m / width, 2))
+						? 0.7 * (1 + (model.kind === 'index' ? 1.5 : 0.5) * Math.min(-m / width, 2))
 						: 0.3;
 				const noise = Math.exp(0.45 * rng.normal());
 				const oi = Math.round(
