@@ -6,7 +6,14 @@
  * which leaves exactly the state an uninterrupted run would have.
  */
 import type { ResearchChain, TickEvent } from '../source';
-import { marketPosition, type SessionClock } from '../market/clock';
+import {
+	OPEN_MINUTE,
+	etParts,
+	isTradingDay,
+	marketPosition,
+	type SessionClock
+} from '../market/clock';
+import { buildChain } from '../market/chain';
 import { futuresConversionAt } from '../market/futures';
 import { quoteAround } from '../market/trades';
 import { RISK_FREE_RATE, viewOf } from '../market/universe';
@@ -17,6 +24,8 @@ import type { ViewFormat } from './views';
 /** Full steps needed before a payload: its longest lookback. */
 export const LOOKBACK_SECONDS = 1800;
 const RESEARCH_MARK = 900;
+/** Research open interest is refreshed at 08:00 ET (the other feeds at 08:30). */
+const RESEARCH_OI_MINUTE = 8 * 60;
 const EXPIRY_FEED_EVERY = 5;
 
 /** The view format of a served ticker at a tick of a session (ES_SPX moves with the basis). */
@@ -79,6 +88,8 @@ export class LiveEngine {
 	date?: string;
 	tick = -1;
 
+	/** Next session's open interest per chain, published before the open. */
+	private readonly nextOpenInterest = new Map<string, Map<string, number>>();
 	/** The second each chain's snapshots were last built for (each second is published once). */
 	private readonly published = new Map<string, { day: TickerDay; tick: number }>();
 	/** Chains whose day has reached the live second (others are still catching up). */
@@ -144,10 +155,45 @@ export class LiveEngine {
 		return date === this.date ? this.tick : undefined;
 	}
 
+	/**
+	 * The research chain: quotes of the latest 15-minute mark (the previous close outside RTH).
+	 * Before the open, from 08:00 ET on a session day (the research feed's open-interest refresh),
+	 * the quotes carry the new day's open interest, and contracts that expired drop out.
+	 */
 	researchChain(source: string, ticker: string): ResearchChain | undefined {
 		const chain = this.research.get(source);
 		if (!chain) return undefined;
-		return chain.ticker === ticker ? chain : { ...chain, ticker };
+		const nowMs = this.clock.nowMs();
+		const p = etParts(nowMs);
+		const minute = p.hour * 60 + p.minute;
+		const preOpen =
+			isTradingDay(p.date) &&
+			minute >= RESEARCH_OI_MINUTE &&
+			minute < OPEN_MINUTE &&
+			this.date !== p.date;
+		if (!preOpen) return chain.ticker === ticker ? chain : { ...chain, ticker };
+		const key = `${source}|${p.date}`;
+		let oi = this.nextOpenInterest.get(key);
+		if (!oi) {
+			const next = buildChain(this.seed, source, p.date);
+			oi = new Map<string, number>();
+			for (let c = 0; c < next.n; c++)
+				oi.set(
+					`${next.expiries[next.expiry[c]]}|${next.strike[c]}|${next.isCall[c]}`,
+					next.openInterest[c]
+				);
+			if (this.nextOpenInterest.size > 200) this.nextOpenInterest.clear();
+			this.nextOpenInterest.set(key, oi);
+		}
+		const published = oi;
+		const contracts = chain.contracts
+			.filter((c) => c.expiry >= p.date)
+			.map((c) => ({
+				...c,
+				open_interest: published.get(`${c.expiry}|${c.strike}|${c.right === 'C' ? 1 : 0}`) ?? 0,
+				volume: 0
+			}));
+		return { ...chain, ticker, contracts };
 	}
 
 	onTick(listener: (tick: TickEvent) => void): () => void {

@@ -133,6 +133,28 @@ describe('createMarket', async () => {
 		expect((err as HistoryUnavailableError).status).toBe(400);
 	});
 
+	it("publishes the new session's open interest to research before the open", async () => {
+		let early = Date.parse('2026-11-20T12:59:00Z'); // Friday 07:59 ET: Thursday's close
+		const m = await createMarket({
+			seed: 5,
+			clock: 'real',
+			dataDir,
+			tickers: ['GLD'],
+			wall: () => early
+		});
+		await m.start();
+		m.stop();
+		const before = m.researchChain('GLD')!;
+		expect(before.timestamp).toBe(Date.parse('2026-11-19T21:00:00Z') / 1000);
+		early = Date.parse('2026-11-20T13:15:00Z'); // 08:15 ET
+		const after = m.researchChain('GLD')!;
+		expect(after.timestamp).toBe(before.timestamp); // quotes still the close's
+		expect(after.contracts.every((c) => c.volume === 0 && c.expiry >= '2026-11-20')).toBe(true);
+		expect(after.contracts.map((c) => c.open_interest)).not.toEqual(
+			before.contracts.map((c) => c.open_interest)
+		);
+	});
+
 	it('gives up waiting past its bound with a clear error', async () => {
 		const impatient = await createMarket({
 			seed: 6,
