@@ -55,7 +55,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 			path: '/',
 			httpOnly: true,
 			sameSite: 'strict',
-			secure: event.url.protocol === 'https:'
+			secure: cfg.secureCookies
 		});
 	}
 	const authenticated =

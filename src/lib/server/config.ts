@@ -22,6 +22,8 @@ export interface DashboardConfig {
 	port: number;
 	/** Absolute path of the dashboard's own state (keys, ledger, sessions). */
 	dataDir: string;
+	/** Mark cookies Secure: only when ORIGIN says the dashboard is served over https. */
+	secureCookies: boolean;
 	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
 	userAgent: string;
 }
@@ -81,6 +83,7 @@ export function config(): DashboardConfig {
 		host: nonEmpty(env.HOST) ?? '127.0.0.1',
 		port: parsePort(env.PORT),
 		dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
+		secureCookies: (nonEmpty(env.ORIGIN) ?? '').startsWith('https:'),
 		userAgent: `gexdeck/${pkg.version}`
 	};
 	return cached;

@@ -107,10 +107,10 @@ function hookExit(): void {
 	process.on('sveltekit:shutdown' as 'exit', killAll);
 }
 
-/** Start the embedded service and wait for its ready line (30 s at most). */
+/** Start the embedded service and wait for its ready line (2 min at most: the market model warms up first). */
 export function startEmbeddedService(
 	dataDir: string,
-	timeoutMs = 30_000
+	timeoutMs = 120_000
 ): Promise<EmbeddedService> {
 	const root = findProjectRoot();
 	hookExit();

@@ -24,7 +24,7 @@ export const load = (({ locals, url }) => {
 }) satisfies PageServerLoad;
 
 export const actions = {
-	default: async ({ request, cookies, getClientAddress, url }) => {
+	default: async ({ request, cookies, getClientAddress }) => {
 		const password = config().password;
 		if (!password) redirect(303, '/');
 		const client = getClientAddress();
@@ -42,7 +42,7 @@ export const actions = {
 			path: '/',
 			httpOnly: true,
 			sameSite: 'strict',
-			secure: url.protocol === 'https:',
+			secure: config().secureCookies,
 			maxAge: SESSION_TTL_MS / 1000
 		});
 		redirect(303, safeNext(String(form.get('next') ?? '/')));

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { demoAccounts } from '../../src/service/accounts/demo';
+
+const ALL_KEYS = demoAccounts().accounts.flatMap((a) => a.keys.map((k) => k.key));
+
+async function useDemoAccount(page: Page, id: string) {
+	await page.goto('/account');
+	await page.getByTestId('demo-account').selectOption(id);
+	await page.getByTestId('switch-account').click();
+	await expect(page.getByTestId('whoami')).toContainText(id);
+}
+
+test('a Classic-level key sees locked features as locked, not as errors', async ({ page }) => {
+	try {
+		await useDemoAccount(page, 'demo-classic');
+		await expect(page.getByTestId('level')).toContainText('classic');
+		const feature = (route: string) => page.locator(`[data-feature="${route}"]`);
+		await expect(feature('classicChain')).toHaveAttribute('data-available', 'true');
+		for (const locked of ['stateSnapshot', 'orderflow', 'history', 'research']) {
+			await expect(feature(locked)).toHaveAttribute('data-available', 'false');
+			await expect(feature(locked)).toContainText('Locked');
+		}
+		await page.screenshot({ path: 'test-results/account-classic.png', fullPage: true });
+
+		// The proxy refuses the State route itself, with the reason, before any upstream call.
+		const res = await page.request.get('/api/SPX/state/gex_full');
+		expect(res.status()).toBe(403);
+		expect(await res.json()).toMatchObject({ reason: 'locked', requires: 'State package' });
+
+		// The Classic view still works for this subscriber.
+		await page.goto('/SPX/classic/gex_full');
+		await expect(page.locator('rect.bar').first()).toBeVisible();
+	} finally {
+		await useDemoAccount(page, 'demo-research');
+	}
+});
+
+test('no API key appears in any response or in the browser bundle', async ({ page }) => {
+	const bodies: string[] = [];
+	page.on('response', async (r) => {
+		try {
+			bodies.push((await r.body()).toString('utf8'));
+		} catch {
+			// Redirects have no body.
+		}
+	});
+	for (const path of ['/', '/SPX/classic/gex_zero', '/levels/SPX?fut=1', '/account']) {
+		await page.goto(path);
+		await page.waitForLoadState('networkidle').catch(() => {});
+	}
+	await page.waitForTimeout(1500);
+	expect(bodies.length).toBeGreaterThan(10);
+	for (const key of ALL_KEYS) {
+		for (const body of bodies) expect(body.includes(key)).toBe(false);
+	}
+	// The masked id is what the browser sees.
+	await expect(page.getByTestId('masked-key')).toContainText('…');
+
+	const files: string[] = [];
+	const walk = (dir: string) => {
+		for (const f of readdirSync(dir)) {
+			const p = join(dir, f);
+			if (statSync(p).isDirectory()) walk(p);
+			else files.push(p);
+		}
+	};
+	walk('build/client');
+	expect(files.length).toBeGreaterThan(5);
+	for (const file of files) {
+		const text = readFileSync(file, 'latin1');
+		for (const key of ALL_KEYS) expect(text.includes(key), file).toBe(false);
+	}
+});
+
+test('the proxy refuses off-list paths and bad parameters', async ({ request }) => {
+	const offList = ['/api/etc/passwd', '/api/admin', '/api/http:%2F%2Fevil.example%2Fv2/whoami'];
+	for (const path of offList) {
+		const res = await request.get(path);
+		expect(res.status(), path).toBe(404);
+		expect((await res.json()).reason).toBe('off-list');
+	}
+	const invalid = await request.get('/api/SPX/classic/gex_full?url=http://evil.example');
+	expect(invalid.status()).toBe(400);
+	const badTicker = await request.get('/api/EVIL/classic/gex_full');
+	expect(badTicker.status()).toBe(400);
+	// State-changing requests need this origin and the CSRF token.
+	const post = await request.post('/api/negotiate', { data: { groups: ['SPX_classic_gex_full'] } });
+	expect(post.status()).toBe(403);
+	// Security headers on every answer.
+	const ok = await request.get('/api/tickers');
+	expect(ok.status()).toBe(200);
+	expect(ok.headers()['x-content-type-options']).toBe('nosniff');
+	expect(ok.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+	const pageRes = await request.get('/SPX/classic/gex_full');
+	const csp = pageRes.headers()['content-security-policy'];
+	expect(csp).toContain("frame-ancestors 'none'");
+	expect(csp).not.toContain('unsafe-eval');
+});

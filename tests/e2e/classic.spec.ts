@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function barHeights(page: Page): Promise<string[]> {
+	return page.locator('rect.bar').evaluateAll((rects) =>
+		rects.map((r) => `${r.getAttribute('data-strike')}:${r.getAttribute('height')}:${r.getAttribute('class')}`)
+	);
+}
+
+test('the histogram renders bars and levels for SPX', async ({ page }) => {
+	await page.goto('/SPX/classic/gex_full');
+	const bars = page.locator('rect.bar');
+	await expect(bars.first()).toBeVisible();
+	expect(await bars.count()).toBeGreaterThan(10);
+	await expect(page.locator('line[data-level="spot"]')).toHaveCount(1);
+	await expect(page.locator('line[data-level="mpos"]')).toHaveCount(1);
+	await expect(page.locator('line[data-level="mneg"]')).toHaveCount(1);
+	await expect(page.getByTestId('spot')).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
+	// Both signs are drawn and the axis has readable numbers.
+	expect(await page.locator('rect.bar.pos').count()).toBeGreaterThan(0);
+	expect(await page.locator('rect.bar.neg').count()).toBeGreaterThan(0);
+	expect(await page.locator('.y-axis text').count()).toBeGreaterThan(3);
+	await page.screenshot({ path: 'test-results/classic-spx.png' });
+	// Hover reads out a strike.
+	const box = (await page.getByTestId('histogram').boundingBox())!;
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	await expect(page.getByTestId('readout')).toContainText('from spot');
+});
+
+test('switching category and metric changes the data', async ({ page }) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+
+	// Metric: the bar signs follow the OI column of the chain once OI is chosen.
+	await page.getByTestId('metric-oi').click();
+	await expect(page).toHaveURL(/metric=oi/);
+	await expect(page.getByTestId('histogram')).toHaveAttribute('aria-label', /by OI/);
+	await expect
+		.poll(async () => {
+			const chain = (await (await page.request.get('/api/SPX/classic/gex_full')).json()) as {
+				strikes: [number, number, number][];
+			};
+			const oiSign = new Map(chain.strikes.map(([s, , oi]) => [String(s), oi >= 0 ? 'pos' : 'neg']));
+			const rendered = await barHeights(page);
+			const agree = rendered.filter((r) => {
+				const [strike, , cls] = r.split(':');
+				return cls.includes(oiSign.get(strike) ?? 'none');
+			});
+			return agree.length / rendered.length;
+		})
+		.toBeGreaterThan(0.9);
+
+	// Category: the 0DTE chain is fetched and drawn.
+	const before = await barHeights(page);
+	const zero = page.waitForResponse((r) => r.url().endsWith('/api/SPX/classic/gex_zero'));
+	await page.getByTestId('category-gex_zero').click();
+	await expect(page).toHaveURL(/\/SPX\/classic\/gex_zero\?metric=oi$/);
+	expect((await zero).status()).toBe(200);
+	await expect.poll(async () => (await barHeights(page)).join()).not.toBe(before.join());
+	await expect(page.getByTestId('category-gex_zero')).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('a share link round-trips the whole view state', async ({ page, browser }) => {
+	await page.goto('/NDX/classic/gex_one');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	await page.getByTestId('metric-oi').click();
+	await page.getByTestId('zoom-in').click();
+	await page.getByTestId('overlay-priors').click();
+	await page.getByTestId('theme-toggle').click();
+	await expect(page).toHaveURL(/zoom=\d/);
+	await expect(page).toHaveURL(/theme=light/);
+	const shared = page.url();
+	const url = new URL(shared);
+	expect([...url.searchParams.keys()].sort()).toEqual(['metric', 'ov', 'theme', 'zoom']);
+	const label = await page.getByTestId('histogram').getAttribute('aria-label');
+
+	// A fresh browser (no cookies, no cache) opening the link sees the same view.
+	const other = await browser.newContext();
+	const p2 = await other.newPage();
+	await p2.goto(shared);
+	await expect(p2.locator('rect.bar').first()).toBeVisible();
+	await expect(p2).toHaveURL(shared);
+	await expect(p2.locator('html')).toHaveAttribute('data-theme', 'light');
+	await expect(p2.getByTestId('metric-oi')).toHaveAttribute('aria-pressed', 'true');
+	await expect(p2.getByTestId('category-gex_one')).toHaveAttribute('aria-pressed', 'true');
+	await expect(p2.getByTestId('overlay-priors')).toHaveAttribute('aria-pressed', 'false');
+	await expect(p2.getByTestId('histogram')).toHaveAttribute('aria-label', label!);
+	expect(await p2.locator('.priors').count()).toBe(0);
+	await p2.screenshot({ path: 'test-results/shared-light.png' });
+	await other.close();
+});
+
+test('the home page returns to the last view', async ({ page }) => {
+	await page.goto('/QQQ/classic/gex_zero?metric=oi');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	await page.goto('/');
+	await expect(page).toHaveURL(/\/QQQ\/classic\/gex_zero\?metric=oi$/);
+});
