@@ -1,0 +1,12 @@
+/**
+ * gexdeck analytics engine: pure TypeScript, no I/O; runs in Node, the browser and workers.
+ * Import from here (relative path `../lib/analytics` or `$lib/analytics`).
+ */
+export * from './normal';
+export * from './bsm';
+export * from './chain';
+export * from './greeks';
+export * from './exposures';
+export { gammaTerms, type GammaTerms } from './gammaTerms';
+export * from './zeroGamma';
+export * from './syntheticChain';

@@ -1,0 +1,178 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bsmGamma } from './bsm';
+import { chainArraysFromContracts, type ChainArrays, type OptionContract } from './chain';
+import { computeExposures } from './exposures';
+import { computeGreeks } from './greeks';
+import { syntheticChain } from './syntheticChain';
+import { gexAt, gexProfile, zeroGamma } from './zeroGamma';
+
+const market = { spot: 5000, rate: 0.05, dividendYield: 0.013, contractSize: 100 };
+
+/** G(X) straight from per-contract gamma (the definition), by OI and by volume, plus gross |G|. */
+function bruteGex(chain: ChainArrays, x: number): { oi: number; vol: number; gross: number } {
+	let oi = 0;
+	let vol = 0;
+	let gross = 0;
+	for (let i = 0; i < chain.length; i++) {
+		const g = bsmGamma(
+			x,
+			chain.strike[i],
+			chain.expiryYears[i],
+			chain.iv[i],
+			chain.rate,
+			chain.dividendYield
+		);
+		const unit = (chain.isCall[i] === 1 ? 1 : -1) * g * chain.contractSize * x * x * 0.01;
+		oi += unit * chain.openInterest[i];
+		vol += unit * chain.volume[i];
+		gross += Math.abs(unit) * (chain.openInterest[i] + chain.volume[i]);
+	}
+	return { oi, vol, gross };
+}
+
+/** Sign changes of the brute-force profile on a fine uniform grid, and the largest gross |G|. */
+function bruteRoots(
+	chain: ChainArrays,
+	points: number
+): { oi: number[]; vol: number[]; gross: number } {
+	const lo = chain.spot * 0.8;
+	const hi = chain.spot * 1.2;
+	const out = { oi: [] as number[], vol: [] as number[], gross: 0 };
+	let px = lo;
+	let prev = bruteGex(chain, lo);
+	for (let j = 1; j <= points; j++) {
+		const x = lo + ((hi - lo) * j) / points;
+		const f = bruteGex(chain, x);
+		if (prev.oi * f.oi < 0) out.oi.push(0.5 * (px + x));
+		if (prev.vol * f.vol < 0) out.vol.push(0.5 * (px + x));
+		out.gross = Math.max(out.gross, f.gross);
+		px = x;
+		prev = f;
+	}
+	return out;
+}
+
+describe('zeroGamma', () => {
+	it('finds the closed-form root of a call/put pair with equal gamma shape', () => {
+		// Two bumps of equal width and opposite weight cross exactly halfway in log-spot:
+		// X* = sqrt(K1 K2) exp(-(r - q) T - sigma^2 T / 2).
+		const t = 0.05;
+		const sigma = 0.2;
+		const contracts: OptionContract[] = [
+			{ expiryYears: t, strike: 5100, isCall: true, iv: sigma, openInterest: 1000, volume: 10 },
+			{ expiryYears: t, strike: 4900, isCall: false, iv: sigma, openInterest: 1000, volume: 10 }
+		];
+		const chain = chainArraysFromContracts(market, contracts);
+		const want = Math.sqrt(5100 * 4900) * Math.exp(-(0.05 - 0.013) * t - (sigma * sigma * t) / 2);
+		const r = zeroGamma(chain);
+		expect(r.rootsOi.length).toBe(1);
+		expect(Math.abs((r.oi ?? 0) - want)).toBeLessThan(1e-6);
+		expect(Math.abs((r.vol ?? 0) - want)).toBeLessThan(1e-6);
+	});
+
+	it('returns null, never 0, when the profile keeps its sign', () => {
+		const chain = chainArraysFromContracts(market, [
+			{ expiryYears: 0.1, strike: 5000, isCall: true, iv: 0.2, openInterest: 10, volume: 0 }
+		]);
+		const r = zeroGamma(chain);
+		expect(r.oi).toBeNull();
+		expect(r.vol).toBeNull();
+		expect(r.rootsOi).toEqual([]);
+	});
+
+	it('matches a brute-force scan on an SPX-like chain, including a late-session 0DTE', () => {
+		for (const zeroDteHours of [5, 0.25]) {
+			const chain = syntheticChain({ zeroDteHours });
+			const r = zeroGamma(chain);
+			const brute = bruteRoots(chain, 3000);
+			for (const [roots, want, key] of [
+				[r.rootsOi, brute.oi, 'oi'],
+				[r.rootsVol, brute.vol, 'vol']
+			] as const) {
+				expect(roots.length).toBe(want.length);
+				roots.forEach((x, k) => {
+					expect(Math.abs(x - want[k])).toBeLessThan(0.5);
+					// Refined to the tolerance: G changes sign within +-2e-6 of the root.
+					expect(
+						bruteGex(chain, x - 2e-6)[key] * bruteGex(chain, x + 2e-6)[key]
+					).toBeLessThanOrEqual(0);
+				});
+			}
+			expect(r.oi).not.toBeNull();
+		}
+	}, 120_000);
+
+	it('agrees with brute force on random small chains (property)', () => {
+		const contract = fc.record({
+			expiryYears: fc.double({ min: 1 / 8760, max: 1, noNaN: true }),
+			strike: fc.double({ min: 3500, max: 6500, noNaN: true }),
+			isCall: fc.boolean(),
+			iv: fc.double({ min: 0.05, max: 1, noNaN: true }),
+			openInterest: fc.integer({ min: 0, max: 5000 }),
+			volume: fc.integer({ min: 0, max: 5000 })
+		});
+		fc.assert(
+			fc.property(fc.array(contract, { minLength: 1, maxLength: 12 }), (contracts) => {
+				const chain = chainArraysFromContracts(market, contracts);
+				const r = zeroGamma(chain);
+				// Every reported root has a sign change of the true profile within +-1e-5 wherever the
+				// profile is distinguishable from rounding noise of the gross sum.
+				const scale = bruteRoots(chain, 200).gross;
+				for (const x of r.rootsOi) {
+					expect(x).toBeGreaterThanOrEqual(4000);
+					expect(x).toBeLessThanOrEqual(6000);
+					const floor = 1e-12 * Math.max(scale, bruteGex(chain, x).gross);
+					const a = bruteGex(chain, x - 1e-5).oi;
+					const b = bruteGex(chain, x + 1e-5).oi;
+					if (Math.abs(a) > floor && Math.abs(b) > floor) expect(a * b).toBeLessThan(0);
+				}
+				if (r.oi === null) expect(r.rootsOi).toEqual([]);
+				else expect(r.rootsOi).toContain(r.oi);
+			}),
+			{ numRuns: 150 }
+		);
+	});
+
+	it('the nearest root to spot is reported', () => {
+		const chain = syntheticChain({ zeroDteHours: 0.25 });
+		const r = zeroGamma(chain);
+		expect(r.rootsVol.length).toBeGreaterThan(1);
+		const best = r.rootsVol.reduce((a, b) =>
+			Math.abs(b - chain.spot) < Math.abs(a - chain.spot) ? b : a
+		);
+		expect(r.vol).toBe(best);
+	});
+
+	it('respects a selection (0DTE only)', () => {
+		const chain = syntheticChain();
+		const zero: number[] = [];
+		for (let i = 0; i < chain.length; i++)
+			if (chain.expiryYears[i] === chain.expiryYears[0]) zero.push(i);
+		const r = zeroGamma(chain, { selection: zero });
+		const only = syntheticChain();
+		only.length = zero.length; // the 0DTE contracts come first in the synthetic layout
+		expect(Math.max(...zero)).toBe(zero.length - 1);
+		expect(r.rootsOi.length).toBe(bruteRoots(only, 3000).oi.length);
+		expect(r.rootsOi).toEqual(zeroGamma(only).rootsOi);
+	}, 60_000);
+});
+
+describe('gexProfile / gexAt', () => {
+	it('equals the total GEX of the exposures at spot and brute force elsewhere', () => {
+		const chain = syntheticChain({ seed: 7 });
+		const greeks = computeGreeks(chain);
+		const total = computeExposures(chain, greeks).totals.gex;
+		const at = gexAt(chain, chain.spot);
+		expect(Math.abs(at.oi - total.oi.net)).toBeLessThan(1e-9 * Math.abs(total.oi.net));
+		expect(Math.abs(at.vol - total.vol.net)).toBeLessThan(1e-9 * Math.abs(total.vol.net));
+		const profile = gexProfile(chain, { points: 41 });
+		expect(profile.spots.length).toBe(41);
+		expect(profile.spots[0]).toBeCloseTo(4000, 9);
+		expect(profile.spots[40]).toBeCloseTo(6000, 9);
+		for (const j of [0, 13, 20, 33, 40]) {
+			const want = bruteGex(chain, profile.spots[j]).oi;
+			expect(Math.abs(profile.oi[j] - want)).toBeLessThan(1e-9 * Math.abs(want) + 1);
+		}
+	});
+});
