@@ -19,7 +19,7 @@
  */
 import { daysBetween } from '../market/clock';
 import { CHANGE_LAGS, PRIOR_LAGS, type Lookback } from './lookback';
-import { GREEK_NAMES, type GreekName, type Subset, type TickerDay } from './tickerDay';
+import { type GreekName, type Subset, type TickerDay } from './tickerDay';
 
 export const r2 = (x: number): number => Math.round(x * 100) / 100;
 export const r3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -571,5 +571,3 @@ export function expiryProfileValue(
 		})
 	};
 }
-
-export { GREEK_NAMES };

@@ -4,14 +4,12 @@
  * per-second engine loop.
  */
 import {
-	QUANT_INDEXES,
-	QUANT_STOCKS,
 	isOptionTicker,
 	quantTickersResponse,
 	tickersResponse,
 	underlyingOf
 } from '../../lib/contract/tickers';
-import { fromCompactDate, isCalendarDate, isCompactDate } from '../../lib/contract/dates';
+import { isCalendarDate, isCompactDate } from '../../lib/contract/dates';
 import type {
 	CanonicalCategory,
 	FuturesConversion,
@@ -34,7 +32,7 @@ import { listExpiries } from './calendar';
 import { futuresConversionAt } from './futures';
 import { HistoryStore } from './history';
 import { LiveEngine } from '../engine/live';
-import { tickerModel, viewOf } from './universe';
+import { servedTickers, tickerModel, viewOf } from './universe';
 
 export interface MarketOptions {
 	seed: number;
@@ -75,7 +73,7 @@ export async function createMarket(options: MarketOptions): Promise<Market> {
 		speed: options.speed,
 		wall: options.wall
 	});
-	const universe = options.tickers ?? allServed();
+	const universe = options.tickers ?? servedTickers();
 	for (const t of universe) if (!viewOf(t)) throw new RangeError(`unknown ticker ${t}`);
 	const live = new LiveEngine(options.seed, universe, clock);
 	const history = new HistoryStore({
@@ -87,11 +85,6 @@ export async function createMarket(options: MarketOptions): Promise<Market> {
 	});
 	await history.init();
 	return new SimulatedMarket(options.seed, clock, live, history, universe);
-}
-
-function allServed(): string[] {
-	const pub = tickersResponse();
-	return [...pub.stocks, ...pub.indexes, ...pub.futures, ...QUANT_STOCKS, ...QUANT_INDEXES];
 }
 
 class SimulatedMarket implements Market {
@@ -206,5 +199,4 @@ function sourceOf(ticker: string): string | undefined {
 	return isOptionTicker(ticker) ? underlyingOf(ticker) : undefined;
 }
 
-export { fromCompactDate };
 export { HistoryUnavailableError } from '../source';
