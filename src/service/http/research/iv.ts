@@ -1,11 +1,9 @@
 /**
- * Implied volatility of one quote for research records. Quotes outside the no-arbitrage
- * bounds (or a zero bid) have no implied vol: null, never NaN.
+ * Implied volatility of one quote for research records, solved by the analytics engine. A quote
+ * outside the no-arbitrage bounds, a zero bid or a price with no time value has no implied vol:
+ * null, never NaN (research rows without a value are left out).
  */
-import { bsmPrice } from '../../../lib/analytics/bsm';
-
-const LOW = 1e-4;
-const HIGH = 5;
+import { impliedVol, ImpliedVolError } from '../../../lib/analytics/iv';
 
 export function solveImpliedVol(
 	price: number,
@@ -17,16 +15,11 @@ export function solveImpliedVol(
 	q: number
 ): number | null {
 	if (!(price > 0) || !(t > 0)) return null;
-	const lo = bsmPrice(isCall, spot, strike, t, LOW, r, q);
-	const hi = bsmPrice(isCall, spot, strike, t, HIGH, r, q);
-	if (price <= lo || price >= hi) return null;
-	let a = LOW;
-	let b = HIGH;
-	// Bisection on the monotone price(sigma): 60 halvings reach 1e-17 relative width.
-	for (let i = 0; i < 60; i++) {
-		const m = 0.5 * (a + b);
-		if (bsmPrice(isCall, spot, strike, t, m, r, q) < price) a = m;
-		else b = m;
+	try {
+		const sigma = impliedVol(price, isCall, spot, strike, t, r, q);
+		return sigma > 0 && Number.isFinite(sigma) ? sigma : null;
+	} catch (err) {
+		if (err instanceof ImpliedVolError) return null;
+		throw err;
 	}
-	return 0.5 * (a + b);
 }
