@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AccountRegistry } from './accounts/registry';
-import type { AccountsFile } from './accounts/file';
+import { parseAccountsFile, type AccountsFile } from './accounts/file';
 import type { ServiceContext } from './http/context';
 import { createRequestHandler, type ExtraRouteHandler, type ExtraRoutes } from './http/router';
 import { UrlSigner } from './http/signing';
@@ -28,7 +28,7 @@ export interface StartServiceOptions {
 	dataDir?: string;
 	/** Accounts file path; without it (and without `accounts`) the demo accounts are used. */
 	accountsFile?: string;
-	/** Accounts given directly (tests); wins over accountsFile. */
+	/** Accounts given directly (tests; a plain document is validated like a file); wins over accountsFile. */
 	accounts?: AccountRegistry | AccountsFile;
 	/** A ready market to serve (not started or stopped by the service). */
 	market?: MarketSource;
@@ -99,7 +99,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 		options.accounts instanceof AccountRegistry
 			? options.accounts
 			: options.accounts
-				? new AccountRegistry(options.accounts)
+				? new AccountRegistry(parseAccountsFile(options.accounts))
 				: AccountRegistry.load(options.accountsFile);
 
 	let market = options.market;
