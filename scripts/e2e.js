@@ -19,6 +19,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(cmd, args, options = {}) {
 	const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
 	return result.status ?? 1;
@@ -40,17 +45,20 @@ function ensureChromium() {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	if (run('apt-get', ['update', '-qq'], { env }) !== 0) process.exit(1);
 	console.log('e2e: running: apt-get install -y --no-install-recommends chromium');
-	if (run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env }) !== 0) {
+	if (
+		run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env }) !== 0
+	) {
 		process.exit(1);
 	}
 }
 
+/** @returns {Promise<number>} */
 function freePort() {
 	return new Promise((resolve, reject) => {
 		const srv = createServer();
 		srv.once('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
+			const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
 			srv.close(() => resolve(port));
 		});
 	});
@@ -59,10 +67,18 @@ function freePort() {
 ensureChromium();
 
 console.log('e2e: building the app');
-if (run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn']) !== 0) {
+if (
+	run(process.execPath, [
+		join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+		'build',
+		'--logLevel',
+		'warn'
+	]) !== 0
+) {
 	process.exit(1);
 }
 
+/** @type {NodeJS.ProcessEnv} */
 const env = {
 	...process.env,
 	GEXDECK_E2E_PORT: String(await freePort()),

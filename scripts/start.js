@@ -15,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 /** Newest modification time under `path` (files and folders, recursively). */
+/** @param {string} path @returns {number} */
 function newestMtime(path) {
 	if (!existsSync(path)) return 0;
 	const st = statSync(path);
@@ -44,6 +45,7 @@ function buildIsStale() {
 	return undefined;
 }
 
+/** @param {string} host */
 function isLoopback(host) {
 	const h = host.replace(/^\[|\]$/g, '').toLowerCase();
 	return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);

@@ -75,11 +75,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		redirect(303, `/login?next=${encodeURIComponent(pathname + event.url.search)}`);
 	}
 
-	const refused = await csrfFailure(
-		event.request,
-		event.url.origin,
-		event.cookies.get(CSRF_COOKIE)
-	);
+	const refused = await csrfFailure(event.request, event.cookies.get(CSRF_COOKIE));
 	if (refused) {
 		return new Response(JSON.stringify({ error: `Forbidden: ${refused}.` }), {
 			status: 403,

@@ -1,9 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 
 async function barHeights(page: Page): Promise<string[]> {
-	return page.locator('rect.bar').evaluateAll((rects) =>
-		rects.map((r) => `${r.getAttribute('data-strike')}:${r.getAttribute('height')}:${r.getAttribute('class')}`)
-	);
+	return page
+		.locator('rect.bar')
+		.evaluateAll((rects) =>
+			rects.map(
+				(r) =>
+					`${r.getAttribute('data-strike')}:${r.getAttribute('height')}:${r.getAttribute('class')}`
+			)
+		);
 }
 
 test('the histogram renders bars and levels for SPX', async ({ page }) => {
@@ -39,7 +44,9 @@ test('switching category and metric changes the data', async ({ page }) => {
 			const chain = (await (await page.request.get('/api/SPX/classic/gex_full')).json()) as {
 				strikes: [number, number, number][];
 			};
-			const oiSign = new Map(chain.strikes.map(([s, , oi]) => [String(s), oi >= 0 ? 'pos' : 'neg']));
+			const oiSign = new Map(
+				chain.strikes.map(([s, , oi]) => [String(s), oi >= 0 ? 'pos' : 'neg'])
+			);
 			const rendered = await barHeights(page);
 			const agree = rendered.filter((r) => {
 				const [strike, , cls] = r.split(':');

@@ -14,7 +14,9 @@ test('the levels view fits 390x844 without horizontal scroll', async ({ page }) 
 		client: document.documentElement.clientWidth
 	}));
 	expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-	for (const box of await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) {
+	for (const box of await rows.evaluateAll((els) =>
+		els.map((e) => e.getBoundingClientRect().right)
+	)) {
 		expect(box).toBeLessThanOrEqual(390);
 	}
 	// Distances from spot in points and percent.
