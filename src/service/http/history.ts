@@ -56,6 +56,27 @@ export async function loadHistory(
 	}
 }
 
+/**
+ * The day just produced for a link, kept briefly for its download: the live day grows every
+ * second and regenerating it (up to a whole session of engine steps) for the download that
+ * follows the redirect would double the wait. Two entries at most, one minute each.
+ */
+const RECENT_DAYS = 2;
+const RECENT_DAY_MS = 60_000;
+const recentDays = new Map<string, { day: Buffer; until: number }>();
+
+function rememberDay(ctx: ServiceContext, path: string, day: Buffer): void {
+	const key = `${ctx.dataDir}|${path}`;
+	recentDays.delete(key);
+	recentDays.set(key, { day, until: Date.now() + RECENT_DAY_MS });
+	while (recentDays.size > RECENT_DAYS) recentDays.delete(recentDays.keys().next().value as string);
+}
+
+function recalledDay(ctx: ServiceContext, path: string): Buffer | undefined {
+	const hit = recentDays.get(`${ctx.dataDir}|${path}`);
+	return hit && hit.until > Date.now() ? hit.day : undefined;
+}
+
 function origin(ctx: ServiceContext, req: IncomingMessage): string {
 	if (ctx.publicOrigin) return ctx.publicOrigin;
 	return `http://${req.headers.host ?? 'localhost'}`;
@@ -71,8 +92,9 @@ export async function historyLink(
 	signal: AbortSignal
 ): Promise<void> {
 	const { ticker, package: pkg, category, date } = params;
-	await loadHistory(ctx, ticker, pkg, category, date, signal);
+	const day = await loadHistory(ctx, ticker, pkg, category, date, signal);
 	const path = `${DOWNLOAD_PREFIX}${ticker}/${pkg}/${category}/${date}.json`;
+	rememberDay(ctx, path, day);
 	const url = `${origin(ctx, req)}${path}?${ctx.signer.sign(path)}`;
 	if (query.has('noredirect')) {
 		sendJson(res, 200, { url });
@@ -117,7 +139,8 @@ export async function historyDownload(
 	}
 	const canonical = resolveCategory(pkg, category);
 	if (canonical !== category) throw new HttpError(404, 'No such file.');
-	const day = await loadHistory(ctx, ticker, pkg, canonical, date, signal);
+	const day =
+		recalledDay(ctx, pathname) ?? (await loadHistory(ctx, ticker, pkg, canonical, date, signal));
 	const headers: Record<string, string | number> = {
 		'Content-Type': 'application/json',
 		'Content-Disposition': `attachment; filename="${ticker}_${pkg}_${category}_${date}.json"`,
