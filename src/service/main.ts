@@ -162,6 +162,8 @@ async function main(): Promise<void> {
 		if (stopping) return;
 		stopping = true;
 		console.error(`gexdeck service: ${signal}, shutting down`);
+		// A generation in progress must not keep a stopping service alive for long.
+		setTimeout(() => process.exit(1), 10_000).unref();
 		service.close().then(
 			() => process.exit(0),
 			(err: unknown) => {
