@@ -2,12 +2,13 @@
 /**
  * `npm start`: run gexdeck from a fresh clone right after `npm ci`.
  *
- * Builds the app when build/ is missing or older than the sources, then runs the adapter-node
- * server in this process, honouring PORT and HOST (default 127.0.0.1:3000). Without
- * GEXDECK_UPSTREAM the dashboard starts the embedded service itself (and stops it on exit).
+ * Builds the app when build/ is missing or older than the sources, then serves the adapter-node
+ * handler from this process (with the proxy's fast path for /api), honouring PORT and HOST
+ * (default 127.0.0.1:3000). Without GEXDECK_UPSTREAM the dashboard starts the embedded service itself (and stops it on exit).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -82,6 +83,41 @@ console.log(
 		? `gexdeck: upstream ${process.env.GEXDECK_UPSTREAM}`
 		: 'gexdeck: starting the embedded service (set GEXDECK_UPSTREAM to use another service)'
 );
-await import(pathToFileURL(join(root, 'build', 'index.js')).href);
-const shownHost = host.includes(':') ? `[${host}]` : host;
-console.log(`gexdeck: open http://${shownHost}:${port}/`);
+// The adapter's request handler; importing it runs the app's init hook (which starts the
+// embedded service), so the server listens only once the upstream is ready.
+const { handler } = await import(pathToFileURL(join(root, 'build', 'handler.js')).href);
+
+/**
+ * GET /api/* goes to the proxy's node:http fast path when the app offers one (see
+ * src/lib/server/fastApi.ts); everything else to SvelteKit.
+ * @type {((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean) | undefined}
+ */
+const fastApi = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.fastApi')];
+const server = createServer((req, res) => {
+	if (fastApi && fastApi(req, res)) return;
+	handler(req, res);
+});
+server.keepAliveTimeout = 65_000;
+
+let stopping = false;
+/** @param {string} signal */
+function shutdown(signal) {
+	if (stopping) return;
+	stopping = true;
+	console.log(`gexdeck: ${signal}, shutting down`);
+	server.close(() => {
+		// Lets the app stop what it started (the embedded service child).
+		/** @type {any} */ (process).emit('sveltekit:shutdown', signal);
+		process.exit(0);
+	});
+	server.closeIdleConnections();
+	setTimeout(() => process.exit(0), 5_000).unref();
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+server.listen(Number(port), host, () => {
+	const shownHost = host.includes(':') ? `[${host}]` : host;
+	console.log(`Listening on http://${shownHost}:${port}`);
+	console.log(`gexdeck: open http://${shownHost}:${port}/`);
+});

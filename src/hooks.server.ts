@@ -2,6 +2,8 @@ import { error, redirect, type Handle, type ServerInit } from '@sveltejs/kit';
 import { SESSION_COOKIE, sessionValid } from '$lib/server/auth';
 import { config, isLoopbackHost } from '$lib/server/config';
 import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
+import { FAST_API, handleFastApi } from '$lib/server/fastApi';
+import { API_CSP, SECURITY_HEADERS } from '$lib/server/securityHeaders';
 import { warmUp } from '$lib/server/upstream';
 
 export const init: ServerInit = async () => {
@@ -11,6 +13,8 @@ export const init: ServerInit = async () => {
 			`gexdeck: HOST=${cfg.host} is not a loopback address; set GEXDECK_PASSWORD to allow access.`
 		);
 	}
+	// Offer the proxy's node:http fast path to scripts/start.js (see $lib/server/fastApi).
+	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
 	try {
 		await warmUp();
 	} catch (err) {
@@ -29,14 +33,6 @@ function themeOf(value: string | undefined | null): 'dark' | 'light' {
 function isPublicPath(pathname: string): boolean {
 	return pathname === '/login' || pathname.startsWith('/login/');
 }
-
-const SECURITY_HEADERS: Record<string, string> = {
-	'x-content-type-options': 'nosniff',
-	'referrer-policy': 'no-referrer',
-	'x-frame-options': 'DENY',
-	'cross-origin-opener-policy': 'same-origin',
-	'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()'
-};
 
 export const handle: Handle = async ({ event, resolve }) => {
 	const cfg = config();
@@ -93,10 +89,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	}
 	// Pages get SvelteKit's hashed CSP from svelte.config.js; API answers get the strictest one.
 	if (!response.headers.has('content-security-policy')) {
-		response.headers.set(
-			'content-security-policy',
-			"default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-		);
+		response.headers.set('content-security-policy', API_CSP);
 	}
 	return response;
 };

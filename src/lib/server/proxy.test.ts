@@ -67,7 +67,12 @@ function proxyWith(customKey: string | undefined, research: string | null = rese
 	const ledger = new QuotaLedger(join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'l.json'));
 	const backoff = new PoolBackoff({ baseMs: 60_000, random: () => 0.5 });
 	return {
-		proxy: new UpstreamProxy({ target: async () => target, ledger, userAgent: 'gexdeck/test', backoff }),
+		proxy: new UpstreamProxy({
+			target: async () => target,
+			ledger,
+			userAgent: 'gexdeck/test',
+			backoff
+		}),
 		ledger
 	};
 }
@@ -132,7 +137,11 @@ describe('UpstreamProxy', () => {
 
 	it('sends research routes with the research key only', async () => {
 		const { proxy } = proxyWith(quantKey);
-		const res = await proxy.handle('GET', 'research/SPX/gex_oi', new URLSearchParams('format=json'));
+		const res = await proxy.handle(
+			'GET',
+			'research/SPX/gex_oi',
+			new URLSearchParams('format=json')
+		);
 		expect(res.status).toBe(200);
 		expect(dataCalls()[0].headers.authorization).toBe(`Bearer ${researchKey}`);
 		const noResearch = proxyWith(quantKey, null).proxy;
@@ -142,12 +151,11 @@ describe('UpstreamProxy', () => {
 
 	it('coalesces 100 concurrent identical GETs into one upstream call', async () => {
 		const { proxy } = proxyWith(quantKey);
-		await proxy.account(
-			{ baseUrl: `${base}/v2`, rootUrl: base } as UpstreamTarget,
-			quantKey
-		);
+		await proxy.account({ baseUrl: `${base}/v2`, rootUrl: base } as UpstreamTarget, quantKey);
 		const results = await Promise.all(
-			Array.from({ length: 100 }, () => proxy.handle('GET', 'SPX/classic/gex_zero', new URLSearchParams()))
+			Array.from({ length: 100 }, () =>
+				proxy.handle('GET', 'SPX/classic/gex_zero', new URLSearchParams())
+			)
 		);
 		expect(results.every((r) => r.status === 200)).toBe(true);
 		expect(dataCalls()).toHaveLength(1);

@@ -1,0 +1,145 @@
+/**
+ * One upstream hub connection (`ws`, subprotocol json.webpubsub.azure.v1). It turns the JSON
+ * text frames into callbacks: group data as raw Any bytes (base64 decoded, never parsed further),
+ * and one `onEnd` when the connection is gone, with the upstream's stated reason.
+ */
+import WebSocket from 'ws';
+import { SESSION_LIMIT_REASON } from '../../contract/hubs';
+import { parseServerMessage, WEBPUBSUB_SUBPROTOCOL } from '../../contract/pubsub';
+
+export interface HubEnd {
+	/** Another negotiation of the account took the slot. */
+	slotTaken: boolean;
+	/** HTTP status of a refused upgrade (401: expired or superseded URL), else undefined. */
+	refusedStatus?: number;
+	/** The upstream's words (disconnected message, close reason, refusal body, socket error). */
+	reason: string;
+	/** The socket had opened and greeted (a drop), as opposed to never connecting. */
+	wasOpen: boolean;
+}
+
+export interface HubSocketHandlers {
+	onGroupData(group: string, any: Buffer): void;
+	onEnd(end: HubEnd): void;
+}
+
+export class HubSocket {
+	private ws: WebSocket;
+	private open = false;
+	private ended = false;
+	private lastReason = '';
+	private slotTaken = false;
+	/** Resolves once the `connected` system message arrived; rejects if the socket ends first. */
+	readonly ready: Promise<void>;
+	/** Corrupt or unexpected upstream frames, counted and skipped. */
+	skipped = 0;
+
+	constructor(
+		readonly hub: string,
+		url: string,
+		private readonly handlers: HubSocketHandlers,
+		options: { userAgent: string; handshakeTimeoutMs?: number }
+	) {
+		this.ws = new WebSocket(url, WEBPUBSUB_SUBPROTOCOL, {
+			headers: { 'User-Agent': options.userAgent },
+			perMessageDeflate: false,
+			handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+			maxPayload: 16 * 1024 * 1024
+		});
+		let resolveReady!: () => void;
+		let rejectReady!: (e: Error) => void;
+		this.ready = new Promise((res, rej) => {
+			resolveReady = res;
+			rejectReady = rej;
+		});
+		// A caller that never awaits ready must not see an unhandled rejection.
+		this.ready.catch(() => undefined);
+		let refusedStatus: number | undefined;
+
+		this.ws.on('unexpected-response', (_req, res) => {
+			refusedStatus = res.statusCode ?? 0;
+			let body = '';
+			res.setEncoding('utf8');
+			res.on('data', (c: string) => (body += c.length < 4096 ? c : ''));
+			res.on('end', () => {
+				let reason = body;
+				try {
+					const e = (JSON.parse(body) as { error?: unknown }).error;
+					if (typeof e === 'string') reason = e;
+				} catch {
+					/* plain-text refusal */
+				}
+				this.end({ slotTaken: false, refusedStatus, reason: reason || `upgrade refused ${refusedStatus}`, wasOpen: false });
+				rejectReady(new Error(reason));
+			});
+			res.on('error', () => undefined);
+		});
+		this.ws.on('message', (data, isBinary) => {
+			if (isBinary) {
+				this.skipped++;
+				return;
+			}
+			this.onText(data.toString(), resolveReady);
+		});
+		this.ws.on('error', (e) => {
+			this.lastReason ||= e.message;
+		});
+		this.ws.on('close', (code, reasonBuffer) => {
+			const closeReason = reasonBuffer.toString();
+			if (closeReason.includes(SESSION_LIMIT_REASON)) this.slotTaken = true;
+			if (refusedStatus !== undefined) return; // reported by unexpected-response
+			const reason = this.lastReason || closeReason || `closed with code ${code}`;
+			this.end({ slotTaken: this.slotTaken, reason, wasOpen: this.open });
+			rejectReady(new Error(reason));
+		});
+	}
+
+	get isOpen(): boolean {
+		return this.open && !this.ended;
+	}
+
+	/** Our own close: no onEnd callback. */
+	close(): void {
+		this.ended = true;
+		this.open = false;
+		if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+		else this.ws.close(1000, 'relay closing');
+	}
+
+	/** A hard cut (tests simulate a dropped network with it). */
+	terminate(): void {
+		this.ws.terminate();
+	}
+
+	private onText(text: string, resolveReady: () => void): void {
+		// An odd frame is counted and skipped, never a reason to drop the hub.
+		const parsed = parseServerMessage(text);
+		if (!parsed.ok) {
+			this.skipped++;
+			return;
+		}
+		const m = parsed.message;
+		if (m.type === 'message' && m.from === 'group') {
+			if ((m.dataType === 'protobuf' || m.dataType === 'binary') && typeof m.data === 'string') {
+				this.handlers.onGroupData(m.group, Buffer.from(m.data, 'base64'));
+			} else this.skipped++;
+			return;
+		}
+		if (m.type === 'system' && m.event === 'connected') {
+			this.open = true;
+			resolveReady();
+			return;
+		}
+		if (m.type === 'system' && m.event === 'disconnected') {
+			this.lastReason = m.message;
+			if (m.message.includes(SESSION_LIMIT_REASON)) this.slotTaken = true;
+		}
+	}
+
+	private end(end: HubEnd): void {
+		if (this.ended) return;
+		this.ended = true;
+		this.open = false;
+		this.handlers.onEnd(end);
+	}
+}

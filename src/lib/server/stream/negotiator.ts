@@ -1,0 +1,114 @@
+/**
+ * The two negotiation requests the relay makes upstream: POST /negotiate (takes the slot, gets
+ * authorized hub URLs) and PATCH /negotiate (replaces the complete membership set on the live
+ * connections). Every request carries the key, the User-Agent and Accept.
+ */
+import type { Membership } from '../../contract/hubs';
+
+export interface NegotiatorOptions {
+	/** Upstream base URL including the version prefix, e.g. `https://api.gex.bot/v2`. */
+	baseUrl: string;
+	/** A custom-script key (`gexbot_custom_...`): the relay holds that key's slot. */
+	key: string;
+	/** `gexdeck/<version>` */
+	userAgent: string;
+	/** Request timeout; negotiation is not a 1 s snapshot route, so allow more. */
+	timeoutMs?: number;
+	fetch?: typeof fetch;
+}
+
+/** An upstream answer that is not a success, or a network failure (status 0). */
+export class NegotiationError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly retryAfterMs?: number
+	) {
+		super(message);
+		this.name = 'NegotiationError';
+	}
+
+	/** Worth retrying later (network, 429, 5xx); a 400/401/403 needs a change first. */
+	get transient(): boolean {
+		return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
+	}
+}
+
+export interface PatchAnswer {
+	updatedGroups: number;
+	hubs: Record<string, number>;
+}
+
+export class Negotiator {
+	readonly url: string;
+	private readonly fetchImpl: typeof fetch;
+
+	constructor(private readonly options: NegotiatorOptions) {
+		this.url = `${options.baseUrl.replace(/\/+$/, '')}/negotiate`;
+		this.fetchImpl = options.fetch ?? fetch;
+	}
+
+	/** POST: takes the account's slot (kicks its other connections); hub -> URL. */
+	async post(groups: readonly string[]): Promise<Record<string, string>> {
+		const json = await this.request('POST', { groups });
+		const urls = (json as { websocket_urls?: unknown }).websocket_urls;
+		if (typeof urls !== 'object' || urls === null) {
+			throw new NegotiationError(502, 'negotiate answered without websocket_urls');
+		}
+		const out: Record<string, string> = {};
+		for (const [hub, url] of Object.entries(urls)) if (typeof url === 'string') out[hub] = url;
+		return out;
+	}
+
+	/** PATCH: the complete membership set (omitted memberships are dropped). */
+	async patch(memberships: readonly Membership[]): Promise<PatchAnswer> {
+		const json = (await this.request('PATCH', { groups: memberships })) as {
+			updated_groups?: unknown;
+			hubs?: unknown;
+		};
+		return {
+			updatedGroups: typeof json.updated_groups === 'number' ? json.updated_groups : 0,
+			hubs: (typeof json.hubs === 'object' && json.hubs !== null ? json.hubs : {}) as Record<
+				string,
+				number
+			>
+		};
+	}
+
+	private async request(method: 'POST' | 'PATCH', body: unknown): Promise<unknown> {
+		let res: Response;
+		try {
+			res = await this.fetchImpl(this.url, {
+				method,
+				headers: {
+					Authorization: `Bearer ${this.options.key}`,
+					'User-Agent': this.options.userAgent,
+					Accept: 'application/json',
+					'Content-Type': 'application/json'
+				},
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
+			});
+		} catch (e) {
+			throw new NegotiationError(0, `negotiate ${method} failed: ${(e as Error).message}`);
+		}
+		const text = await res.text().catch(() => '');
+		let json: unknown;
+		try {
+			json = text ? JSON.parse(text) : {};
+		} catch {
+			json = undefined;
+		}
+		if (!res.ok) {
+			const error = (json as { error?: unknown } | undefined)?.error;
+			const retryAfter = Number(res.headers.get('retry-after'));
+			throw new NegotiationError(
+				res.status,
+				typeof error === 'string' ? error : `negotiate ${method} answered ${res.status}`,
+				Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined
+			);
+		}
+		if (json === undefined) throw new NegotiationError(502, `negotiate ${method}: body is not JSON`);
+		return json;
+	}
+}
