@@ -6,8 +6,8 @@
  *   G(X) = M * 0.01 * X * H(ln X),   H(u) = sum_i c_i exp(-((u - m_i) / sd_i)^2 / 2),
  *   c_i  = s_i * N_i * e^{-q T_i} / (sd_i sqrt(2 pi)),
  * and the sign of G is the sign of H. Each contract is one bump centred at m_i of width sd_i;
- * calls and puts with the same (m, sd) (same strike, expiry and IV) collapse into one bump with
- * netted weights. Bumps that cannot matter anywhere in the window are dropped up front, and every
+ * a call and a put with the same (m, sd) (same strike, expiry and IV) listed next to each other
+ * collapse into one bump with netted weights. Bumps that cannot matter anywhere in the window are dropped up front, and every
  * kept bump carries the |z| beyond which its contribution is below that same negligible level.
  */
 import { MIN_STDDEV } from './bsm';
@@ -61,7 +61,6 @@ export function gammaTerms(
 		openInterest,
 		volume
 	} = chain;
-	const byCentre = new Map<number, number>();
 	let count = 0;
 	for (let j = 0; j < n; j++) {
 		const i = idx[j];
@@ -74,13 +73,13 @@ export function gammaTerms(
 		if (oi === 0 && vol === 0) continue;
 		const base = ((isCall[i] === 1 ? 1 : -1) * Math.exp(-q * t) * INV_SQRT_2PI) / sd;
 		const centre = Math.log(strike[i]) - (r - q) * t - 0.5 * sd * sd;
-		const prev = byCentre.get(centre);
-		if (prev !== undefined && w[prev] === sd) {
-			cOi[prev] += base * oi;
-			cVol[prev] += base * vol;
+		// Net into the previous bump when it is the same Gaussian (a strike's call and put usually
+		// sit side by side; a Map over every centre cost more than the netting saved).
+		if (count > 0 && m[count - 1] === centre && w[count - 1] === sd) {
+			cOi[count - 1] += base * oi;
+			cVol[count - 1] += base * vol;
 			continue;
 		}
-		if (prev === undefined) byCentre.set(centre, count);
 		m[count] = centre;
 		w[count] = sd;
 		cOi[count] = base * oi;
@@ -140,11 +139,27 @@ function cullTerms(t: GammaTerms, uLow: number, uHigh: number): GammaTerms {
 	return t;
 }
 
+/** First and last grid index where bump i is not negligible (j0 > j1: none). */
+function supportRange(
+	t: GammaTerms,
+	i: number,
+	u0: number,
+	h: number,
+	last: number
+): [number, number] {
+	const reach = t.zCut[i] * t.w[i];
+	if (reach === Infinity) return [0, last];
+	return [
+		Math.max(0, Math.ceil((t.m[i] - reach - u0) / h)),
+		Math.min(last, Math.floor((t.m[i] + reach - u0) / h))
+	];
+}
+
 /**
- * Adds every bump's H contribution (and optionally dH/du) on the uniform log-spot grid
- * u0 + j h, j = 0..points-1, only where the bump is not negligible. Uses the Gaussian
- * recurrence g_{j+1} = g_j rho_j, rho_{j+1} = rho_j e^{-delta^2}: three exps per bump
- * instead of one per grid point.
+ * Adds every listed bump's H contribution on the uniform log-spot grid u0 + j h,
+ * j = 0..points-1, where the bump is not negligible. Bumps at least twice the step wide use the
+ * Gaussian recurrence g_{j+1} = g_j rho_j, rho_{j+1} = rho_j e^{-delta^2} (three exps per bump
+ * instead of one per point); narrower ones are evaluated directly.
  */
 export function accumulateUniform(
 	t: GammaTerms,
@@ -153,61 +168,78 @@ export function accumulateUniform(
 	h: number,
 	points: number,
 	hOi: Float64Array,
-	hVol: Float64Array,
-	dOi?: Float64Array,
-	dVol?: Float64Array
+	hVol: Float64Array
 ): void {
 	const count = which === null ? t.count : which.length;
-	const last = points - 1;
 	for (let a = 0; a < count; a++) {
 		const i = which === null ? a : which[a];
+		const [j0, j1] = supportRange(t, i, u0, h, points - 1);
 		const m = t.m[i];
 		const w = t.w[i];
-		const reach = t.zCut[i] * w;
-		const j0 = reach === Infinity ? 0 : Math.max(0, Math.ceil((m - reach - u0) / h));
-		const j1 = reach === Infinity ? last : Math.min(last, Math.floor((m + reach - u0) / h));
-		if (j0 > j1) continue;
-		const delta = h / w;
 		const co = t.cOi[i];
 		const cv = t.cVol[i];
-		if (delta > 0.5) {
-			// A bump narrower than the grid: the recurrence factors would overflow, go direct.
+		const delta = h / w;
+		if (delta > 0.5 || j0 > j1) {
 			for (let j = j0; j <= j1; j++) {
 				const z = (u0 + j * h - m) / w;
 				if (z > 38 || z < -38) continue;
 				const g = Math.exp(-0.5 * z * z);
 				hOi[j] += co * g;
 				hVol[j] += cv * g;
-				if (dOi !== undefined && dVol !== undefined) {
-					const dz = (-z / w) * g;
-					dOi[j] += co * dz;
-					dVol[j] += cv * dz;
-				}
 			}
 			continue;
 		}
-		let z = (u0 + j0 * h - m) / w;
-		// Start where exp(-z^2/2) is representable; the recurrence cannot climb out of 0.
-		let j = j0;
-		if (z < -37) {
-			j = Math.max(j0, Math.ceil(j0 + (-37 - z) / delta));
-			z = (u0 + j * h - m) / w;
-		}
+		const z = (u0 + j0 * h - m) / w;
 		let g = Math.exp(-0.5 * z * z);
 		let rho = Math.exp(-z * delta - 0.5 * delta * delta);
 		const kappa = Math.exp(-delta * delta);
-		for (; j <= j1; j++) {
+		for (let j = j0; j <= j1; j++) {
 			hOi[j] += co * g;
 			hVol[j] += cv * g;
-			if (dOi !== undefined && dVol !== undefined) {
-				const dz = (-z / w) * g;
-				dOi[j] += co * dz;
-				dVol[j] += cv * dz;
-			}
+			g *= rho;
+			rho *= kappa;
+		}
+	}
+}
+
+/**
+ * As accumulateUniform, also adding dH/du, for bumps at least 2 steps wide whose support is
+ * bounded (culled terms): the zero-gamma scan's node pass.
+ */
+export function accumulateUniformWithSlope(
+	t: GammaTerms,
+	which: ArrayLike<number>,
+	u0: number,
+	h: number,
+	points: number,
+	hOi: Float64Array,
+	hVol: Float64Array,
+	dOi: Float64Array,
+	dVol: Float64Array
+): void {
+	for (let a = 0; a < which.length; a++) {
+		const i = which[a];
+		const [j0, j1] = supportRange(t, i, u0, h, points - 1);
+		if (j0 > j1) continue;
+		const m = t.m[i];
+		const w = t.w[i];
+		const co = t.cOi[i];
+		const cv = t.cVol[i];
+		const delta = h / w;
+		const invW = 1 / w;
+		let z = (u0 + j0 * h - m) * invW;
+		let g = Math.exp(-0.5 * z * z);
+		let rho = Math.exp(-z * delta - 0.5 * delta * delta);
+		const kappa = Math.exp(-delta * delta);
+		for (let j = j0; j <= j1; j++) {
+			const slope = -z * invW * g;
+			hOi[j] += co * g;
+			hVol[j] += cv * g;
+			dOi[j] += co * slope;
+			dVol[j] += cv * slope;
 			g *= rho;
 			rho *= kappa;
 			z += delta;
-			if (g === 0 && z > 0) break;
 		}
 	}
 }

@@ -13,7 +13,13 @@
  */
 import { brentRoot } from './brent';
 import type { ChainArrays, Selection } from './chain';
-import { accumulateUniform, evaluateH, gammaTerms, type GammaTerms } from './gammaTerms';
+import {
+	accumulateUniform,
+	accumulateUniformWithSlope,
+	evaluateH,
+	gammaTerms,
+	type GammaTerms
+} from './gammaTerms';
 
 const CELLS = 128;
 const WIDE_CELLS = 6;
@@ -80,7 +86,8 @@ export function zeroGammaFromTerms(
 	const cellPoints = new Int32Array(CELLS);
 	const cellOffset = new Int32Array(CELLS + 1);
 	for (let c = 0; c < CELLS; c++) {
-		cellPoints[c] = Math.max(1, Math.ceil(hc / cellStep[c] - 1e-9));
+		// Powers of two, so cells with similar needs share one uniform sub-grid.
+		cellPoints[c] = cellStep[c] >= hc ? 1 : 2 ** Math.ceil(Math.log2(hc / cellStep[c]) - 1e-9);
 		cellOffset[c + 1] = cellOffset[c] + cellPoints[c];
 	}
 	const points = cellOffset[CELLS] + 1;
@@ -101,7 +108,7 @@ export function zeroGammaFromTerms(
 	const vVol = new Float64Array(CELLS + 1);
 	const dOi = new Float64Array(CELLS + 1);
 	const dVol = new Float64Array(CELLS + 1);
-	accumulateUniform(terms, wide, uLow, hc, CELLS + 1, vOi, vVol, dOi, dVol);
+	accumulateUniformWithSlope(terms, wide, uLow, hc, CELLS + 1, vOi, vVol, dOi, dVol);
 	for (let c = 0; c < CELLS; c++) {
 		const n = cellPoints[c];
 		const off = cellOffset[c];
@@ -120,7 +127,8 @@ export function zeroGammaFromTerms(
 	hOi[points - 1] = vOi[CELLS];
 	hVol[points - 1] = vVol[CELLS];
 
-	// Narrow bumps: exact, on the points they reach.
+	// Narrow bumps: exact values on the points they reach, by the Gaussian recurrence along runs
+	// of cells that share a step (power-of-two steps make neighbouring cells line up).
 	for (const i of narrow) {
 		const m = terms.m[i];
 		const w = terms.w[i];
@@ -131,25 +139,42 @@ export function zeroGammaFromTerms(
 		const c1 = Math.min(CELLS - 1, Math.floor((hi - uLow) / hc));
 		const co = terms.cOi[i];
 		const cv = terms.cVol[i];
+		let runStep = -1;
+		let g = 0;
+		let rho = 0;
+		let kappa = 0;
 		for (let c = c0; c <= c1; c++) {
 			const n = cellPoints[c];
 			const start = uLow + c * hc;
 			const step = hc / n;
 			const k0 = Math.max(0, Math.ceil((lo - start) / step));
 			const k1 = Math.min(n - 1, Math.floor((hi - start) / step));
+			if (k0 > k1) {
+				runStep = -1;
+				continue;
+			}
+			if (step !== runStep || k0 !== 0) {
+				const z = (start + k0 * step - m) / w;
+				const delta = step / w;
+				g = Math.exp(-0.5 * z * z);
+				rho = Math.exp(-z * delta - 0.5 * delta * delta);
+				kappa = Math.exp(-delta * delta);
+				runStep = step;
+			}
 			const off = cellOffset[c];
 			for (let k = k0; k <= k1; k++) {
-				const z = (start + k * step - m) / w;
-				const g = Math.exp(-0.5 * z * z);
 				hOi[off + k] += co * g;
 				hVol[off + k] += cv * g;
+				g *= rho;
+				rho *= kappa;
 			}
+			if (k1 !== n - 1) runStep = -1;
 		}
 		if (hi >= uHigh && lo <= uHigh) {
 			const z = (uHigh - m) / w;
-			const g = Math.exp(-0.5 * z * z);
-			hOi[points - 1] += co * g;
-			hVol[points - 1] += cv * g;
+			const e = Math.exp(-0.5 * z * z);
+			hOi[points - 1] += co * e;
+			hVol[points - 1] += cv * e;
 		}
 	}
 
