@@ -133,6 +133,10 @@ export class SubscriptionBook<V> {
 		return this.byTicker.get(ticker);
 	}
 
+	tickerOfGroup(group: string): string | undefined {
+		return this.tickerOf.get(group);
+	}
+
 	get size(): number {
 		return this.holders.size;
 	}
@@ -159,7 +163,12 @@ export class SubscriptionBook<V> {
 	private planFor(analytics: string[]): UnionPlan {
 		const perHub = Object.fromEntries(V2_HUBS.map((h) => [h, 0])) as Record<string, number>;
 		if (analytics.length === 0) {
-			return { groups: [], memberships: [], usedHubs: [], usage: { used: 0, limit: this.limit, perHub } };
+			return {
+				groups: [],
+				memberships: [],
+				usedHubs: [],
+				usage: { used: 0, limit: this.limit, perHub }
+			};
 		}
 		const tickers = new Set<string>();
 		for (const name of analytics) {

@@ -69,7 +69,12 @@ export class HubSocket {
 				} catch {
 					/* plain-text refusal */
 				}
-				this.end({ slotTaken: false, refusedStatus, reason: reason || `upgrade refused ${refusedStatus}`, wasOpen: false });
+				this.end({
+					slotTaken: false,
+					refusedStatus,
+					reason: reason || `upgrade refused ${refusedStatus}`,
+					wasOpen: false
+				});
 				rejectReady(new Error(reason));
 			});
 			res.on('error', () => undefined);

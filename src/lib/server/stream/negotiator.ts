@@ -108,7 +108,8 @@ export class Negotiator {
 				Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined
 			);
 		}
-		if (json === undefined) throw new NegotiationError(502, `negotiate ${method}: body is not JSON`);
+		if (json === undefined)
+			throw new NegotiationError(502, `negotiate ${method}: body is not JSON`);
 		return json;
 	}
 }

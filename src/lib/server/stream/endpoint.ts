@@ -1,0 +1,168 @@
+/**
+ * The dashboard's `/stream` WebSocket endpoint: authenticates the upgrade like the rest of the
+ * dashboard (the caller's `authorize`, e.g. the session cookie), refuses cross-site upgrades
+ * (a WebSocket is not covered by CORS), and speaks the viewer protocol: JSON control messages
+ * in, JSON replies and binary relay frames out.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { parseViewerRequest, STREAM_PATH } from '../../stream/protocol';
+import type { StreamRelay } from './relay';
+
+/** Decides whether an upgrade request may open a viewer (true), else the refusal status. */
+export type StreamAuthorizer = (
+	req: IncomingMessage
+) =>
+	| boolean
+	| { status: number; message: string }
+	| Promise<boolean | { status: number; message: string }>;
+
+export interface StreamEndpointOptions {
+	path?: string;
+	/** Refuse an upgrade whose Origin host differs from its Host (default true). */
+	sameOrigin?: boolean;
+	/** Simultaneous viewers allowed (default 64). */
+	maxViewers?: number;
+	/** Server ping interval to find dead viewers (default 30 s). */
+	pingIntervalMs?: number;
+}
+
+export interface StreamEndpoint {
+	/** Viewers currently connected. */
+	readonly size: number;
+	close(): void;
+}
+
+export function attachStreamEndpoint(
+	server: Server,
+	relay: StreamRelay,
+	authorize: StreamAuthorizer,
+	options: StreamEndpointOptions = {}
+): StreamEndpoint {
+	const path = options.path ?? STREAM_PATH;
+	const maxViewers = options.maxViewers ?? 64;
+	const wss = new WebSocketServer({
+		noServer: true,
+		perMessageDeflate: false,
+		// Control messages are small; frames only flow server -> viewer.
+		maxPayload: 64 * 1024
+	});
+	const alive = new WeakMap<WebSocket, boolean>();
+
+	const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+		const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
+		if (url.pathname !== path) return; // someone else's upgrade (vite HMR, hubs)
+		void accept(req, socket, head);
+	};
+
+	async function accept(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+		socket.on('error', () => undefined);
+		if (options.sameOrigin !== false && !sameOrigin(req)) {
+			return refuse(socket, 403, 'Cross-origin stream connection refused.');
+		}
+		let verdict: boolean | { status: number; message: string };
+		try {
+			verdict = await authorize(req);
+		} catch {
+			verdict = { status: 500, message: 'Authorization failed.' };
+		}
+		if (verdict !== true) {
+			const r = verdict === false ? { status: 401, message: 'Sign in first.' } : verdict;
+			return refuse(socket, r.status, r.message);
+		}
+		if (wss.clients.size >= maxViewers) return refuse(socket, 503, 'Too many stream viewers.');
+		wss.handleUpgrade(req, socket, head, (ws) => onViewer(ws, req));
+	}
+
+	function onViewer(ws: WebSocket, req: IncomingMessage): void {
+		const label = `${req.socket.remoteAddress ?? '?'} ${String(req.headers['user-agent'] ?? '').slice(0, 60)}`;
+		alive.set(ws, true);
+		const viewer = relay.connect(ws, label);
+		ws.on('pong', () => alive.set(ws, true));
+		ws.on('message', (data, isBinary) => {
+			alive.set(ws, true);
+			if (isBinary) {
+				viewer.sendMessage({ type: 'error', message: 'Binary messages are not accepted.' });
+				return;
+			}
+			const parsed = parseViewerRequest(data.toString());
+			if (!parsed.ok) {
+				viewer.sendMessage({ type: 'error', message: parsed.error });
+				return;
+			}
+			const m = parsed.message;
+			const id = m.id === undefined ? {} : { id: m.id };
+			switch (m.type) {
+				case 'subscribe': {
+					const r = relay.subscribe(viewer, m.groups);
+					viewer.sendMessage({ type: 'subscribed', ...id, ...r });
+					return;
+				}
+				case 'unsubscribe':
+					viewer.sendMessage({
+						type: 'unsubscribed',
+						...id,
+						groups: relay.unsubscribe(viewer, m.groups)
+					});
+					return;
+				case 'status':
+					viewer.sendMessage(relay.status(viewer, m.id));
+					return;
+				case 'takeBack':
+					relay.takeBack();
+					viewer.sendMessage(relay.status(viewer, m.id));
+					return;
+			}
+		});
+		ws.on('close', () => relay.disconnect(viewer));
+		ws.on('error', () => relay.disconnect(viewer));
+	}
+
+	server.on('upgrade', onUpgrade);
+	const ping = setInterval(() => {
+		for (const ws of wss.clients) {
+			if (!alive.get(ws)) {
+				ws.terminate();
+				continue;
+			}
+			alive.set(ws, false);
+			ws.ping();
+		}
+	}, options.pingIntervalMs ?? 30_000);
+	ping.unref();
+
+	return {
+		get size() {
+			return wss.clients.size;
+		},
+		close() {
+			clearInterval(ping);
+			server.off('upgrade', onUpgrade);
+			for (const ws of wss.clients) ws.close(1001, 'Stream endpoint closing');
+			wss.close();
+		}
+	};
+}
+
+function sameOrigin(req: IncomingMessage): boolean {
+	const origin = req.headers.origin;
+	// Non-browser clients send no Origin; the authorizer still applies to them.
+	if (!origin) return true;
+	try {
+		return new URL(origin).host === req.headers.host;
+	} catch {
+		return false;
+	}
+}
+
+function refuse(socket: Duplex, status: number, message: string): void {
+	const body = JSON.stringify({ error: message });
+	socket.end(
+		`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+			'Content-Type: application/json\r\n' +
+			`Content-Length: ${Buffer.byteLength(body)}\r\n` +
+			'Connection: close\r\n\r\n' +
+			body
+	);
+}

@@ -1,0 +1,489 @@
+/**
+ * StreamRelay: the dashboard server's hold on the account's one custom-script WebSocket slot.
+ *
+ * Every viewer (tab, device) tells the relay which analytics groups it wants; the relay keeps
+ * the reference-counted union (spot coverage added per ticker), and brings the upstream to that
+ * union with as few negotiations as possible:
+ *   - POST /negotiate only when it must: nothing negotiated yet, a needed hub without a usable
+ *     URL (never issued, expired, refused on connect), or the upstream lost the session. A POST
+ *     kicks every connection of the slot, so it is never retried in a tight loop: failures back
+ *     off exponentially with jitter.
+ *   - PATCH /negotiate with the complete set for every other change.
+ *   - A dropped hub reconnects with its still-valid URL (no POST), after a backoff delay.
+ *   - `Websocket Session Limit Reached` means another program of the account took the slot:
+ *     the relay stops, tells every viewer, and waits for takeBack().
+ * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame).
+ */
+import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
+import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/protocol';
+import { encodeRelayFrame } from '../../stream/relayFrame';
+import { membershipKey, SubscriptionBook, type AddResult } from './book';
+import { HubSocket, type HubEnd } from './hubSocket';
+import { NegotiationError, Negotiator } from './negotiator';
+import { Viewer, type ViewerSocket } from './viewer';
+
+export interface StreamRelayOptions {
+	/** Upstream base URL including `/v2` (the embedded service's `url`, or api.gex.bot/v2). */
+	baseUrl: string;
+	/** The account's custom-script key (`gexbot_custom_...`). */
+	key: string;
+	/** `gexdeck/<version>`, sent on negotiation and on the hub upgrades. */
+	userAgent: string;
+	/** The account's membership limit (whoami's group limit; default 150). */
+	groupLimit?: number;
+	/** Backoff of retries: first delay and cap (ms). Default 1 s, 60 s. */
+	backoff?: { baseMs?: number; maxMs?: number };
+	/** URLs older than this are not used to connect (default: the 15 min window minus 1 min). */
+	urlTtlMs?: number;
+	/** Bytes a viewer may have in flight before its frames are coalesced (latest-only). */
+	viewerHighWater?: number;
+	now?: () => number;
+	random?: () => number;
+	fetch?: typeof fetch;
+	log?: (message: string) => void;
+}
+
+export interface RelayCounters {
+	posts: number;
+	patches: number;
+	/** Hub connections opened (first connects and reconnects). */
+	hubConnects: number;
+	/** Hubs that dropped while the relay held the slot. */
+	hubDrops: number;
+	framesIn: number;
+	bytesIn: number;
+	/** Frame deliveries to viewers (one frame to three viewers counts three). */
+	framesOut: number;
+	/** Duplicate spot frames (one calculation arrives on each hub of its ticker) not re-sent. */
+	spotDuplicates: number;
+}
+
+/** The relay's handle of a viewer; pass it back to subscribe/unsubscribe/disconnect. */
+export type RelayViewer = Viewer;
+
+export class StreamRelay {
+	readonly counters: RelayCounters = {
+		posts: 0,
+		patches: 0,
+		hubConnects: 0,
+		hubDrops: 0,
+		framesIn: 0,
+		bytesIn: 0,
+		framesOut: 0,
+		spotDuplicates: 0
+	};
+	private readonly book: SubscriptionBook<Viewer>;
+	private readonly negotiator: Negotiator;
+	private readonly viewers = new Set<Viewer>();
+	private readonly hubs = new Map<string, HubSocket>();
+	private readonly lastSpot = new Map<string, Buffer>();
+	/** (viewer, group) additions not yet confirmed by an upstream answer. */
+	private unconfirmed: { viewer: Viewer; group: string }[] = [];
+	private urls: Record<string, string> | undefined;
+	private urlsAt = 0;
+	/** Membership set the upstream holds for the slot, as far as the relay knows. */
+	private appliedKey = '';
+	private stateValue: RelayState = 'idle';
+	private reasonValue: string | undefined;
+	private dirty = false;
+	private running: Promise<void> | undefined;
+	private retryTimer: ReturnType<typeof setTimeout> | undefined;
+	private attempt = 0;
+	private nextViewerId = 1;
+	private closed = false;
+	private readonly now: () => number;
+	private readonly random: () => number;
+	private readonly log: (message: string) => void;
+
+	constructor(private readonly options: StreamRelayOptions) {
+		if (!options.key) throw new Error('StreamRelay needs the account key');
+		if (!/^https?:\/\//.test(options.baseUrl)) {
+			throw new Error(`StreamRelay: baseUrl must be an http(s) URL, got ${options.baseUrl}`);
+		}
+		this.book = new SubscriptionBook(options.groupLimit ?? DEFAULT_GROUP_LIMIT);
+		this.negotiator = new Negotiator({
+			baseUrl: options.baseUrl,
+			key: options.key,
+			userAgent: options.userAgent,
+			fetch: options.fetch
+		});
+		this.now = options.now ?? Date.now;
+		this.random = options.random ?? Math.random;
+		this.log = options.log ?? (() => undefined);
+	}
+
+	get state(): RelayState {
+		return this.stateValue;
+	}
+
+	get reason(): string | undefined {
+		return this.reasonValue;
+	}
+
+	get viewerCount(): number {
+		return this.viewers.size;
+	}
+
+	/** Hubs with an open upstream connection. */
+	openHubs(): string[] {
+		return [...this.hubs.values()].filter((h) => h.isOpen).map((h) => h.hub);
+	}
+
+	/** Registers a viewer's socket; it receives status at once. */
+	connect(socket: ViewerSocket, label = 'viewer'): RelayViewer {
+		if (this.closed) throw new Error('relay is closed');
+		const viewer = new Viewer(this.nextViewerId++, socket, label, this.options.viewerHighWater);
+		this.viewers.add(viewer);
+		viewer.sendMessage(this.status(viewer));
+		return viewer;
+	}
+
+	/**
+	 * Adds groups to a viewer. Accepted groups join the union (the upstream is brought to it in
+	 * the background; a later upstream refusal arrives as a `revoked` message); refused ones say
+	 * why (invalid name, spot group, membership limit).
+	 */
+	subscribe(viewer: RelayViewer, groups: readonly string[]): AddResult {
+		if (!this.viewers.has(viewer)) return { accepted: [], refused: [] };
+		const before = new Set(this.book.groupsOf(viewer));
+		const result = this.book.add(viewer, groups);
+		for (const group of result.accepted) {
+			if (!before.has(group)) this.unconfirmed.push({ viewer, group });
+		}
+		if (this.stateValue === 'error') this.stateValue = 'idle';
+		this.schedule();
+		return result;
+	}
+
+	unsubscribe(viewer: RelayViewer, groups: readonly string[]): string[] {
+		const removed = this.book.remove(viewer, groups);
+		viewer.forget(removed);
+		if (removed.length > 0) this.schedule();
+		return removed;
+	}
+
+	/** A viewer left: only groups no other viewer holds leave the upstream set. */
+	disconnect(viewer: RelayViewer): void {
+		if (!this.viewers.delete(viewer)) return;
+		this.unconfirmed = this.unconfirmed.filter((u) => u.viewer !== viewer);
+		if (this.book.removeViewer(viewer).length > 0) this.schedule();
+	}
+
+	/** After the slot was taken by another program: negotiate again (the user asked for it). */
+	takeBack(): void {
+		if (this.closed) return;
+		if (this.stateValue !== 'slot-taken' && this.stateValue !== 'error') return;
+		this.log('relay: taking the slot back on request');
+		this.attempt = 0;
+		this.setState('idle');
+		this.schedule();
+	}
+
+	status(viewer?: RelayViewer, id?: number): StatusMessage {
+		const message: StatusMessage = {
+			type: 'status',
+			state: this.stateValue,
+			usage: this.book.plan().usage,
+			groups: viewer ? this.viewerGroups(viewer) : this.book.plan().groups,
+			viewers: this.viewers.size
+		};
+		if (id !== undefined) message.id = id;
+		if (this.reasonValue) message.reason = this.reasonValue;
+		return message;
+	}
+
+	/** Resolves when no negotiation is running or due immediately (tests, shutdown). */
+	async settled(): Promise<void> {
+		while (this.running) await this.running;
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		clearTimeout(this.retryTimer);
+		await this.settled().catch(() => undefined);
+		for (const h of this.hubs.values()) h.close();
+		this.hubs.clear();
+		for (const v of this.viewers) v.close(1001, 'Relay shutting down');
+		this.viewers.clear();
+		this.setState('closed');
+	}
+
+	// ---- upstream ------------------------------------------------------------------------
+
+	private schedule(): void {
+		this.dirty = true;
+		if (this.running || this.closed) return;
+		this.running = this.loop().finally(() => {
+			this.running = undefined;
+		});
+	}
+
+	private async loop(): Promise<void> {
+		while (this.dirty && !this.closed) {
+			this.dirty = false;
+			if (this.stateValue === 'slot-taken' || this.retryTimer) return;
+			const batch = this.unconfirmed;
+			this.unconfirmed = [];
+			try {
+				await this.reconcile();
+				this.attempt = 0;
+			} catch (e) {
+				this.onFailure(e, batch);
+			}
+		}
+	}
+
+	private async reconcile(): Promise<void> {
+		const plan = this.book.plan();
+		const wantKey = membershipKey(plan.memberships);
+		if (plan.memberships.length === 0) {
+			if (this.appliedKey !== '' && this.openHubs().length > 0) {
+				this.setState('negotiating');
+				await this.negotiator.patch([]);
+				this.counters.patches++;
+			}
+			this.appliedKey = '';
+			this.setState('idle');
+			return;
+		}
+		const missing = plan.usedHubs.filter((hub) => !this.hubs.get(hub)?.isOpen);
+		// Connected hubs keep working past the URL window; only a hub still to connect needs a
+		// fresh URL.
+		const urlsUsable = this.urls !== undefined && this.now() - this.urlsAt <= this.urlTtl();
+		let needPost = this.urls === undefined || (missing.length > 0 && !urlsUsable);
+		if (!needPost) {
+			for (const hub of missing) {
+				const url = this.urls![hub];
+				if (!url) {
+					needPost = true;
+					break;
+				}
+				const end = await this.openHub(hub, url);
+				if (end?.slotTaken) return;
+				if (end?.refusedStatus !== undefined && end.refusedStatus < 500) {
+					// Expired or superseded URL: only a new negotiation gives a usable one.
+					this.log(`relay: ${hub} URL refused (${end.refusedStatus}: ${end.reason})`);
+					needPost = true;
+					break;
+				}
+				if (end) throw new NegotiationError(0, `hub ${hub}: ${end.reason}`);
+			}
+		}
+		if (needPost) {
+			this.setState('negotiating');
+			// Our own sockets are about to be kicked by the POST: retire them so that kick is not
+			// mistaken for another program taking the slot.
+			this.retireHubs();
+			this.appliedKey = '';
+			this.urls = undefined;
+			const urls = await this.negotiator.post(plan.groups);
+			this.counters.posts++;
+			this.urls = urls;
+			this.urlsAt = this.now();
+			this.appliedKey = wantKey;
+			const ends = await Promise.all(
+				plan.usedHubs.map((hub) =>
+					urls[hub]
+						? this.openHub(hub, urls[hub])
+						: Promise.resolve<HubEnd>({
+								slotTaken: false,
+								reason: `negotiate gave no URL for ${hub}`,
+								wasOpen: false
+							})
+				)
+			);
+			if (ends.some((e) => e?.slotTaken)) return;
+			const failed = ends.find((e) => e !== undefined);
+			if (failed) throw new NegotiationError(0, failed.reason);
+		} else if (this.appliedKey !== wantKey) {
+			this.setState('negotiating');
+			await this.negotiator.patch(plan.memberships);
+			this.counters.patches++;
+			this.appliedKey = wantKey;
+		}
+		this.setState('live');
+		this.broadcastStatus();
+	}
+
+	/** Connects one hub; undefined when it greeted, else how it ended. */
+	private openHub(hub: string, url: string): Promise<HubEnd | undefined> {
+		this.hubs.get(hub)?.close();
+		return new Promise((resolve) => {
+			let settled = false;
+			const socket: HubSocket = new HubSocket(
+				hub,
+				url,
+				{
+					onGroupData: (group, any) => this.onGroupData(group, any),
+					onEnd: (end) => {
+						if (!settled) {
+							settled = true;
+							if (this.hubs.get(hub) === socket) this.hubs.delete(hub);
+							if (end.slotTaken) this.onSlotTaken(end.reason);
+							resolve(end);
+							return;
+						}
+						this.onHubEnd(socket, end);
+					}
+				},
+				{ userAgent: this.options.userAgent }
+			);
+			this.hubs.set(hub, socket);
+			socket.ready.then(
+				() => {
+					if (settled) return;
+					settled = true;
+					this.counters.hubConnects++;
+					resolve(undefined);
+				},
+				() => undefined
+			);
+		});
+	}
+
+	private onHubEnd(socket: HubSocket, end: HubEnd): void {
+		if (this.hubs.get(socket.hub) !== socket) return; // retired by us
+		this.hubs.delete(socket.hub);
+		if (this.closed) return;
+		if (end.slotTaken) {
+			this.onSlotTaken(end.reason);
+			return;
+		}
+		this.counters.hubDrops++;
+		this.log(`relay: hub ${socket.hub} dropped: ${end.reason}`);
+		this.retryLater(new NegotiationError(0, `hub ${socket.hub} dropped: ${end.reason}`));
+	}
+
+	private onSlotTaken(reason: string): void {
+		if (this.stateValue === 'slot-taken') return;
+		this.retireHubs();
+		this.urls = undefined;
+		this.appliedKey = '';
+		clearTimeout(this.retryTimer);
+		this.retryTimer = undefined;
+		this.log(`relay: slot taken (${reason})`);
+		this.setState(
+			'slot-taken',
+			`Another program using this account's custom-script key negotiated a WebSocket session and took the slot (${reason}). Take it back to resume; that program will then be disconnected.`
+		);
+	}
+
+	private onFailure(e: unknown, batch: { viewer: Viewer; group: string }[]): void {
+		if (this.stateValue === 'slot-taken' || this.closed) return;
+		const err =
+			e instanceof NegotiationError
+				? e
+				: new NegotiationError(0, (e as Error)?.message ?? String(e));
+		if (err.transient) {
+			// The additions ride along with the retry.
+			this.unconfirmed = batch.concat(this.unconfirmed);
+			this.retryLater(err);
+			return;
+		}
+		if (err.status === 409) {
+			// The upstream has no session for us (restart, legacy flow): negotiate afresh.
+			this.urls = undefined;
+			this.unconfirmed = batch.concat(this.unconfirmed);
+			this.retryLater(err);
+			return;
+		}
+		if ((err.status === 400 || err.status === 403) && batch.length > 0) {
+			this.revoke(batch, err.message);
+			this.schedule();
+			return;
+		}
+		this.log(`relay: upstream refused (${err.status}): ${err.message}`);
+		this.setState('error', `Upstream refused (${err.status}): ${err.message}`);
+	}
+
+	/** Groups the upstream refused leave the union; their viewers are told why. */
+	private revoke(batch: { viewer: Viewer; group: string }[], reason: string): void {
+		const byViewer = new Map<Viewer, RefusedGroup[]>();
+		for (const { viewer, group } of batch) {
+			if (this.book.remove(viewer, [group]).length === 0) continue;
+			viewer.forget([group]);
+			const list = byViewer.get(viewer) ?? [];
+			list.push({ group, reason: `Upstream refused: ${reason}` });
+			byViewer.set(viewer, list);
+		}
+		for (const [viewer, refused] of byViewer) viewer.sendMessage({ type: 'revoked', refused });
+	}
+
+	private retryLater(err: NegotiationError): void {
+		if (this.retryTimer || this.closed) return;
+		const base = this.options.backoff?.baseMs ?? 1000;
+		const max = this.options.backoff?.maxMs ?? 60_000;
+		const exp = Math.min(max, base * 2 ** this.attempt);
+		// Equal jitter: at least half the step, so many relays restarting together spread out.
+		let delay = exp / 2 + (this.random() * exp) / 2;
+		if (err.retryAfterMs) delay = Math.max(delay, err.retryAfterMs);
+		this.attempt++;
+		this.setState('reconnecting', `${err.message}; retrying in ${Math.round(delay)} ms`);
+		this.retryTimer = setTimeout(() => {
+			this.retryTimer = undefined;
+			this.schedule();
+		}, delay);
+		this.retryTimer.unref?.();
+	}
+
+	private retireHubs(): void {
+		const sockets = [...this.hubs.values()];
+		this.hubs.clear();
+		for (const s of sockets) s.close();
+	}
+
+	private urlTtl(): number {
+		return this.options.urlTtlMs ?? URL_TTL_MS - 60_000;
+	}
+
+	// ---- fan-out -------------------------------------------------------------------------
+
+	private onGroupData(group: string, any: Buffer): void {
+		this.counters.framesIn++;
+		this.counters.bytesIn += any.length;
+		let audience: ReadonlySet<Viewer> | undefined;
+		if (group.endsWith('_spot')) {
+			const last = this.lastSpot.get(group);
+			if (last && last.equals(any)) {
+				this.counters.spotDuplicates++;
+				return;
+			}
+			this.lastSpot.set(group, any);
+			audience = this.book.viewersOfTicker(group.slice(0, -5));
+		} else audience = this.book.viewersOf(group);
+		if (!audience || audience.size === 0) return;
+		let frame: Uint8Array;
+		try {
+			frame = encodeRelayFrame(group, any);
+		} catch {
+			return; // a group name no group can have: skip the frame
+		}
+		for (const v of audience) {
+			v.deliver(group, frame);
+			this.counters.framesOut++;
+		}
+	}
+
+	// ---- viewers -------------------------------------------------------------------------
+
+	private viewerGroups(viewer: Viewer): string[] {
+		const groups = this.book.groupsOf(viewer);
+		const tickers = new Set(groups.map((g) => this.tickerOfGroup(g)));
+		return groups.concat([...tickers].map((t) => `${t}_spot`)).sort();
+	}
+
+	private tickerOfGroup(group: string): string {
+		return this.book.tickerOfGroup(group) ?? group;
+	}
+
+	private setState(state: RelayState, reason?: string): void {
+		const changed = state !== this.stateValue || reason !== this.reasonValue;
+		this.stateValue = state;
+		this.reasonValue = reason;
+		if (changed) this.broadcastStatus();
+	}
+
+	private broadcastStatus(): void {
+		for (const v of this.viewers) v.sendMessage(this.status(v));
+	}
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { etWindows, isRegularTradingHours } from './marketHours';
+
+describe('market hours (America/New_York, DST-correct)', () => {
+	it('is open 09:30-16:00 ET on weekdays in both EST and EDT', () => {
+		// Winter (EST, UTC-5)
+		expect(isRegularTradingHours(new Date('2026-01-14T14:29:59Z'))).toBe(false);
+		expect(isRegularTradingHours(new Date('2026-01-14T14:30:00Z'))).toBe(true);
+		expect(isRegularTradingHours(new Date('2026-01-14T20:59:59Z'))).toBe(true);
+		expect(isRegularTradingHours(new Date('2026-01-14T21:00:00Z'))).toBe(false);
+		// Summer (EDT, UTC-4)
+		expect(isRegularTradingHours(new Date('2026-07-14T13:30:00Z'))).toBe(true);
+		expect(isRegularTradingHours(new Date('2026-07-14T20:00:00Z'))).toBe(false);
+	});
+
+	it('is closed on weekends', () => {
+		expect(isRegularTradingHours(new Date('2026-11-21T15:00:00Z'))).toBe(false); // Saturday
+		expect(isRegularTradingHours(new Date('2026-11-22T15:00:00Z'))).toBe(false); // Sunday
+	});
+
+	it('names quota windows by the ET calendar', () => {
+		expect(etWindows(new Date('2026-03-01T04:59:59Z'))).toEqual({
+			daily: '2026-02-28',
+			monthly: '2026-02'
+		});
+		expect(etWindows(new Date('2026-03-01T05:00:00Z'))).toEqual({
+			daily: '2026-03-01',
+			monthly: '2026-03'
+		});
+	});
+});
