@@ -17,6 +17,11 @@
  * - max change: [strike, signed change] of the largest absolute change against the previous
  *   second ("current") and 1, 5, 10, 15, 30 minutes ago.
  */
+import {
+	largestAbsStrike,
+	majorStrikes as analyticsMajors,
+	maxChange
+} from '../../lib/analytics/levels';
 import { daysBetween } from '../market/clock';
 import { CHANGE_LAGS, PRIOR_LAGS, type Lookback } from './lookback';
 import { type GreekName, type Subset, type TickerDay } from './tickerDay';
@@ -114,41 +119,22 @@ function dtes(day: TickerDay, subset: Subset): [number, number] {
 	return [a, b];
 }
 
-/** Index of the extreme value (sign +1 = largest, -1 = smallest), ties toward spot. */
-function extreme(
-	values: ArrayLike<number>,
-	strikes: ArrayLike<number>,
-	spot: number,
-	sign: 1 | -1,
-	include?: Uint8Array
-): number {
-	let best = -1;
-	for (let i = 0; i < values.length; i++) {
-		if (include && !include[i]) continue;
-		if (best < 0) {
-			best = i;
-			continue;
-		}
-		const v = sign * values[i];
-		const b = sign * values[best];
-		if (v > b || (v === b && Math.abs(strikes[i] - spot) < Math.abs(strikes[best] - spot)))
-			best = i;
-	}
-	return best;
+/** Values of a per-slot array at the strikes the set lists. */
+function atSetStrikes(subset: Subset, bySlot: Float64Array): Float64Array {
+	const out = new Float64Array(subset.setSlots.length);
+	for (let i = 0; i < out.length; i++) out[i] = bySlot[subset.setSlots[i]];
+	return out;
 }
 
+/** Major positive / negative strikes by volume and OI (the analytics engine's majorStrikes). */
 function majorStrikes(day: TickerDay, subset: Subset) {
-	const strikes = day.chain.strikes;
-	const spot = day.spot;
-	const pick = (values: Float64Array, sign: 1 | -1) => {
-		const i = extreme(values, strikes, spot, sign, subset.slotHas);
-		return i < 0 ? 0 : strikes[i];
-	};
+	const vol = analyticsMajors(subset.setStrikes, atSetStrikes(subset, subset.slotGexVol), day.spot);
+	const oi = analyticsMajors(subset.setStrikes, atSetStrikes(subset, subset.slotGexOi), day.spot);
 	return {
-		posVol: pick(subset.slotGexVol, 1),
-		posOi: pick(subset.slotGexOi, 1),
-		negVol: pick(subset.slotGexVol, -1),
-		negOi: pick(subset.slotGexOi, -1)
+		posVol: vol.positive ?? 0,
+		posOi: oi.positive ?? 0,
+		negVol: vol.negative ?? 0,
+		negOi: oi.negative ?? 0
 	};
 }
 
@@ -164,24 +150,14 @@ function priors(lookback: Lookback, row: number): number[] {
 
 function maxChanges(subset: Subset, spot: number): [number, number][] {
 	const lb = subset.gexLookback;
+	const strikes = subset.rowStrikes;
+	const current = new Float64Array(lb.rows);
+	for (let r = 0; r < lb.rows; r++) current[r] = lb.current(r);
 	return CHANGE_LAGS.map((lag) => {
-		let best = -1;
-		let bestAbs = -1;
-		let bestChange = 0;
-		for (let r = 0; r < lb.rows; r++) {
-			const change = lb.current(r) - lb.at(r, lag);
-			const abs = Math.abs(change);
-			if (
-				abs > bestAbs ||
-				(abs === bestAbs &&
-					Math.abs(subset.rowStrikes[r] - spot) < Math.abs(subset.rowStrikes[best] - spot))
-			) {
-				best = r;
-				bestAbs = abs;
-				bestChange = change;
-			}
-		}
-		return best < 0 ? [0, 0] : [subset.rowStrikes[best], r3(bestChange)];
+		const prior = new Float64Array(lb.rows);
+		for (let r = 0; r < lb.rows; r++) prior[r] = lb.at(r, lag);
+		const change = maxChange({ strikes, values: current }, { strikes, values: prior }, spot);
+		return change === null ? [0, 0] : [change[0], r3(change[1])];
 	});
 }
 
@@ -290,8 +266,7 @@ export function greekProfileValue(
 	const rows = subset.rowStrikes.length;
 	const net = new Float64Array(rows);
 	for (let r = 0; r < rows; r++) net[r] = calls[r] + puts[r];
-	const pos = extreme(net, subset.rowStrikes, day.spot, 1);
-	const neg = extreme(net, subset.rowStrikes, day.spot, -1);
+	const netMajors = analyticsMajors(subset.rowStrikes, net, day.spot);
 	const majors = majorStrikes(day, subset);
 	const mini: GreekProfileValue['mini_contracts'] = [];
 	for (let r = 0; r < rows; r++) {
@@ -311,8 +286,8 @@ export function greekProfileValue(
 		spot: day.spot,
 		min_dte: minDte,
 		sec_min_dte: secDte,
-		major_positive: pos < 0 ? 0 : subset.rowStrikes[pos],
-		major_negative: neg < 0 ? 0 : subset.rowStrikes[neg],
+		major_positive: netMajors.positive ?? 0,
+		major_negative: netMajors.negative ?? 0,
 		major_long_gamma: majors.posVol,
 		major_short_gamma: majors.negVol,
 		mini_contracts: mini
@@ -388,14 +363,14 @@ function flowAggregates(day: TickerDay, subset: Subset) {
 		}
 	}
 	const majors = majorStrikes(day, subset);
-	const mcall = extreme(callBySlot, strikes, spot, 1, subset.slotHas);
-	const mput = extreme(putBySlot, strikes, spot, 1, subset.slotHas);
+	const mcall = largestAbsStrike(subset.setStrikes, atSetStrikes(subset, callBySlot), spot);
+	const mput = largestAbsStrike(subset.setStrikes, atSetStrikes(subset, putBySlot), spot);
 	const f = subset.flows;
 	return {
 		mlgamma: majors.posVol,
 		msgamma: majors.negVol,
-		mcall: mcall < 0 ? 0 : strikes[mcall],
-		mput: mput < 0 ? 0 : strikes[mput],
+		mcall: mcall ?? 0,
+		mput: mput ?? 0,
 		/** Convexity ratio: net customer-bought gamma over all classified gamma traded, in [-1, 1]. */
 		cvr: f.cvrAbs > 0 ? r4(f.cvr / f.cvrAbs) : 0,
 		/** GEX ratio: call GEX share of call + put GEX by volume, in [0, 1]. */
@@ -548,10 +523,8 @@ export function expiryProfileValue(
 		return row.call + row.put;
 	});
 	const gex = slots.map((s) => (bySlot.get(s) as { gex: number }).gex);
-	const pick = (values: number[], sign: 1 | -1) => {
-		const i = extreme(values, strikes, spot, sign);
-		return i < 0 ? 0 : strikes[i];
-	};
+	const netMajors = analyticsMajors(strikes, net, spot);
+	const gexMajors = analyticsMajors(strikes, gex, spot);
 	const dte = daysBetween(day.date, chain.expiries[expiry]);
 	const next =
 		expiry + 1 < chain.expiries.length ? daysBetween(day.date, chain.expiries[expiry + 1]) : dte;
@@ -561,10 +534,10 @@ export function expiryProfileValue(
 		spot,
 		min_dte: dte,
 		sec_min_dte: next,
-		major_positive: pick(net, 1),
-		major_negative: pick(net, -1),
-		major_long_gamma: pick(gex, 1),
-		major_short_gamma: pick(gex, -1),
+		major_positive: netMajors.positive ?? 0,
+		major_negative: netMajors.negative ?? 0,
+		major_long_gamma: gexMajors.positive ?? 0,
+		major_short_gamma: gexMajors.negative ?? 0,
 		mini_contracts: slots.map((s, i) => {
 			const row = bySlot.get(s) as { call: number; put: number; civ: number; piv: number };
 			return [strikes[i], r4(row.civ), r4(row.piv), r2(row.call), [], r2(row.put), []];

@@ -5,26 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { computeExposures } from '../../lib/analytics/exposures';
 import { computeGreeks } from '../../lib/analytics/greeks';
+import { majorStrikes } from '../../lib/analytics/levels';
 import { zeroGamma } from '../../lib/analytics/zeroGamma';
 import { advanceDay } from './live';
 import { gexChainValue, majorsValue } from './payloads';
 import { TickerDay } from './tickerDay';
-
-function argExtreme(
-	values: Float64Array,
-	strikes: Float64Array,
-	spot: number,
-	sign: 1 | -1
-): number {
-	let best = 0;
-	for (let i = 1; i < values.length; i++) {
-		const v = sign * values[i];
-		const b = sign * values[best];
-		if (v > b || (v === b && Math.abs(strikes[i] - spot) < Math.abs(strikes[best] - spot)))
-			best = i;
-	}
-	return strikes[best];
-}
 
 describe.each([
 	['SPX', 5400],
@@ -59,11 +44,11 @@ describe.each([
 			expect(oi).toBeCloseTo(o / 1e6, 2);
 		}
 
-		const spot = day.spot;
-		expect(chain.major_pos_vol).toBe(argExtreme(ladder.gex.vol.net, ladder.strikes, spot, 1));
-		expect(chain.major_neg_vol).toBe(argExtreme(ladder.gex.vol.net, ladder.strikes, spot, -1));
-		expect(chain.major_pos_oi).toBe(argExtreme(ladder.gex.oi.net, ladder.strikes, spot, 1));
-		expect(chain.major_neg_oi).toBe(argExtreme(ladder.gex.oi.net, ladder.strikes, spot, -1));
+		const byVol = majorStrikes(ladder.strikes, ladder.gex.vol.net, day.spot);
+		const byOi = majorStrikes(ladder.strikes, ladder.gex.oi.net, day.spot);
+		expect([chain.major_pos_vol, chain.major_neg_vol]).toEqual([byVol.positive, byVol.negative]);
+		expect([chain.major_pos_oi, chain.major_neg_oi]).toEqual([byOi.positive, byOi.negative]);
+		expect([majors.mpos_vol, majors.mneg_oi]).toEqual([byVol.positive, byOi.negative]);
 
 		const zg = zeroGamma(day.arrays, { selection });
 		const expected = zg.vol ?? zg.oi;

@@ -18,7 +18,7 @@ import {
 } from '../market/smile';
 import { TradeTape } from '../market/trades';
 import { RISK_FREE_RATE } from '../market/universe';
-import { classifyPrint } from './classify';
+import { ClassifiedFlows, classifyTrade } from '../../lib/analytics/classify';
 import { createChainArrays, type ChainArrays } from '../../lib/analytics/chain';
 import { bsmGamma } from '../../lib/analytics/bsm';
 import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
@@ -53,6 +53,9 @@ export interface Subset {
 	slotGexVol: Float64Array;
 	slotGexOi: Float64Array;
 	slotHas: Uint8Array;
+	/** The chain slots (and their strikes, ascending) that have contracts in this set. */
+	setSlots: Int32Array;
+	setStrikes: Float64Array;
 	sumGexVol: number;
 	sumGexOi: number;
 	zeroGammaVol: number | null;
@@ -101,10 +104,10 @@ export class TickerDay {
 	private readonly single = new Int32Array(1);
 	private readonly frontContracts: Int32Array;
 	readonly volume: Float64Array;
+	/** Classified (Lee-Ready) buy / sell volume per contract, from the analytics engine's flows. */
 	readonly buyVolume: Float64Array;
 	readonly sellVolume: Float64Array;
-	private readonly lastPrice: Float64Array;
-	private readonly lastDirection: Int8Array;
+	private readonly classified: ClassifiedFlows;
 	private readonly tape: TradeTape;
 	readonly subsets: Record<SubsetName, Subset>;
 	/** Last computed tick (seconds since 09:30:00), -1 before the first step. */
@@ -139,10 +142,9 @@ export class TickerDay {
 			openInterest: this.chain.openInterest,
 			volume: this.volume
 		};
-		this.buyVolume = new Float64Array(n);
-		this.sellVolume = new Float64Array(n);
-		this.lastPrice = new Float64Array(n);
-		this.lastDirection = new Int8Array(n);
+		this.classified = new ClassifiedFlows(n, CONTRACT_SIZE);
+		this.buyVolume = this.classified.buyVolume;
+		this.sellVolume = this.classified.sellVolume;
 		this.tape = new TradeTape(seed, this.chain);
 		const frontEnd = this.chain.expiryStart[Math.min(2, this.chain.expiries.length)];
 		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
@@ -174,6 +176,8 @@ export class TickerDay {
 		const hi = chain.refSpot * (1 + frac);
 		const slotHas = new Uint8Array(chain.strikes.length);
 		for (let c = start; c < end; c++) slotHas[chain.strikeSlot[c]] = 1;
+		const setSlots: number[] = [];
+		for (let k = 0; k < slotHas.length; k++) if (slotHas[k]) setSlots.push(k);
 		const slots: number[] = [];
 		for (let s = 0; s < chain.strikes.length; s++)
 			if (slotHas[s] && chain.strikes[s] >= lo && chain.strikes[s] <= hi) slots.push(s);
@@ -193,6 +197,8 @@ export class TickerDay {
 			slotGexVol: new Float64Array(chain.strikes.length),
 			slotGexOi: new Float64Array(chain.strikes.length),
 			slotHas,
+			setSlots: Int32Array.from(setSlots),
+			setStrikes: Float64Array.from(setSlots.map((k) => chain.strikes[k])),
 			sumGexVol: 0,
 			sumGexOi: 0,
 			zeroGammaVol: null,
@@ -371,21 +377,18 @@ export class TickerDay {
 		const full = this.subsets.full.flows;
 		for (const p of prints) {
 			const c = p.contract;
-			const side = classifyPrint(
+			const call = this.chain.isCall[c] === 1;
+			const side = classifyTrade(
+				'lee-ready',
 				p.price,
 				p.quote.bid,
 				p.quote.ask,
-				this.lastPrice[c],
-				this.lastDirection[c]
+				this.classified.ticks[c]
 			);
-			if (this.lastPrice[c] !== 0 && p.price !== this.lastPrice[c])
-				this.lastDirection[c] = p.price > this.lastPrice[c] ? 1 : -1;
-			this.lastPrice[c] = p.price;
 			this.volume[c] += p.size;
-			if (side > 0) this.buyVolume[c] += p.size;
-			else if (side < 0) this.sellVolume[c] += p.size;
+			this.classified.record(c, side, p.size, call, delta[c], gamma[c], spot);
 			if (side === 0) continue;
-			const sign = this.chain.isCall[c] === 1 ? 1 : -1;
+			const sign = call ? 1 : -1;
 			const dex = (side * delta[c] * p.size * CONTRACT_SIZE * spot) / MILLION;
 			const conv = (gamma[c] * p.size * CONTRACT_SIZE * spot * spot * 0.01) / MILLION;
 			addFlow(full, dex, side * sign * conv, side * conv, conv);

@@ -4,6 +4,7 @@
  * strong negative skew (rho about -0.7); stocks are flatter and their expiries after an earnings
  * date carry the event's extra variance (the term-structure hump).
  */
+import { powerLawPhi, ssviTotalVariance } from '../../lib/analytics/surface';
 import { RISK_FREE_RATE } from './universe';
 import type { ChainDay } from './chain';
 import { Rng } from './prng';
@@ -73,7 +74,7 @@ export function sliceTerms(
 	const mult = Math.exp(smile.spotVolBeta * Math.log(spot / chain.refSpot)) * smile.drift[tick];
 	const vol = smile.atmVol[expiry] * mult;
 	const theta = vol * vol * years + chain.expiryEventVariance[expiry];
-	const phi = smile.eta / (Math.pow(theta, smile.gamma) * Math.pow(1 + theta, 1 - smile.gamma));
+	const phi = powerLawPhi(smile, theta);
 	const lnF = Math.log(spot) + (RISK_FREE_RATE - chain.model.dividendYield) * years;
 	return { theta, phi, lnF, years };
 }
@@ -84,10 +85,8 @@ export function sliceTerms(
  * arbitrage for eta (1 + |rho|) <= 2. Clamped to [1%, 500%].
  */
 export function contractVol(smile: SmileDay, terms: SliceTerms, contract: number): number {
-	const rho = smile.rho;
 	const k = smile.logStrike[contract] - terms.lnF;
-	const pk = terms.phi * k;
-	const w = 0.5 * terms.theta * (1 + rho * pk + Math.sqrt((pk + rho) * (pk + rho) + 1 - rho * rho));
+	const w = ssviTotalVariance(smile.rho, terms.phi, terms.theta, k);
 	const v = Math.sqrt(w / terms.years);
 	return v < 0.01 ? 0.01 : v > 5 ? 5 : v;
 }

@@ -86,7 +86,8 @@ export class TradeTape {
 			const buyer = rng.next() < buyProb;
 			const placement = rng.next();
 			let printed: number;
-			if (placement < 0.12) printed = round2((quote.bid + quote.ask) / 2);
+			// Exactly the midpoint (half a cent at most), where Lee-Ready falls back to the tick test.
+			if (placement < 0.12) printed = 0.5 * (quote.bid + quote.ask);
 			else if (placement < 0.75) printed = buyer ? quote.ask : quote.bid;
 			else {
 				// Inside the spread, on the aggressor's side of the mid.
