@@ -92,3 +92,16 @@ describe('computeExposures', () => {
 		expect(none.totals.gex.oi.net).toBe(0);
 	});
 });
+
+describe('categorySnapshot', () => {
+	it('bundles exposures, zero gamma and majors of one selection', async () => {
+		const { categorySnapshot } = await import('./report');
+		const { zeroGamma } = await import('./zeroGamma');
+		const chain = chainArraysFromContracts(market, contracts);
+		const greeks = computeGreeks(chain);
+		const snap = categorySnapshot(chain, greeks, { selection: [0, 1, 2, 3] });
+		expect(Array.from(snap.exposures.strikes)).toEqual([4950, 5050]);
+		expect(snap.majors).toEqual({ posOi: 5050, negOi: 4950, posVol: 5050, negVol: 4950 });
+		expect(snap.zeroGamma.oi).toBe(zeroGamma(chain, { selection: [0, 1, 2, 3] }).oi);
+	});
+});

@@ -2,9 +2,9 @@
  * The chain report printed by `npm run analyze`: per-strike and total exposures, zero gamma and
  * majors, in the units of exposures.ts. Built whole before anything is printed.
  */
-import type { ChainArrays } from './chain';
+import type { ChainArrays, Selection, StrikeLadder } from './chain';
 import { computeExposures } from './exposures';
-import { computeGreeks } from './greeks';
+import { computeGreeks, type GreekArrays } from './greeks';
 import { majorStrikes } from './levels';
 import { zeroGamma } from './zeroGamma';
 
@@ -69,6 +69,42 @@ export function analyzeChain(chain: ChainArrays): ChainReport {
 			neg_oi: byOi.negative,
 			pos_vol: byVol.positive,
 			neg_vol: byVol.negative
+		}
+	};
+}
+
+export interface CategorySnapshot {
+	exposures: ReturnType<typeof computeExposures>;
+	zeroGamma: ReturnType<typeof zeroGamma>;
+	majors: {
+		posOi: number | null;
+		negOi: number | null;
+		posVol: number | null;
+		negVol: number | null;
+	};
+}
+
+/**
+ * Everything one category (full chain, 0DTE only, next expiry only...) needs from greeks that
+ * were computed once for the whole chain: exposures, both zero-gamma roots and the majors.
+ */
+export function categorySnapshot(
+	chain: ChainArrays,
+	greeks: GreekArrays,
+	options: { selection?: Selection; ladder?: StrikeLadder } = {}
+): CategorySnapshot {
+	const exposures = computeExposures(chain, greeks, options);
+	const zg = zeroGamma(chain, { selection: options.selection });
+	const byOi = majorStrikes(exposures.strikes, exposures.gex.oi.net, chain.spot);
+	const byVol = majorStrikes(exposures.strikes, exposures.gex.vol.net, chain.spot);
+	return {
+		exposures,
+		zeroGamma: zg,
+		majors: {
+			posOi: byOi.positive,
+			negOi: byOi.negative,
+			posVol: byVol.positive,
+			negVol: byVol.negative
 		}
 	};
 }

@@ -176,3 +176,18 @@ describe('gexProfile / gexAt', () => {
 		}
 	});
 });
+
+describe('zeroGamma edge cases', () => {
+	it('copes with options seconds from expiry and expired ones without blowing up the scan', () => {
+		const contracts: OptionContract[] = [
+			{ expiryYears: 1e-9, strike: 5000, isCall: true, iv: 0.2, openInterest: 100, volume: 100 },
+			{ expiryYears: 0, strike: 5005, isCall: false, iv: 0.2, openInterest: 100, volume: 100 },
+			{ expiryYears: 0.05, strike: 5100, isCall: true, iv: 0.2, openInterest: 1000, volume: 10 },
+			{ expiryYears: 0.05, strike: 4900, isCall: false, iv: 0.2, openInterest: 1000, volume: 10 }
+		];
+		const r = zeroGamma(chainArraysFromContracts(market, contracts));
+		expect(r.scanPoints).toBeLessThanOrEqual(128 * 1024 + 1);
+		expect(r.oi).not.toBeNull();
+		for (const x of [...r.rootsOi, ...r.rootsVol]) expect(Number.isFinite(x)).toBe(true);
+	});
+});

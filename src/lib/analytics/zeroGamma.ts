@@ -24,8 +24,12 @@ import {
 const CELLS = 128;
 const WIDE_CELLS = 6;
 const RESOLUTION = 4;
-/** Hard cap on scan points (a 0DTE one minute before the close needs a few thousand). */
-const MAX_SCAN_POINTS = 200_000;
+/**
+ * Cap on sub-grid points per cell (2^10). A 0DTE one minute before the close needs ~64; only
+ * options with seconds left are narrower, and those are sampled at the cap rather than letting
+ * the scan grow without bound (their gamma is then a spike no grid can follow anyway).
+ */
+const MAX_CELL_POINTS = 1024;
 /**
  * Where |H| is below this fraction of the window's gross bump mass, G is numerically zero (far
  * tails of a few bumps); sign changes there are rounding noise, not zero-gamma levels.
@@ -87,11 +91,13 @@ export function zeroGammaFromTerms(
 	const cellOffset = new Int32Array(CELLS + 1);
 	for (let c = 0; c < CELLS; c++) {
 		// Powers of two, so cells with similar needs share one uniform sub-grid.
-		cellPoints[c] = cellStep[c] >= hc ? 1 : 2 ** Math.ceil(Math.log2(hc / cellStep[c]) - 1e-9);
+		cellPoints[c] =
+			cellStep[c] >= hc
+				? 1
+				: Math.min(MAX_CELL_POINTS, 2 ** Math.ceil(Math.log2(hc / cellStep[c]) - 1e-9));
 		cellOffset[c + 1] = cellOffset[c] + cellPoints[c];
 	}
 	const points = cellOffset[CELLS] + 1;
-	if (points > MAX_SCAN_POINTS) throw new RangeError(`zeroGamma: scan needs ${points} points`);
 	const u = new Float64Array(points);
 	for (let c = 0; c < CELLS; c++) {
 		const start = uLow + c * hc;
@@ -153,6 +159,18 @@ export function zeroGammaFromTerms(
 				runStep = -1;
 				continue;
 			}
+			const off = cellOffset[c];
+			if (step > 0.5 * w) {
+				// Capped cell coarser than the bump: direct values (the recurrence would overflow).
+				for (let k = k0; k <= k1; k++) {
+					const z = (start + k * step - m) / w;
+					const e = Math.exp(-0.5 * z * z);
+					hOi[off + k] += co * e;
+					hVol[off + k] += cv * e;
+				}
+				runStep = -1;
+				continue;
+			}
 			if (step !== runStep || k0 !== 0) {
 				const z = (start + k0 * step - m) / w;
 				const delta = step / w;
@@ -161,7 +179,6 @@ export function zeroGammaFromTerms(
 				kappa = Math.exp(-delta * delta);
 				runStep = step;
 			}
-			const off = cellOffset[c];
 			for (let k = k0; k <= k1; k++) {
 				hOi[off + k] += co * g;
 				hVol[off + k] += cv * g;
@@ -252,6 +269,7 @@ function refineRoots(
 /** Taylor degree of the wide bumps' local expansion (|eps| <= 1/TAYLOR_REACH, error < 1e-16). */
 const TAYLOR_DEGREE = 12;
 const TAYLOR_REACH = 12;
+const INV_N = Float64Array.from({ length: TAYLOR_DEGREE + 1 }, (_, n) => (n === 0 ? 0 : 1 / n));
 
 /**
  * H(ln x) on [ua, ub], exact to rounding: bumps at least TAYLOR_REACH half-widths of the interval
@@ -278,9 +296,10 @@ function localH(terms: GammaTerms, c: Float64Array, ua: number, ub: number): (x:
 		let hePrev = 1;
 		let he = z0;
 		let fac = 1;
+		const negInvW = -1 / w;
 		coef[0] += g;
 		for (let n = 1; n <= TAYLOR_DEGREE; n++) {
-			fac *= -1 / (n * w);
+			fac *= negInvW * INV_N[n];
 			coef[n] += g * he * fac;
 			const next = z0 * he - n * hePrev;
 			hePrev = he;
