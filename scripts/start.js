@@ -98,6 +98,10 @@ const server = createServer((req, res) => {
 	handler(req, res);
 });
 server.keepAliveTimeout = 65_000;
+// Parts of the app that need the raw server (WebSocket upgrades) registered themselves through
+// src/lib/server/httpServer.ts while the app initialised.
+const attachers = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.httpServerAttachers')] ?? [];
+for (const attach of attachers) attach(server);
 
 let stopping = false;
 /** @param {string} signal */
