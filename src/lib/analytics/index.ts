@@ -8,6 +8,8 @@ export * from './chain';
 export * from './greeks';
 export * from './exposures';
 export { gammaTerms, type GammaTerms } from './gammaTerms';
+export { brentRoot } from './brent';
+export { jsonErrorOffset } from './jsonPosition';
 export * from './zeroGamma';
 export * from './iv';
 export * from './levels';
