@@ -33,9 +33,14 @@ function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** A JSON array written into one growing buffer (a day is about 10^5 records of a few KB). */
+/**
+ * A JSON array written into 4 MB chunks (a day is about 10^5 records of a few KB; 15 categories
+ * of an index day must not each hold a doubled buffer), joined once at the end.
+ */
 class ArrayWriter {
-	private out = Buffer.allocUnsafe(1 << 20);
+	private static readonly CHUNK = 4 << 20;
+	private readonly chunks: Buffer[] = [];
+	private current = Buffer.allocUnsafe(ArrayWriter.CHUNK);
 	private used = 0;
 	private count = 0;
 
@@ -50,16 +55,18 @@ class ArrayWriter {
 
 	finish(): Buffer {
 		this.write(']');
-		return Buffer.from(this.out.subarray(0, this.used));
+		this.chunks.push(this.current.subarray(0, this.used));
+		return Buffer.concat(this.chunks);
 	}
 
 	private write(text: string): void {
-		while (this.used + text.length * 3 > this.out.length) {
-			const bigger = Buffer.allocUnsafe(this.out.length * 2);
-			this.out.copy(bigger, 0, 0, this.used);
-			this.out = bigger;
+		const worst = text.length * 3;
+		if (this.used + worst > this.current.length) {
+			this.chunks.push(this.current.subarray(0, this.used));
+			this.current = Buffer.allocUnsafe(Math.max(ArrayWriter.CHUNK, worst));
+			this.used = 0;
 		}
-		this.used += this.out.write(text, this.used);
+		this.used += this.current.write(text, this.used);
 	}
 }
 
