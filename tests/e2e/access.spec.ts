@@ -98,3 +98,40 @@ test('the proxy refuses off-list paths and bad parameters', async ({ request }) 
 	expect(csp).toContain("frame-ancestors 'none'");
 	expect(csp).not.toContain('unsafe-eval');
 });
+
+test('keys entered on the Account page are verified, stored server-side and never echoed', async ({
+	page
+}) => {
+	const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
+	const bodies: string[] = [];
+	page.on('response', async (r) => {
+		try {
+			bodies.push((await r.body()).toString('utf8'));
+		} catch {
+			// no body
+		}
+	});
+	try {
+		await page.goto('/account');
+		await page.locator('#customKey').fill('gexbot_custom_not-a-real-key');
+		await page.getByRole('button', { name: 'Verify and save' }).click();
+		await expect(page.getByTestId('form-message')).toContainText('gexbot_custom_ followed by 43');
+
+		// A well-formed key the upstream does not know is refused before it is stored.
+		await page.locator('#customKey').fill(`gexbot_custom_${'A'.repeat(43)}`);
+		await page.getByRole('button', { name: 'Verify and save' }).click();
+		await expect(page.getByTestId('form-message')).toContainText('refused this key');
+
+		await page.locator('#customKey').fill(classicKey);
+		await page.getByRole('button', { name: 'Verify and save' }).click();
+		await expect(page.getByTestId('form-message')).toContainText('Saved');
+		await expect(page.getByTestId('whoami')).toContainText('demo-classic');
+		await expect(page.getByTestId('masked-key')).toContainText(`…${classicKey.slice(-4)}`);
+		await expect(page.getByTestId('masked-key')).toContainText('settings');
+		expect(bodies.some((b) => b.includes(classicKey))).toBe(false);
+	} finally {
+		await page.goto('/account');
+		await page.getByRole('button', { name: 'Remove stored keys' }).click();
+		await expect(page.getByTestId('whoami')).toContainText('demo-research');
+	}
+});

@@ -24,7 +24,7 @@ export const load = (({ locals, url }) => {
 }) satisfies PageServerLoad;
 
 export const actions = {
-	default: async ({ request, cookies, getClientAddress }) => {
+	login: async ({ request, cookies, getClientAddress }) => {
 		const password = config().password;
 		if (!password) redirect(303, '/');
 		const client = getClientAddress();
