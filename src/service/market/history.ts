@@ -37,6 +37,8 @@ function yieldToLoop(): Promise<void> {
  * A JSON array written into 4 MB chunks (a day is about 10^5 records of a few KB; 15 categories
  * of an index day must not each hold a doubled buffer), joined once at the end.
  */
+const CLOSE = Buffer.from(']');
+
 class ArrayWriter {
 	private static readonly CHUNK = 4 << 20;
 	private readonly chunks: Buffer[] = [];
@@ -53,10 +55,9 @@ class ArrayWriter {
 		this.write(json);
 	}
 
-	finish(): Buffer {
-		this.write(']');
-		this.chunks.push(this.current.subarray(0, this.used));
-		return Buffer.concat(this.chunks);
+	/** The array so far, closed (the writer can go on appending). */
+	snapshot(): Buffer {
+		return Buffer.concat([...this.chunks, this.current.subarray(0, this.used), CLOSE]);
 	}
 
 	private write(text: string): void {
@@ -71,11 +72,66 @@ class ArrayWriter {
 }
 
 /**
- * Runs the engine for `ticker` on `date` from the open through `endTick` once, serialising every
- * category of `categories` at every second. Yields to the event loop every ~40 ms so serving
- * goes on.
+ * Runs the engine for one ticker and day, serialising `categories` at every second, and can be
+ * extended later: a request for the live day generates up to the live second, and the next one
+ * continues from there instead of starting again at the open.
  */
-export async function generateDays(
+export class DayGenerator {
+	private readonly day: TickerDay;
+	private readonly mode: 'gamma' | 'rings';
+	private readonly writers: ArrayWriter[];
+	private chain: Promise<unknown> = Promise.resolve();
+
+	constructor(
+		private readonly seed: number,
+		readonly ticker: string,
+		readonly categories: readonly CanonicalCategory[],
+		readonly date: string
+	) {
+		const view = viewOf(ticker);
+		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
+		this.day = new TickerDay(seed, view.source, date);
+		// GEX categories need only gamma across the chain (see TickerDay.step).
+		this.mode = categories.every((c) => c.startsWith('gex_')) ? 'gamma' : 'rings';
+		this.writers = categories.map(() => new ArrayWriter());
+	}
+
+	/** Last generated tick (-1 before the open). */
+	get tick(): number {
+		return this.day.tick;
+	}
+
+	/** Every category's array from the open through `endTick` (calls are serialised). */
+	extendTo(endTick: number, signal?: AbortSignal): Promise<Map<CanonicalCategory, Buffer>> {
+		const run = this.chain.then(() => this.run(endTick, signal));
+		this.chain = run.catch(() => undefined);
+		return run;
+	}
+
+	private async run(
+		endTick: number,
+		signal?: AbortSignal
+	): Promise<Map<CanonicalCategory, Buffer>> {
+		const { day, seed, ticker, date } = this;
+		let slice = performance.now();
+		while (day.tick < endTick) {
+			day.step(this.mode);
+			const format = viewFormatAt(seed, ticker, date, day.tick);
+			this.categories.forEach((category, i) =>
+				this.writers[i].push(JSON.stringify(categoryValue(day, category, format)))
+			);
+			if (performance.now() - slice > 40) {
+				await yieldToLoop();
+				if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
+				slice = performance.now();
+			}
+		}
+		return new Map(this.categories.map((c, i) => [c, this.writers[i].snapshot()]));
+	}
+}
+
+/** Every category of `categories` for one day through `endTick`, in one engine pass. */
+export function generateDays(
 	seed: number,
 	ticker: string,
 	categories: readonly CanonicalCategory[],
@@ -83,26 +139,7 @@ export async function generateDays(
 	endTick: number = SESSION_SECONDS,
 	signal?: AbortSignal
 ): Promise<Map<CanonicalCategory, Buffer>> {
-	const view = viewOf(ticker);
-	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-	const day = new TickerDay(seed, view.source, date);
-	// GEX categories need only gamma across the chain (see TickerDay.step).
-	const mode = categories.every((c) => c.startsWith('gex_')) ? 'gamma' : 'rings';
-	const writers = categories.map(() => new ArrayWriter());
-	let slice = performance.now();
-	while (day.tick < endTick) {
-		day.step(mode);
-		const format = viewFormatAt(seed, ticker, date, day.tick);
-		categories.forEach((category, i) =>
-			writers[i].push(JSON.stringify(categoryValue(day, category, format)))
-		);
-		if (performance.now() - slice > 40) {
-			await yieldToLoop();
-			if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
-			slice = performance.now();
-		}
-	}
-	return new Map(categories.map((c, i) => [c, writers[i].finish()]));
+	return new DayGenerator(seed, ticker, categories, date).extendTo(endTick, signal);
 }
 
 /** One category's day (see generateDays). */
@@ -245,7 +282,7 @@ export class HistoryStore {
 		}
 		const missing = categories.filter((c) => !days.has(c));
 		if (missing.length === 0) return days;
-		const generated = await generateDays(this.options.seed, ticker, missing, date, endTick);
+		const generated = await this.generator(ticker, missing, date, endTick).extendTo(endTick);
 		for (const [category, body] of generated) {
 			days.set(category, body);
 			if (!complete) continue;
@@ -256,6 +293,32 @@ export class HistoryStore {
 			await rename(tmp, file);
 		}
 		return days;
+	}
+
+	/** Generators of the live day, kept so the next request continues where the last one ended. */
+	private readonly generators = new Map<string, DayGenerator>();
+
+	private generator(
+		ticker: string,
+		categories: readonly CanonicalCategory[],
+		date: string,
+		endTick: number
+	): DayGenerator {
+		const key = `${ticker}|${date}|${categories.join(',')}`;
+		const kept = this.generators.get(key);
+		if (kept && kept.tick <= endTick) {
+			if (endTick === SESSION_SECONDS) this.generators.delete(key);
+			return kept;
+		}
+		const fresh = new DayGenerator(this.options.seed, ticker, categories, date);
+		// Only an unfinished (live) day is worth keeping; a complete one is cached on disk.
+		if (endTick < SESSION_SECONDS) {
+			this.generators.delete(key);
+			this.generators.set(key, fresh);
+			while (this.generators.size > 2)
+				this.generators.delete(this.generators.keys().next().value as string);
+		} else this.generators.delete(key);
+		return fresh;
 	}
 
 	/** Wait for a generation, at most waitMs; the generation itself goes on and is cached. */

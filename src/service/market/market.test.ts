@@ -89,6 +89,15 @@ describe('createMarket', async () => {
 		);
 		expect(today.length).toBe(wall / 1000 - Date.parse('2026-11-20T14:30:00Z') / 1000 + 1);
 		expect(today.length).toBe(1806);
+		// A later request continues the same generation: the earlier array is a prefix.
+		const first = await market.history('VIX', 'classic', 'gex_zero', '2026-11-20');
+		wall += 10_000;
+		const later = await market.history('VIX', 'classic', 'gex_zero', '2026-11-20');
+		expect(JSON.parse(later.toString())).toHaveLength(1816);
+		expect(later.subarray(0, first.length - 1).equals(first.subarray(0, first.length - 1))).toBe(
+			true
+		);
+		expect(later.equals(await generateDay(5, 'VIX', 'gex_zero', '2026-11-20', 1815))).toBe(true);
 
 		const refused = async (
 			date: string,
