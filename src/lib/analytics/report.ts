@@ -87,14 +87,18 @@ export interface CategorySnapshot {
 /**
  * Everything one category (full chain, 0DTE only, next expiry only...) needs from greeks that
  * were computed once for the whole chain: exposures, both zero-gamma roots and the majors.
+ * Only the roots nearest spot are refined unless `allRoots` is set.
  */
 export function categorySnapshot(
 	chain: ChainArrays,
 	greeks: GreekArrays,
-	options: { selection?: Selection; ladder?: StrikeLadder } = {}
+	options: { selection?: Selection; ladder?: StrikeLadder; allRoots?: boolean } = {}
 ): CategorySnapshot {
 	const exposures = computeExposures(chain, greeks, options);
-	const zg = zeroGamma(chain, { selection: options.selection });
+	const zg = zeroGamma(chain, {
+		selection: options.selection,
+		nearestOnly: !(options.allRoots ?? false)
+	});
 	const byOi = majorStrikes(exposures.strikes, exposures.gex.oi.net, chain.spot);
 	const byVol = majorStrikes(exposures.strikes, exposures.gex.vol.net, chain.spot);
 	return {

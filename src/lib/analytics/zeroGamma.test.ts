@@ -134,6 +134,19 @@ describe('zeroGamma', () => {
 		);
 	});
 
+	it('nearestOnly refines just enough to report the same nearest roots', () => {
+		for (const zeroDteHours of [5, 0.25, 0.05]) {
+			for (const spot of [4950, 5000, 5060]) {
+				const chain = syntheticChain({ zeroDteHours, spot });
+				const all = zeroGamma(chain);
+				const near = zeroGamma(chain, { nearestOnly: true });
+				expect(near.oi).toBe(all.oi);
+				expect(near.vol).toBe(all.vol);
+				expect(near.rootsVol.length).toBeLessThanOrEqual(all.rootsVol.length);
+			}
+		}
+	});
+
 	it('the nearest root to spot is reported', () => {
 		const chain = syntheticChain({ zeroDteHours: 0.25 });
 		const r = zeroGamma(chain);

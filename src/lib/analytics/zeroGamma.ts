@@ -43,6 +43,11 @@ export interface ZeroGammaOptions {
 	upper?: number;
 	/** Absolute tolerance on the root, in price units; default 1e-6. */
 	tolerance?: number;
+	/**
+	 * Refine only what is needed for the root nearest spot (the per-second service path); the
+	 * root lists then hold just the roots refined on the way. Default false: every root.
+	 */
+	nearestOnly?: boolean;
 }
 
 export interface ZeroGammaResult {
@@ -62,7 +67,7 @@ export function zeroGamma(chain: ChainArrays, options: ZeroGammaOptions = {}): Z
 	const uHigh = Math.log(spot * (options.upper ?? 1.2));
 	const tolerance = options.tolerance ?? 1e-6;
 	const terms = gammaTerms(chain, options.selection, uLow, uHigh);
-	return zeroGammaFromTerms(terms, spot, uLow, uHigh, tolerance);
+	return zeroGammaFromTerms(terms, spot, uLow, uHigh, tolerance, options.nearestOnly ?? false);
 }
 
 export function zeroGammaFromTerms(
@@ -70,7 +75,8 @@ export function zeroGammaFromTerms(
 	spot: number,
 	uLow: number,
 	uHigh: number,
-	tolerance: number
+	tolerance: number,
+	nearestOnly = false
 ): ZeroGammaResult {
 	const hc = (uHigh - uLow) / CELLS;
 	const wideWidth = WIDE_CELLS * hc;
@@ -195,8 +201,26 @@ export function zeroGammaFromTerms(
 		}
 	}
 
-	const rootsOi = refineRoots(terms, terms.cOi, u, hOi, SIGNIFICANT * terms.massOi, tolerance);
-	const rootsVol = refineRoots(terms, terms.cVol, u, hVol, SIGNIFICANT * terms.massVol, tolerance);
+	const rootsOi = refineRoots(
+		terms,
+		terms.cOi,
+		u,
+		hOi,
+		SIGNIFICANT * terms.massOi,
+		tolerance,
+		spot,
+		nearestOnly
+	);
+	const rootsVol = refineRoots(
+		terms,
+		terms.cVol,
+		u,
+		hVol,
+		SIGNIFICANT * terms.massVol,
+		tolerance,
+		spot,
+		nearestOnly
+	);
 	return {
 		oi: nearest(rootsOi, spot),
 		vol: nearest(rootsVol, spot),
@@ -232,36 +256,44 @@ function refineRoots(
 	u: Float64Array,
 	h: Float64Array,
 	floor: number,
-	tolerance: number
+	tolerance: number,
+	spot: number,
+	nearestOnly: boolean
 ): number[] {
 	const roots: number[] = [];
 	const last = u.length - 1;
+	// Sign changes of the scan as [previous significant point, point].
+	const brackets: [number, number][] = [];
 	let prev = -1;
 	for (let j = 0; j <= last; j++) {
 		if (!(Math.abs(h[j]) > floor)) continue;
-		if (prev >= 0 && h[prev] > 0 !== h[j] > 0) {
-			// Usual case: the exact sum confirms the change on the same interval; otherwise the
-			// interpolated wide part moved it by a point or two, so search the neighbourhood.
-			const local = localH(terms, c, u[prev], u[j]);
-			const xa = Math.exp(u[prev]);
-			const xb = Math.exp(u[j]);
-			const fa = local(xa);
-			const fb = local(xb);
-			if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
-				pushRoot(roots, brentRoot(local, xa, xb, fa, fb, tolerance), tolerance);
-			else
-				bracketRoots(
-					terms,
-					c,
-					u,
-					Math.max(0, prev - 2),
-					Math.min(last, j + 2),
-					floor,
-					tolerance,
-					roots
-				);
-		}
+		if (prev >= 0 && h[prev] > 0 !== h[j] > 0) brackets.push([prev, j]);
 		prev = j;
+	}
+	// Distance from spot to the stretch a bracket may refine into (it searches two points aside).
+	const reachOf = ([p, j]: [number, number]) => {
+		const lo = Math.exp(u[Math.max(0, p - 2)]);
+		const hi = Math.exp(u[Math.min(last, j + 2)]);
+		return spot < lo ? lo - spot : spot > hi ? spot - hi : 0;
+	};
+	if (nearestOnly) brackets.sort((x, y) => reachOf(x) - reachOf(y));
+	let best = Infinity;
+	for (const bracket of brackets) {
+		if (nearestOnly && reachOf(bracket) > best) break;
+		const [p, j] = bracket;
+		const before = roots.length;
+		// Usual case: the exact sum confirms the change on the same interval; otherwise the
+		// interpolated wide part moved it by a point or two, so search the neighbourhood.
+		const local = localH(terms, c, u[p], u[j]);
+		const xa = Math.exp(u[p]);
+		const xb = Math.exp(u[j]);
+		const fa = local(xa);
+		const fb = local(xb);
+		if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
+			pushRoot(roots, brentRoot(local, xa, xb, fa, fb, tolerance), tolerance);
+		else
+			bracketRoots(terms, c, u, Math.max(0, p - 2), Math.min(last, j + 2), floor, tolerance, roots);
+		for (let k = before; k < roots.length; k++) best = Math.min(best, Math.abs(roots[k] - spot));
 	}
 	return roots.sort((x, y) => x - y);
 }
