@@ -105,3 +105,38 @@ describe('categorySnapshot', () => {
 		expect(snap.zeroGamma.oi).toBe(zeroGamma(chain, { selection: [0, 1, 2, 3] }).oi);
 	});
 });
+
+describe('exposures are finite for any finite positive chain (property)', () => {
+	it('no NaN or Infinity in greeks, ladders, totals or zero gamma', async () => {
+		const fc = (await import('fast-check')).default;
+		const { zeroGamma } = await import('./zeroGamma');
+		const contract = fc.record({
+			expiryYears: fc.double({ min: 0, max: 3, noNaN: true }),
+			strike: fc.double({ min: 1, max: 20000, noNaN: true }),
+			isCall: fc.boolean(),
+			iv: fc.double({ min: 0, max: 5, noNaN: true }),
+			openInterest: fc.double({ min: 0, max: 1e6, noNaN: true }),
+			volume: fc.double({ min: 0, max: 1e6, noNaN: true })
+		});
+		fc.assert(
+			fc.property(
+				fc.double({ min: 1, max: 20000, noNaN: true }),
+				fc.array(contract, { maxLength: 20 }),
+				(spot, cs) => {
+					const chain = chainArraysFromContracts({ ...market, spot }, cs);
+					const g = computeGreeks(chain);
+					const x = computeExposures(chain, g);
+					for (const m of ['gex', 'dex', 'vanna', 'charm'] as const)
+						for (const w of ['oi', 'vol'] as const) {
+							for (const v of x[m][w].net) expect(Number.isFinite(v)).toBe(true);
+							expect(Number.isFinite(x.totals[m][w].net)).toBe(true);
+						}
+					const z = zeroGamma(chain);
+					for (const r of [...z.rootsOi, ...z.rootsVol]) expect(Number.isFinite(r)).toBe(true);
+					if (cs.length === 0) expect([z.oi, z.vol]).toEqual([null, null]);
+				}
+			),
+			{ numRuns: 200 }
+		);
+	});
+});
