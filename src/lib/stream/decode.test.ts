@@ -97,17 +97,16 @@ describe('stream decode path', () => {
 				const any = encodeFrame('greek', profile);
 				const out = decodeRelayMessage(encodeRelayFrame('SPX_state_gamma_zero', any));
 				if (!out.ok || out.update.kind !== 'greek') throw new Error('expected greek');
+				const profileCols = out.update.value;
 				const ref = OptionProfileType.toObject(OptionProfileType.decode(referenceInner(any)), {
 					longs: Number,
 					defaults: true,
 					arrays: true
 				}) as { spot: number; mini_contracts: { strike: number; call_ivol: number }[] };
-				expect(close(out.update.value.spot, ref.spot / 100)).toBe(true);
+				expect(close(profileCols.spot, ref.spot / 100)).toBe(true);
 				ref.mini_contracts.forEach((m, i) => {
-					expect(close(out.update.value.strikes[i], m.strike / 100)).toBe(true);
-					expect(
-						close((out.update.value as { callIvol: Float64Array }).callIvol[i], m.call_ivol / 1000)
-					).toBe(true);
+					expect(close(profileCols.strikes[i], m.strike / 100)).toBe(true);
+					expect(close(profileCols.callIvol[i], m.call_ivol / 1000)).toBe(true);
 				});
 				const s = decodeRelayMessage(encodeRelayFrame('SPX_spot', encodeFrame('spot', spot)));
 				if (!s.ok || s.update.kind !== 'spot') throw new Error('expected spot');
