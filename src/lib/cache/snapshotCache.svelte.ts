@@ -26,11 +26,18 @@ function disable(err: unknown): undefined {
 }
 
 function db(): Promise<IDBPDatabase<GexdeckDB> | undefined> {
-	if (typeof indexedDB === 'undefined') return Promise.resolve(disable(new Error('no IndexedDB')));
-	dbPromise ??= openDB<GexdeckDB>(DB_NAME, DB_VERSION, {
-		upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
-		blocking: (_current, _next, event) => (event.target as IDBDatabase).close()
-	}).catch(disable);
+	if (!dbPromise) {
+		try {
+			if (typeof indexedDB === 'undefined') throw new Error('no IndexedDB');
+			dbPromise = openDB<GexdeckDB>(DB_NAME, DB_VERSION, {
+				upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
+				blocking: (_current, _next, event) => (event.target as IDBDatabase).close()
+			}).catch(disable);
+		} catch (err) {
+			// Some private modes throw from indexedDB.open itself rather than failing the request.
+			dbPromise = Promise.resolve(disable(err));
+		}
+	}
 	return dbPromise;
 }
 
