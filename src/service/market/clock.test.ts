@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
 	SessionClock,
@@ -28,6 +29,21 @@ describe('New York time', () => {
 	it('reads wall-clock fields back', () => {
 		const p = etParts(utc('2026-07-01T03:59:59Z'));
 		expect(p).toMatchObject({ date: '2026-06-30', hour: 23, minute: 59, second: 59, weekday: 2 });
+	});
+
+	it('round-trips every instant outside the repeated fall-back hour', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2031, 0, 1) }), (raw) => {
+				const ms = raw - (raw % 1000);
+				const p = etParts(ms);
+				const back = etToUtc(p.date, p.hour, p.minute, p.second);
+				// 01:00-01:59 on the first Sunday of November happens twice; either instant is right.
+				if (p.hour === 1 && p.weekday === 0 && p.month === 11)
+					return Math.abs(back - ms) % 3_600_000 === 0;
+				return back === ms;
+			}),
+			{ numRuns: 2000 }
+		);
 	});
 
 	it('refuses malformed dates', () => {
