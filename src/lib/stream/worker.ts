@@ -5,6 +5,7 @@
  * dedicated workers of current browsers; a 16 ms timer stands in where it does not).
  */
 import type { PageToWorker } from './messages';
+import { StreamRecorder } from './recorder';
 import { StreamWorkerCore, type WorkerSocket } from './workerCore';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -28,5 +29,11 @@ function frame(): void {
 }
 raf(frame);
 setInterval(() => core.postStats(), 1000);
+
+// The ring is a convenience: without IndexedDB (private mode, quota) streaming goes on.
+StreamRecorder.open().then(
+	(recorder) => core.setRecorder(recorder),
+	() => undefined
+);
 
 scope.onmessage = (ev: MessageEvent<PageToWorker>) => core.handle(ev.data);

@@ -137,3 +137,22 @@ describe('StreamWorkerCore', () => {
 		});
 	});
 });
+
+describe('StreamWorkerCore recording', () => {
+	it('records each posted update before its buffers are transferred', () => {
+		const h = harness();
+		const recorded: { group: string; strikes: number }[] = [];
+		h.core.setRecorder({
+			record: (u) =>
+				recorded.push({ group: u.group, strikes: u.kind === 'gex' ? u.value.strikes.length : -1 })
+		});
+		h.core.handle({ type: 'connect', url: 'ws://x/stream' });
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		h.sockets[0].open();
+		const frame = encodeRelayFrame('SPX_classic_gex_full', encodeFrame('gex', spxChain(50)));
+		h.sockets[0].onmessage?.({ data: frame.slice().buffer });
+		h.advance(1000);
+		h.core.flush();
+		expect(recorded).toEqual([{ group: 'SPX_classic_gex_full', strikes: 50 }]);
+	});
+});

@@ -9,7 +9,7 @@ import { UpdateCoalescer } from './coalescer';
 import { decodeRelayMessage } from './decode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
 import { parseRelayMessage } from './protocol';
-import { updateTransferables } from './updates';
+import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */
 export interface WorkerSocket {
@@ -30,6 +30,11 @@ export interface WorkerCoreDeps {
 	setTimer(fn: () => void, ms: number): unknown;
 	clearTimer(handle: unknown): void;
 	random?: () => number;
+}
+
+/** Where updates are recorded before they are transferred away (the IndexedDB ring). */
+export interface UpdateSink {
+	record(update: StreamUpdate): void;
 }
 
 const OPEN = 1;
@@ -53,6 +58,7 @@ export class StreamWorkerCore {
 	private closed = false;
 	/** Requests sent before the socket opened. */
 	private readonly outbox: string[] = [];
+	private recorder: UpdateSink | undefined;
 
 	constructor(private readonly deps: WorkerCoreDeps) {}
 
@@ -89,11 +95,26 @@ export class StreamWorkerCore {
 		}
 	}
 
+	/** Records every posted update from now on (the ring opens asynchronously). */
+	setRecorder(recorder: UpdateSink | undefined): void {
+		this.recorder = recorder;
+	}
+
 	/** Called once per animation frame: posts the coalesced updates. */
 	flush(): void {
 		const updates = this.coalescer.flush(this.deps.now());
 		this.stats.superseded = this.coalescer.superseded;
 		if (updates.length === 0) return;
+		if (this.recorder) {
+			for (const u of updates) {
+				try {
+					this.recorder.record(u);
+				} catch {
+					// A failing ring must not stop the live view.
+				}
+			}
+		}
+		// After recording: transferring detaches the arrays' buffers here.
 		const transfer = updates.flatMap(updateTransferables);
 		this.stats.posted += updates.length;
 		this.deps.post({ type: 'updates', updates }, transfer);
