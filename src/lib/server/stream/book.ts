@@ -102,11 +102,11 @@ export class SubscriptionBook<V> {
 		return removed;
 	}
 
-	/** A viewer left: only the groups no other viewer holds leave the union. */
+	/** A viewer left: returns the groups that left the union (those no other viewer holds). */
 	removeViewer(viewer: V): string[] {
-		const removed = this.remove(viewer, [...(this.byViewer.get(viewer) ?? [])]);
+		const released = this.remove(viewer, [...(this.byViewer.get(viewer) ?? [])]);
 		this.byViewer.delete(viewer);
-		return removed;
+		return released.filter((g) => !this.holders.has(g));
 	}
 
 	/** Analytics groups of a viewer. */
