@@ -79,11 +79,15 @@ export interface RunningService {
  * time (quota windows), and reading the session clock costs an Intl conversion; within one
  * wall millisecond the answer cannot move a quota window in any meaningful way.
  */
-function simulatedNowPerMillisecond(market: MarketSource): () => Date {
+function simulatedNowPerMillisecond(
+	market: MarketSource,
+	/** The wall source the market's clock runs on (tests inject one that jumps). */
+	wallNow: () => number
+): () => Date {
 	let wallMs = -1;
 	let value = market.now();
 	return () => {
-		const wall = Date.now();
+		const wall = wallNow();
 		if (wall !== wallMs) {
 			wallMs = wall;
 			value = market.now();
@@ -123,7 +127,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 	const source: MarketSource = market;
 	const quota = new QuotaLedger({
 		dataDir,
-		now: simulatedNowPerMillisecond(source),
+		now: simulatedNowPerMillisecond(source, options.marketOptions?.wall ?? Date.now),
 		flushDelayMs: options.quotaFlushMs
 	});
 	const context: ServiceContext = {
