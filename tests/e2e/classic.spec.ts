@@ -102,3 +102,17 @@ test('the home page returns to the last view', async ({ page }) => {
 	await page.goto('/');
 	await expect(page).toHaveURL(/\/QQQ\/classic\/gex_zero\?metric=oi$/);
 });
+
+test('the ticker picker searches the /tickers list by keyboard', async ({ page }) => {
+	await page.goto('/SPX/classic/gex_full?metric=oi');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const search = page.getByTestId('ticker-search');
+	await search.click();
+	await search.fill('nvd');
+	await expect(page.getByRole('option', { name: /NVDA/ })).toBeVisible();
+	await search.press('Enter');
+	await expect(page).toHaveURL(/\/NVDA\/classic\/gex_full\?metric=oi$/);
+	// The embedded service may still be computing a ticker nobody asked for: the page says so
+	// and retries until the chain arrives.
+	await expect(page.locator('rect.bar').first()).toBeVisible({ timeout: 45_000 });
+});

@@ -8,6 +8,7 @@ import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export const LIVE_INTERVAL_MS = 1_000;
 export const CLOSED_INTERVAL_MS = 30_000;
+export const NO_DATA_RETRY_MS = 2_000;
 /** A data timestamp that has not moved for this long means the feed is not live. */
 const STALL_MS = 10_000;
 
@@ -167,6 +168,16 @@ export class LiveRoute<T> {
 		) {
 			return; // Retrying cannot change a refusal; the page says why.
 		}
-		this.schedule(retryAfterMs ?? (this.marketOpen ? this.liveIntervalMs : this.closedIntervalMs));
+		// Nothing to show yet (e.g. a 503 while the upstream computes a ticker it just started):
+		// ask again soon rather than at the closed-market cadence.
+		const waitingForFirstData = this.error !== undefined && this.data === undefined;
+		this.schedule(
+			retryAfterMs ??
+				(waitingForFirstData
+					? NO_DATA_RETRY_MS
+					: this.marketOpen
+						? this.liveIntervalMs
+						: this.closedIntervalMs)
+		);
 	}
 }
