@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
+	cookieOf,
 	StreamRelay,
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
@@ -55,8 +56,10 @@ beforeAll(async () => {
 		backoff: { baseMs: 50, maxMs: 400 }
 	});
 	dashboard = createServer((_req, res) => res.writeHead(404).end());
-	endpoint = attachStreamEndpoint(dashboard, relay, (req) =>
-		String(req.headers.cookie ?? '').includes('session=letmein')
+	endpoint = attachStreamEndpoint(
+		dashboard,
+		relay,
+		(req) => cookieOf(req, 'session') === 'letmein'
 	);
 	await new Promise<void>((r) => dashboard.listen(0, '127.0.0.1', r));
 	streamUrl = `ws://127.0.0.1:${(dashboard.address() as AddressInfo).port}/stream`;

@@ -145,6 +145,21 @@ export function attachStreamEndpoint(
 	};
 }
 
+/** A cookie of the upgrade request (the dashboard's session cookie, for `authorize`). */
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
+	for (const part of String(req.headers.cookie ?? '').split(';')) {
+		const eq = part.indexOf('=');
+		if (eq > 0 && part.slice(0, eq).trim() === name) {
+			try {
+				return decodeURIComponent(part.slice(eq + 1).trim());
+			} catch {
+				return undefined;
+			}
+		}
+	}
+	return undefined;
+}
+
 function sameOrigin(req: IncomingMessage): boolean {
 	const origin = req.headers.origin;
 	// Non-browser clients send no Origin; the authorizer still applies to them.

@@ -3,7 +3,7 @@
  * `/stream` endpoint viewers connect to. Mount with:
  *
  *   const relay = new StreamRelay({ baseUrl, key, userAgent });
- *   attachStreamEndpoint(httpServer, relay, (req) => sessionValid(cookieOf(req)));
+ *   attachStreamEndpoint(httpServer, relay, (req) => sessionValid(cookieOf(req, SESSION_COOKIE)));
  */
 export {
 	StreamRelay,
@@ -13,6 +13,7 @@ export {
 } from './relay';
 export {
 	attachStreamEndpoint,
+	cookieOf,
 	type StreamAuthorizer,
 	type StreamEndpoint,
 	type StreamEndpointOptions
