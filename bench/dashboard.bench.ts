@@ -27,7 +27,7 @@ import { startService } from '../src/service/server';
 
 interface AutocannonResult {
 	requests: { average: number };
-	latency: { p50: number; p99: number };
+	latency: { p50: number; p99: number; average: number };
 	non2xx: number;
 	errors: number;
 }
@@ -103,7 +103,13 @@ async function startDashboard(upstream: Upstream, port: number, dataDir: string)
 
 async function load(url: string, headers: Record<string, string>) {
 	const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-	return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+	return {
+		rps: r.requests.average,
+		p50: r.latency.p50,
+		p99: r.latency.p99,
+		mean: r.latency.average,
+		non2xx: r.non2xx
+	};
 }
 
 async function coalescing(dashboard: string): Promise<{ calls: number; ok: number }> {
@@ -201,18 +207,20 @@ async function main(): Promise<void> {
 		console.log(
 			`Dashboard proxy, autocannon ${CONNECTIONS} connections x ${DURATION_S} s, ${ROUTE}\n`
 		);
-		console.log('| path | req/s | p50 ms | p99 ms | non-2xx | target |');
-		console.log('|---|---|---|---|---|---|');
+		console.log('| path | req/s | p50 ms | mean ms | p99 ms | non-2xx | target |');
+		console.log('|---|---|---|---|---|---|---|');
 		console.log(
-			`| direct to embedded service | ${d.rps.toFixed(0)} | ${d.p50} | ${d.p99} | ${d.non2xx} | reference |`
+			`| direct to embedded service | ${d.rps.toFixed(0)} | ${d.p50} | ${d.mean.toFixed(2)} | ${d.p99} | ${d.non2xx} | reference |`
 		);
 		console.log(
-			`| through /api proxy | ${p.rps.toFixed(0)} | ${p.p50} | ${p.p99} | ${p.non2xx} | p50 < direct + 1 ms |`
+			`| through /api proxy | ${p.rps.toFixed(0)} | ${p.p50} | ${p.mean.toFixed(2)} | ${p.p99} | ${p.non2xx} | p50 < direct + 1 ms |`
 		);
 		console.log(
 			`\nadded at p50: **${added50.toFixed(2)} ms** (target < 1 ms) ${added50 < 1 ? 'PASS' : 'MISS'}; ` +
-				`added at p99: ${(p.p99 - d.p99).toFixed(2)} ms. Identical GETs within 1 s are coalesced, ` +
-				'so most proxied answers are served from the shared response.\n'
+				`added at p99: ${(p.p99 - d.p99).toFixed(2)} ms; added mean: ${(p.mean - d.mean).toFixed(2)} ms ` +
+				'(autocannon reports percentiles in whole ms). Identical GETs within 1 s are coalesced, ' +
+				'so most proxied answers are served from the shared response; all three processes ' +
+				'(autocannon, dashboard, service) share this machine.\n'
 		);
 		console.log('| coalescing | value | target |');
 		console.log('|---|---|---|');

@@ -211,22 +211,30 @@ export class UpstreamProxy {
 		return { key, accountId: account._id };
 	}
 
+	private readonly plans = new Map<string, Plan>();
+
+	/**
+	 * Route resolution and validation of a path + query, memoised: it is deterministic, and the
+	 * hot path (the same few live routes every second) should not re-validate each time.
+	 */
+	private plan(path: string, query: URLSearchParams): Plan {
+		const key = `${path}?${query.toString()}`;
+		const hit = this.plans.get(key);
+		if (hit) return hit;
+		const plan = makePlan(path, query);
+		if (this.plans.size >= 5000) this.plans.clear();
+		this.plans.set(key, plan);
+		return plan;
+	}
+
 	/** Handle one browser request to `/api/<path>?<query>`. */
 	async handle(method: string, path: string, query: URLSearchParams): Promise<ProxyResult> {
 		if (method !== 'GET' && method !== 'HEAD') {
 			return refusal(405, 'method', 'The proxy forwards only GET requests.');
 		}
-		const resolved = UpstreamProxy.resolve('GET', path);
-		if (resolved.kind === 'not-found' || resolved.kind === 'method-not-allowed') {
-			return refusal(404, 'off-list', `Not a documented upstream route: /${path}`);
-		}
-		if (resolved.kind === 'invalid') return refusal(400, 'invalid', resolved.error);
-		const { route, params } = resolved;
-		const q = validateQuery(route, query);
-		if (!q.ok) return refusal(400, 'invalid', q.error);
-		if (route.id === 'negotiateGet') {
-			return refusal(404, 'off-list', 'Negotiation is done by the stream relay, not the proxy.');
-		}
+		const plan = this.plan(path, query);
+		if ('refusal' in plan) return plan.refusal;
+		const { route } = plan;
 
 		const target = await this.deps.target();
 		const access = await this.refuseLocked(target, route);
@@ -248,7 +256,7 @@ export class UpstreamProxy {
 			}
 		}
 
-		const url = upstreamUrl(target, route, params, query);
+		const url = plan.url(target);
 		const coalesceKey = `${access.key ?? ''}|${url.href}`;
 		let result: { value: UpstreamResponse; outcome: CoalesceOutcome };
 		try {
@@ -312,6 +320,39 @@ export class UpstreamProxy {
 		}
 		return { status: res.status, headers, body: res.body };
 	}
+}
+
+type Plan =
+	| { refusal: ProxyResult }
+	| { route: RouteSpec; params: RouteParams; url: (target: UpstreamTarget) => URL };
+
+function makePlan(path: string, query: URLSearchParams): Plan {
+	const resolved = UpstreamProxy.resolve('GET', path);
+	if (resolved.kind === 'not-found' || resolved.kind === 'method-not-allowed') {
+		return { refusal: refusal(404, 'off-list', `Not a documented upstream route: /${path}`) };
+	}
+	if (resolved.kind === 'invalid') return { refusal: refusal(400, 'invalid', resolved.error) };
+	const { route, params } = resolved;
+	const q = validateQuery(route, query);
+	if (!q.ok) return { refusal: refusal(400, 'invalid', q.error) };
+	if (route.id === 'negotiateGet') {
+		return {
+			refusal: refusal(404, 'off-list', 'Negotiation is done by the stream relay, not the proxy.')
+		};
+	}
+	const urls = new Map<string, URL>();
+	return {
+		route,
+		params,
+		url: (target) => {
+			let url = urls.get(target.rootUrl);
+			if (!url) {
+				url = upstreamUrl(target, route, params, query);
+				urls.set(target.rootUrl, url);
+			}
+			return url;
+		}
+	};
 }
 
 function poolKey(accountId: string | undefined, pool: string): string {

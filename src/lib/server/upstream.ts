@@ -14,7 +14,7 @@ import {
 	type DemoAccount,
 	type EmbeddedService
 } from './embedded';
-import { readSettings } from './settings';
+import { readSettings, type StoredSettings } from './settings';
 
 export type KeySource = 'settings' | 'environment' | 'demo account' | 'none';
 
@@ -59,9 +59,27 @@ export async function warmUp(): Promise<void> {
 	if (!config().upstream) await embeddedService();
 }
 
+let current:
+	{ settings: StoredSettings; target: UpstreamTarget; service?: EmbeddedService } | undefined;
+
+/**
+ * The target for this request. Cached while the settings object and the embedded child are
+ * unchanged, since the proxy asks on every request.
+ */
 export async function upstreamTarget(): Promise<UpstreamTarget> {
-	const cfg = config();
 	const settings = readSettings();
+	if (current && current.settings === settings && (!current.service || current.service.alive())) {
+		return current.target;
+	}
+	const resolved = await resolveTarget(settings);
+	current = { settings, ...resolved };
+	return resolved.target;
+}
+
+async function resolveTarget(
+	settings: StoredSettings
+): Promise<{ target: UpstreamTarget; service?: EmbeddedService }> {
+	const cfg = config();
 	const fromSettingsOrEnv = (stored: string | undefined, envKey: string | undefined) =>
 		stored
 			? { key: stored, source: 'settings' as const }
@@ -72,7 +90,7 @@ export async function upstreamTarget(): Promise<UpstreamTarget> {
 	const research = fromSettingsOrEnv(settings.researchKey, cfg.researchKey);
 
 	if (cfg.upstream) {
-		return {
+		const target: UpstreamTarget = {
 			baseUrl: cfg.upstream,
 			rootUrl: rootOf(cfg.upstream),
 			kind: 'configured',
@@ -83,6 +101,7 @@ export async function upstreamTarget(): Promise<UpstreamTarget> {
 			demoAccounts: [],
 			demoAccountId: undefined
 		};
+		return { target };
 	}
 
 	const svc = await embeddedService();
@@ -90,7 +109,7 @@ export async function upstreamTarget(): Promise<UpstreamTarget> {
 		svc.accounts.find((a) => a._id === settings.demoAccountId) ?? bestDemoAccount(svc.accounts);
 	const demoCustom = chosen && customKeyOf(chosen);
 	const demoResearch = chosen && researchKeyOf(chosen);
-	return {
+	const target: UpstreamTarget = {
 		baseUrl: svc.baseUrl,
 		rootUrl: rootOf(svc.baseUrl),
 		kind: 'embedded',
@@ -101,4 +120,5 @@ export async function upstreamTarget(): Promise<UpstreamTarget> {
 		demoAccounts: svc.accounts.map(({ _id, max_level, addons }) => ({ _id, max_level, addons })),
 		demoAccountId: chosen?._id
 	};
+	return { target, service: svc };
 }

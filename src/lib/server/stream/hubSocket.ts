@@ -38,7 +38,7 @@ export class HubSocket {
 		readonly hub: string,
 		url: string,
 		private readonly handlers: HubSocketHandlers,
-		options: { userAgent: string; handshakeTimeoutMs?: number }
+		options: { userAgent: string; handshakeTimeoutMs?: number; pingIntervalMs?: number }
 	) {
 		this.ws = new WebSocket(url, WEBPUBSUB_SUBPROTOCOL, {
 			headers: { 'User-Agent': options.userAgent },
@@ -79,7 +79,25 @@ export class HubSocket {
 			});
 			res.on('error', () => undefined);
 		});
+		// A silently dead TCP connection shows no close: ping, and cut a peer that stays silent
+		// for a whole interval (a pong is mandatory for any WebSocket server).
+		let alive = true;
+		const markAlive = () => (alive = true);
+		this.ws.on('pong', markAlive);
+		this.ws.on('ping', markAlive);
+		const heartbeat = setInterval(() => {
+			if (this.ws.readyState !== WebSocket.OPEN) return;
+			if (!alive) {
+				this.lastReason = 'no answer to pings';
+				this.ws.terminate();
+				return;
+			}
+			alive = false;
+			this.ws.ping();
+		}, options.pingIntervalMs ?? 30_000);
+		heartbeat.unref();
 		this.ws.on('message', (data, isBinary) => {
+			alive = true;
 			if (isBinary) {
 				this.skipped++;
 				return;
@@ -90,6 +108,7 @@ export class HubSocket {
 			this.lastReason ||= e.message;
 		});
 		this.ws.on('close', (code, reasonBuffer) => {
+			clearInterval(heartbeat);
 			const closeReason = reasonBuffer.toString();
 			if (closeReason.includes(SESSION_LIMIT_REASON)) this.slotTaken = true;
 			if (refusedStatus !== undefined) return; // reported by unexpected-response
