@@ -15,7 +15,7 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs } from '../../src/service/hubs/index';
+import { attachHubs, type Hubs } from '../../src/service/hubs/index';
 import { startService, type RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
@@ -26,13 +26,14 @@ const research = accounts.accounts.find((a) => a._id === 'demo-research')!;
 research.group_limit = 4;
 const limitedKey = research.keys.find((k) => k.key.startsWith('gexbot_custom_'))!.key;
 let service: RunningService;
+let hubs: Hubs;
 let dataDir: string;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-fail-'));
 	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	await attachHubs(service);
+	hubs = await attachHubs(service);
 });
 
 afterAll(async () => {
@@ -40,6 +41,14 @@ afterAll(async () => {
 	await service?.close();
 	rmSync(dataDir, { recursive: true, force: true });
 });
+
+function hubsOf(account: string): string[] {
+	const out: string[] = [];
+	for (const [hub, groups] of hubs.slots.find(account, 'custom')?.memberships ?? []) {
+		for (const g of groups) out.push(`${hub}/${g}`);
+	}
+	return out;
+}
 
 async function mount(relay: StreamRelay): Promise<string> {
 	const server: Server = createServer((_q, s) => s.writeHead(404).end());
@@ -141,5 +150,37 @@ describe('stream relay failures', () => {
 		await new Promise((r) => setTimeout(r, 300));
 		expect(posts).toBe(1);
 		expect(relay.state).toBe('error');
+	});
+});
+
+describe('stream relay target', () => {
+	it('asks for the current key before negotiating; refresh() after a settings change resumes', async () => {
+		const quant = accounts.accounts.find((a) => a._id === 'demo-quant')!;
+		const quantKey = quant.keys.find((k) => k.integration === 'custom')!.key;
+		const target: { baseUrl: string; key: string | undefined } = {
+			baseUrl: service.url,
+			key: undefined
+		};
+		const relay = new StreamRelay({ target: () => target, userAgent: 'gexdeck/test' });
+		const viewer = await StreamViewer.open(await mount(relay));
+		await viewer.request({ type: 'subscribe', groups: ['SPY_classic_gex_full'] });
+		const error = await viewer.status('error');
+		expect(error.type === 'status' && error.reason).toMatch(/No custom-script key/);
+
+		target.key = limitedKey;
+		relay.refresh();
+		await viewer.status('live');
+		const research = 'demo-research';
+		expect(hubsOf(research)).toContain('v2_classic/SPY_classic_gex_full');
+
+		// Another key (another account): the relay leaves the old session and negotiates anew.
+		target.key = quantKey;
+		relay.refresh();
+		await relay.settled();
+		await viewer.status('live');
+		expect(hubsOf('demo-quant')).toContain('v2_classic/SPY_classic_gex_full');
+		const waits = viewer.nextFrame('SPY_classic_gex_full');
+		market.tick();
+		await waits;
 	});
 });

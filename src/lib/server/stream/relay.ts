@@ -22,11 +22,24 @@ import { HubSocket, type HubEnd } from './hubSocket';
 import { NegotiationError, Negotiator } from './negotiator';
 import { Viewer, type ViewerSocket } from './viewer';
 
-export interface StreamRelayOptions {
+/** Where the relay negotiates, and with which key. */
+export interface RelayTarget {
 	/** Upstream base URL including `/v2` (the embedded service's `url`, or api.gex.bot/v2). */
 	baseUrl: string;
-	/** The account's custom-script key (`gexbot_custom_...`). */
-	key: string;
+	/** The account's custom-script key (`gexbot_custom_...`); undefined = none configured. */
+	key: string | undefined;
+}
+
+export interface StreamRelayOptions {
+	/** Fixed upstream base URL (with `key`), or use `target`. */
+	baseUrl?: string;
+	/** Fixed custom-script key (with `baseUrl`), or use `target`. */
+	key?: string;
+	/**
+	 * The current upstream and key, asked before each negotiation (the dashboard's settings can
+	 * change them; a change takes effect with a new POST).
+	 */
+	target?: () => RelayTarget | Promise<RelayTarget>;
 	/** `gexdeck/<version>`, sent on negotiation and on the hub upgrades. */
 	userAgent: string;
 	/** The account's membership limit (whoami's group limit; default 150). */
@@ -73,7 +86,9 @@ export class StreamRelay {
 		spotDuplicates: 0
 	};
 	private readonly book: SubscriptionBook<Viewer>;
-	private readonly negotiator: Negotiator;
+	private negotiator: Negotiator | undefined;
+	/** `baseUrl key` of the negotiator, to notice a changed target. */
+	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs = new Map<string, HubSocket>();
 	private readonly lastSpot = new Map<string, Buffer>();
@@ -96,17 +111,10 @@ export class StreamRelay {
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: StreamRelayOptions) {
-		if (!options.key) throw new Error('StreamRelay needs the account key');
-		if (!/^https?:\/\//.test(options.baseUrl)) {
-			throw new Error(`StreamRelay: baseUrl must be an http(s) URL, got ${options.baseUrl}`);
+		if (!options.target && !(options.baseUrl && options.key)) {
+			throw new Error('StreamRelay needs baseUrl and key, or target');
 		}
 		this.book = new SubscriptionBook(options.groupLimit ?? DEFAULT_GROUP_LIMIT);
-		this.negotiator = new Negotiator({
-			baseUrl: options.baseUrl,
-			key: options.key,
-			userAgent: options.userAgent,
-			fetch: options.fetch
-		});
 		this.now = options.now ?? Date.now;
 		this.random = options.random ?? Math.random;
 		this.log = options.log ?? (() => undefined);
@@ -167,6 +175,16 @@ export class StreamRelay {
 		if (!this.viewers.delete(viewer)) return;
 		this.unconfirmed = this.unconfirmed.filter((u) => u.viewer !== viewer);
 		if (this.book.removeViewer(viewer).length > 0) this.schedule();
+	}
+
+	/**
+	 * The upstream or key may have changed (settings saved): check on the next negotiation, and
+	 * leave the error state if that is what held the relay.
+	 */
+	refresh(): void {
+		if (this.closed || this.stateValue === 'slot-taken') return;
+		if (this.stateValue === 'error') this.setState('idle');
+		this.schedule();
 	}
 
 	/** After the slot was taken by another program: negotiate again (the user asked for it). */
@@ -233,13 +251,46 @@ export class StreamRelay {
 		}
 	}
 
+	/** The negotiator for the current target; a changed target drops the old session. */
+	private async currentNegotiator(): Promise<Negotiator> {
+		const t: RelayTarget = this.options.target
+			? await this.options.target()
+			: { baseUrl: this.options.baseUrl!, key: this.options.key };
+		if (!t.key) throw new NegotiationError(401, 'No custom-script key is configured.');
+		if (!/^https?:\/\//.test(t.baseUrl)) {
+			throw new NegotiationError(0, `Upstream base URL must be http(s): ${t.baseUrl}`);
+		}
+		const id = `${t.baseUrl} ${t.key}`;
+		if (!this.negotiator || id !== this.negotiatorId) {
+			if (this.negotiator) {
+				this.log('relay: upstream or key changed; negotiating afresh');
+				this.retireHubs();
+				this.urls = undefined;
+				this.appliedKey = '';
+			}
+			this.negotiator = new Negotiator({
+				baseUrl: t.baseUrl,
+				key: t.key,
+				userAgent: this.options.userAgent,
+				fetch: this.options.fetch
+			});
+			this.negotiatorId = id;
+		}
+		return this.negotiator;
+	}
+
 	private async reconcile(): Promise<void> {
 		const plan = this.book.plan();
+		if (plan.memberships.length === 0 && this.appliedKey === '') {
+			this.setState('idle');
+			return;
+		}
+		const negotiator = await this.currentNegotiator();
 		const wantKey = membershipKey(plan.memberships);
 		if (plan.memberships.length === 0) {
 			if (this.appliedKey !== '' && this.openHubs().length > 0) {
 				this.setState('negotiating');
-				await this.negotiator.patch([]);
+				await negotiator.patch([]);
 				this.counters.patches++;
 			}
 			this.appliedKey = '';
@@ -276,7 +327,7 @@ export class StreamRelay {
 			this.retireHubs();
 			this.appliedKey = '';
 			this.urls = undefined;
-			const urls = await this.negotiator.post(plan.groups);
+			const urls = await negotiator.post(plan.groups);
 			this.counters.posts++;
 			this.urls = urls;
 			this.urlsAt = this.now();
@@ -297,7 +348,7 @@ export class StreamRelay {
 			if (failed) throw new NegotiationError(0, failed.reason);
 		} else if (this.appliedKey !== wantKey) {
 			this.setState('negotiating');
-			await this.negotiator.patch(plan.memberships);
+			await negotiator.patch(plan.memberships);
 			this.counters.patches++;
 			this.appliedKey = wantKey;
 		}
