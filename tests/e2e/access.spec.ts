@@ -7,6 +7,7 @@ const ALL_KEYS = demoAccounts().accounts.flatMap((a) => a.keys.map((k) => k.key)
 
 async function useDemoAccount(page: Page, id: string) {
 	await page.goto('/account');
+	await page.waitForLoadState('networkidle');
 	await page.getByTestId('demo-account').selectOption(id);
 	await page.getByTestId('switch-account').click();
 	await expect(page.getByTestId('whoami')).toContainText(id);
@@ -113,6 +114,8 @@ test('keys entered on the Account page are verified, stored server-side and neve
 	});
 	try {
 		await page.goto('/account');
+		// Interact once the page is hydrated, so the form uses its enhanced (fetch) submit.
+		await page.waitForLoadState('networkidle');
 		await page.locator('#customKey').fill('gexbot_custom_not-a-real-key');
 		await page.getByRole('button', { name: 'Verify and save' }).click();
 		await expect(page.getByTestId('form-message')).toContainText('gexbot_custom_ followed by 43');
