@@ -56,6 +56,9 @@ export interface StreamRelayOptions {
 	log?: (message: string) => void;
 }
 
+/** A failure this long after the previous one restarts the backoff from its base delay. */
+const BACKOFF_RESET_MS = 5 * 60_000;
+
 export interface RelayCounters {
 	posts: number;
 	patches: number;
@@ -104,6 +107,7 @@ export class StreamRelay {
 	private running: Promise<void> | undefined;
 	private retryTimer: ReturnType<typeof setTimeout> | undefined;
 	private attempt = 0;
+	private lastFailureAt = 0;
 	private nextViewerId = 1;
 	private closed = false;
 	private readonly now: () => number;
@@ -184,6 +188,10 @@ export class StreamRelay {
 	refresh(): void {
 		if (this.closed || this.stateValue === 'slot-taken') return;
 		if (this.stateValue === 'error') this.setState('idle');
+		// A user's change is worth trying now rather than after the pending backoff delay.
+		clearTimeout(this.retryTimer);
+		this.retryTimer = undefined;
+		this.attempt = 0;
 		this.schedule();
 	}
 
@@ -243,8 +251,9 @@ export class StreamRelay {
 			const batch = this.unconfirmed;
 			this.unconfirmed = [];
 			try {
+				// Success does not reset the backoff: a hub that connects and drops at once would
+				// otherwise be retried at the base delay forever (see retryLater).
 				await this.reconcile();
-				this.attempt = 0;
 			} catch (e) {
 				this.onFailure(e, batch);
 			}
@@ -464,6 +473,10 @@ export class StreamRelay {
 		if (this.retryTimer || this.closed) return;
 		const base = this.options.backoff?.baseMs ?? 1000;
 		const max = this.options.backoff?.maxMs ?? 60_000;
+		// Failures far apart start from the base delay again; close together they keep growing.
+		const now = this.now();
+		if (now - this.lastFailureAt > BACKOFF_RESET_MS) this.attempt = 0;
+		this.lastFailureAt = now;
 		const exp = Math.min(max, base * 2 ** this.attempt);
 		// Equal jitter: at least half the step, so many relays restarting together spread out.
 		let delay = exp / 2 + (this.random() * exp) / 2;
