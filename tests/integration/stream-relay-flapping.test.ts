@@ -1,0 +1,69 @@
+/**
+ * A hub that greets and then drops every connection at once (a flapping upstream): the relay
+ * keeps reconnecting with its still-valid URL at growing delays and never POSTs again, since a
+ * POST would kick the slot.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { StreamRelay } from '../../src/lib/server/stream';
+
+let upstream: Server;
+let wss: WebSocketServer;
+let base: string;
+const requests: string[] = [];
+const connectTimes: number[] = [];
+
+beforeAll(async () => {
+	wss = new WebSocketServer({ noServer: true, handleProtocols: () => 'json.webpubsub.azure.v1' });
+	upstream = createServer((req, res) => {
+		requests.push(`${req.method} ${req.url}`);
+		req.resume();
+		const origin = `ws://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(
+			JSON.stringify({
+				websocket_urls: { v2_classic: `${origin}/client/hubs/v2_classic?access_token=t` }
+			})
+		);
+	});
+	upstream.on('upgrade', (req, socket, head) =>
+		wss.handleUpgrade(req, socket, head, (ws) => {
+			connectTimes.push(performance.now());
+			ws.send(
+				JSON.stringify({ type: 'system', event: 'connected', userId: null, connectionId: 'c' })
+			);
+			setTimeout(() => ws.close(1011, 'Internal error'), 5);
+		})
+	);
+	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+	base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v2`;
+});
+
+afterAll(() => {
+	wss.close();
+	upstream.close();
+});
+
+it('reconnects a flapping hub at growing delays without a second POST', async () => {
+	const relay = new StreamRelay({
+		baseUrl: base,
+		key: 'gexbot_custom_' + 'k'.repeat(43),
+		userAgent: 'gexdeck/test',
+		backoff: { baseMs: 20, maxMs: 10_000 },
+		random: () => 0.5
+	});
+	const viewer = relay.connect(
+		{ readyState: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined },
+		'test'
+	);
+	relay.subscribe(viewer, ['SPX_classic_gex_full']);
+	while (connectTimes.length < 6) await new Promise((r) => setTimeout(r, 20));
+	await relay.close();
+	expect(requests).toEqual(['POST /v2/negotiate']);
+	// Gaps between connections grow (15, 30, 60, 120 ms of backoff plus the 5 ms life).
+	const gaps = connectTimes.slice(1).map((t, i) => t - connectTimes[i]);
+	for (let i = 2; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThan(gaps[i - 1] * 1.3);
+	expect(relay.counters.hubDrops).toBeGreaterThanOrEqual(5);
+});
