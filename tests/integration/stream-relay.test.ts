@@ -322,4 +322,22 @@ describe('stream relay', () => {
 		expect(negotiations.POST).toBe(posts + 2);
 		await tickFor(a, ['SPX_classic_gex_full']);
 	});
+
+	it('when the last viewer leaves, one PATCH empties the set and the hubs stay connected', async () => {
+		const patches = negotiations.PATCH;
+		const posts = negotiations.POST;
+		await a.close();
+		await new Promise((r) => setTimeout(r, 50));
+		await relay.settled();
+		expect(negotiations.PATCH).toBe(patches + 1);
+		expect(upstreamMemberships()).toEqual([]);
+		expect(relay.state).toBe('idle');
+		// A new tab later needs no POST: the URLs' hubs are still connected.
+		const c = await StreamViewer.open(streamUrl, AUTH);
+		await subscribe(c, ['SPX_classic_gex_full']);
+		expect(negotiations.POST).toBe(posts);
+		expect(negotiations.PATCH).toBe(patches + 2);
+		await tickFor(c, ['SPX_classic_gex_full', 'SPX_spot']);
+		await c.close();
+	});
 });
