@@ -14,12 +14,18 @@ let wss: WebSocketServer;
 let base: string;
 const requests: string[] = [];
 const connectTimes: number[] = [];
+/** Whether hub connections are dropped right after the greeting. */
+let flap = true;
 
 beforeAll(async () => {
 	wss = new WebSocketServer({ noServer: true, handleProtocols: () => 'json.webpubsub.azure.v1' });
 	upstream = createServer((req, res) => {
 		requests.push(`${req.method} ${req.url}`);
 		req.resume();
+		if (req.method === 'PATCH') {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			return void res.end(JSON.stringify({ updated_groups: 2, hubs: { v2_classic: 2 } }));
+		}
 		const origin = `ws://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 		res.writeHead(200, { 'Content-Type': 'application/json' });
 		res.end(
@@ -34,7 +40,7 @@ beforeAll(async () => {
 			ws.send(
 				JSON.stringify({ type: 'system', event: 'connected', userId: null, connectionId: 'c' })
 			);
-			setTimeout(() => ws.close(1011, 'Internal error'), 5);
+			if (flap) setTimeout(() => ws.close(1011, 'Internal error'), 5);
 		})
 	);
 	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
@@ -66,4 +72,41 @@ it('reconnects a flapping hub at growing delays without a second POST', async ()
 	const gaps = connectTimes.slice(1).map((t, i) => t - connectTimes[i]);
 	for (let i = 2; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThan(gaps[i - 1] * 1.3);
 	expect(relay.counters.hubDrops).toBeGreaterThanOrEqual(5);
+});
+
+it('groups on a hub the key gets no URL for are refused, not renegotiated', async () => {
+	flap = false;
+	requests.length = 0;
+	const relay = new StreamRelay({
+		baseUrl: base,
+		key: 'gexbot_custom_' + 'k'.repeat(43),
+		userAgent: 'gexdeck/test'
+	});
+	const sent: string[] = [];
+	const viewer = relay.connect(
+		{
+			readyState: 1,
+			bufferedAmount: 0,
+			send: (d) => void (typeof d === 'string' && sent.push(d)),
+			close: () => undefined
+		},
+		'test'
+	);
+	relay.subscribe(viewer, ['SPX_classic_gex_full', 'SPX_orderflow_orderflow']);
+	await relay.settled();
+	expect(requests).toEqual(['POST /v2/negotiate', 'PATCH /v2/negotiate']);
+	expect(relay.state).toBe('live');
+	expect(relay.status(viewer).groups).toEqual(['SPX_classic_gex_full', 'SPX_spot']);
+	const revoked = sent
+		.map((t) => JSON.parse(t) as { type: string })
+		.find((m) => m.type === 'revoked');
+	expect(revoked).toMatchObject({
+		refused: [
+			{
+				group: 'SPX_orderflow_orderflow',
+				reason: expect.stringMatching(/no access to hub v2_orderflow/)
+			}
+		]
+	});
+	await relay.close();
 });

@@ -27,10 +27,16 @@ describe('relay frame', () => {
 			})
 		);
 		const frame = encodeRelayFrame('SPX_classic_gex_full', new Uint8Array([1, 2, 3]));
-		expect(parseRelayFrame(frame.subarray(0, 10))).toMatchObject({ ok: false, error: /truncated/ });
+		expect(parseRelayFrame(frame.subarray(0, 10))).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/truncated/)
+		});
 		const other = frame.slice();
 		other[0] = RELAY_FRAME_VERSION + 1;
-		expect(parseRelayFrame(other)).toMatchObject({ ok: false, error: /version/ });
+		expect(parseRelayFrame(other)).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/version/)
+		});
 		expect(parseRelayFrame(new Uint8Array([1, 0]))).toMatchObject({ ok: false });
 		expect(parseRelayFrame(new Uint8Array([1, 0, 0]))).toMatchObject({ ok: false });
 	});

@@ -133,6 +133,17 @@ export class SubscriptionBook<V> {
 		return this.byTicker.get(ticker);
 	}
 
+	/** Every (viewer, group) whose group is carried by one of `hubs`. */
+	holdingsOnHubs(hubs: ReadonlySet<string>): { viewer: V; group: string }[] {
+		const out: { viewer: V; group: string }[] = [];
+		for (const [group, viewers] of this.holders) {
+			const p = parseGroup(group);
+			if (!p.ok || p.group.kind === 'spot' || !hubs.has(p.group.hub)) continue;
+			for (const viewer of viewers) out.push({ viewer, group });
+		}
+		return out;
+	}
+
 	tickerOfGroup(group: string): string | undefined {
 		return this.tickerOf.get(group);
 	}

@@ -341,16 +341,18 @@ export class StreamRelay {
 			this.urls = urls;
 			this.urlsAt = this.now();
 			this.appliedKey = wantKey;
+			// The upstream gives URLs only for hubs the key may use; asking again would not change
+			// that, so the groups of the other hubs are refused instead of retried.
+			const withoutUrl = new Set(plan.usedHubs.filter((hub) => !urls[hub]));
+			if (withoutUrl.size > 0) {
+				this.revoke(
+					this.book.holdingsOnHubs(withoutUrl),
+					`this key has no access to hub ${[...withoutUrl].join(', ')}`
+				);
+				this.schedule();
+			}
 			const ends = await Promise.all(
-				plan.usedHubs.map((hub) =>
-					urls[hub]
-						? this.openHub(hub, urls[hub])
-						: Promise.resolve<HubEnd>({
-								slotTaken: false,
-								reason: `negotiate gave no URL for ${hub}`,
-								wasOpen: false
-							})
-				)
+				plan.usedHubs.filter((hub) => urls[hub]).map((hub) => this.openHub(hub, urls[hub]))
 			);
 			if (ends.some((e) => e?.slotTaken)) return;
 			const failed = ends.find((e) => e !== undefined);
