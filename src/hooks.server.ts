@@ -4,6 +4,7 @@ import { config, isLoopbackHost } from '$lib/server/config';
 import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
 import { FAST_API, handleFastApi } from '$lib/server/fastApi';
 import { API_CSP, SECURITY_HEADERS } from '$lib/server/securityHeaders';
+import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
 
 export const init: ServerInit = async () => {
@@ -15,6 +16,8 @@ export const init: ServerInit = async () => {
 	}
 	// Offer the proxy's node:http fast path to scripts/start.js (see $lib/server/fastApi).
 	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
+	// The account's single WebSocket slot is held here and shared by every tab (/stream).
+	mountStreamRelay();
 	try {
 		await warmUp();
 	} catch (err) {

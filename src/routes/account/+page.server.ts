@@ -7,6 +7,7 @@ import { upstreamProxy } from '$lib/server/services';
 import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
+import { streamRelay } from '$lib/server/stream/mount';
 
 export const load = (async () => ({ status: await accountStatus() })) satisfies PageServerLoad;
 
@@ -26,6 +27,12 @@ async function verifyKey(key: string): Promise<string | undefined> {
 	return res.status === 0
 		? `Upstream unreachable: ${(res as { error: string }).error}`
 		: `The upstream refused this key (whoami answered ${res.status}).`;
+}
+
+/** Whatever was learned about the old key (account, entitlements, the stream slot) is dropped. */
+function keysChanged(): void {
+	upstreamProxy().forgetAccounts();
+	streamRelay().refresh();
 }
 
 export const actions = {
@@ -58,13 +65,13 @@ export const actions = {
 			patch.researchKey = research;
 		}
 		updateSettings(patch);
-		upstreamProxy().forgetAccounts();
+		keysChanged();
 		return { message: 'Saved. The browser only ever sees the masked key id.' };
 	},
 
 	clearKeys: async () => {
 		updateSettings({ customKey: undefined, researchKey: undefined });
-		upstreamProxy().forgetAccounts();
+		keysChanged();
 		return { message: 'Stored keys removed.' };
 	},
 
@@ -77,7 +84,7 @@ export const actions = {
 			return fail(400, { message: 'Unknown demo account.' });
 		}
 		updateSettings({ demoAccountId: id, customKey: undefined, researchKey: undefined });
-		upstreamProxy().forgetAccounts();
+		keysChanged();
 		return { message: `Now using demo account ${id}.` };
 	}
 } satisfies Actions;
