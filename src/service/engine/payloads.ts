@@ -456,6 +456,10 @@ export interface ExpiryState {
 	vanna: Float64Array;
 	charmPerDay: Float64Array;
 	volume: Float64Array;
+	buyVolume: Float64Array;
+	sellVolume: Float64Array;
+	/** Years to expiry per contract. */
+	years: Float64Array;
 	iv: Float64Array;
 }
 
@@ -472,6 +476,9 @@ export function freezeExpiryState(day: TickerDay): ExpiryState {
 		vanna: Float64Array.from(day.greeks.vanna),
 		charmPerDay: Float64Array.from(day.greeks.charmPerDay),
 		volume: Float64Array.from(day.volume),
+		buyVolume: Float64Array.from(day.buyVolume),
+		sellVolume: Float64Array.from(day.sellVolume),
+		years: Float64Array.from(day.years),
 		iv: Float64Array.from(day.iv)
 	};
 }

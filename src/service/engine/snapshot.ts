@@ -15,6 +15,7 @@ import {
 	orderflowValue,
 	volumeProfileValue
 } from './payloads';
+import { expiryGexValue, expiryOrderflowValue } from './expiryPayloads';
 import { GREEK_NAMES, type GreekName, type SubsetName, type TickerDay } from './tickerDay';
 import {
 	isIdentity,
@@ -96,7 +97,7 @@ export interface TickerSnapshot {
 	/** GEX categories only, same keys. */
 	majors: Map<string, Payload>;
 	maxchange: Map<string, Payload>;
-	/** key `${greek}_${YYYYMMDD}`, on 5-second ticks. */
+	/** key `${greek}_${YYYYMMDD}`, `gex_${YYYYMMDD}`, `orderflow_${YYYYMMDD}`, on 5-second ticks. */
 	expiryPayloads?: Map<string, Payload>;
 }
 
@@ -207,6 +208,24 @@ export function buildSnapshot(
 		const frozen = memo(day, 'expiry-state', () => freezeExpiryState(day));
 		const factories = new Map<string, () => Payload>();
 		day.chain.expiries.forEach((expiry, e) => {
+			const compact = expiry.replaceAll('-', '');
+			// One GEX chain serves both the classic and the state `gex_YYYYMMDD` groups.
+			factories.set(
+				`gex_${compact}`,
+				() =>
+					new FrozenPayload(timestamp, () => {
+						const v = expiryGexValue(frozen, e);
+						return same ? v : viewGexChain(v, view);
+					})
+			);
+			factories.set(
+				`orderflow_${compact}`,
+				() =>
+					new FrozenPayload(timestamp, () => {
+						const v = expiryOrderflowValue(frozen, e);
+						return same ? v : viewOrderflow(v, view);
+					})
+			);
 			for (const greek of GREEK_NAMES) {
 				factories.set(
 					`${greek}_${expiry.replaceAll('-', '')}`,
