@@ -3,7 +3,14 @@
  * date (PM settlement for every simulated series). Exchange holidays are not modelled: every
  * weekday is a session.
  */
-import { addDays, daysBetween, isTradingDay, parseDate, weekdayOf } from './clock';
+import {
+	addDays,
+	daysBetween,
+	isTradingDay,
+	parseDate,
+	previousTradingDay,
+	weekdayOf
+} from './clock';
 import type { ExpiryCalendar } from './universe';
 
 /** How far ahead chains are listed (the "full" category covers up to 90 days). */
@@ -40,8 +47,8 @@ export function listExpiries(calendar: ExpiryCalendar, date: string): string[] {
 	const out: string[] = [];
 	for (let d = 0; d <= EXPIRY_HORIZON_DAYS; d++) {
 		const day = addDays(date, d);
-		if (!isTradingDay(day)) continue;
 		const wd = weekdayOf(day);
+		if (wd === 0 || wd === 6) continue;
 		let listed = false;
 		switch (calendar) {
 			case 'daily':
@@ -57,13 +64,20 @@ export function listExpiries(calendar: ExpiryCalendar, date: string): string[] {
 				listed = (wd === 3 && d <= 42) || isThirdWednesday(day);
 				break;
 		}
-		if (listed) out.push(day);
+		if (!listed) continue;
+		// A holiday expiry moves to the previous session (never before `date`, never listed twice).
+		const settles = isTradingDay(day) ? day : previousTradingDay(day);
+		if (settles >= date && out[out.length - 1] !== settles) out.push(settles);
 	}
 	return out;
 }
 
+/** Is `date` the month's monthly expiry (or the session it moved to from a holiday)? */
 export function isMonthlyExpiry(calendar: ExpiryCalendar, date: string): boolean {
-	return calendar === 'vix' ? isThirdWednesday(date) : isThirdFriday(date);
+	const [y, m] = parseDate(date);
+	const friday = thirdFriday(y, m);
+	const nominal = calendar === 'vix' ? addDays(friday, -2) : friday;
+	return date === (isTradingDay(nominal) ? nominal : previousTradingDay(nominal));
 }
 
 const MONTH_CODES = 'FGHJKMNQUVXZ';

@@ -3,6 +3,8 @@
  * our own) and the simulated session clock the whole embedded service runs on.
  */
 
+import { isHoliday } from './holidays';
+
 const ET_ZONE = 'America/New_York';
 
 /** Seconds of regular trading hours: 09:30:00 through 16:00:00 inclusive is 23,401 ticks. */
@@ -102,9 +104,10 @@ export function daysBetween(from: string, to: string): number {
 	return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / 86_400_000);
 }
 
+/** A session day: a weekday that is not an NYSE holiday (./holidays). */
 export function isTradingDay(date: string): boolean {
 	const wd = weekdayOf(date);
-	return wd !== 0 && wd !== 6;
+	return wd !== 0 && wd !== 6 && !isHoliday(date);
 }
 
 export function previousTradingDay(date: string): string {
@@ -124,10 +127,10 @@ export function sessionBounds(date: string): { open: number; close: number } {
 	return { open: etToUtc(date, 9, 30), close: etToUtc(date, 16, 0) };
 }
 
-/** Regular trading hours: weekdays 09:30:00 through 16:00:00 ET (the close tick included). */
+/** Regular trading hours: session days 09:30:00 through 16:00:00 ET (the close tick included). */
 export function isRth(ms: number): boolean {
 	const p = etParts(ms);
-	if (p.weekday === 0 || p.weekday === 6) return false;
+	if (!isTradingDay(p.date)) return false;
 	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
 	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= CLOSE_MINUTE * 60;
 }

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { isCalendarDate } from '../../lib/contract/dates';
 import { HistoryUnavailableError, type CanonicalCategory, type PackageName } from '../source';
 import { SESSION_SECONDS, daysBetween, etParts, isTradingDay, marketPosition } from './clock';
+import { holidayName } from './holidays';
 import { viewOf } from './universe';
 import { categoryValue } from '../engine/snapshot';
 import { TickerDay } from '../engine/tickerDay';
@@ -198,7 +199,15 @@ export class HistoryStore {
 				400
 			);
 		if (age < 0) throw new HistoryUnavailableError(`No history for future date ${date}.`, 404);
-		if (!isTradingDay(date)) throw new HistoryUnavailableError(`No session on ${date}.`, 404);
+		if (!isTradingDay(date)) {
+			const holiday = holidayName(date);
+			throw new HistoryUnavailableError(
+				holiday
+					? `No session on ${date}: the exchange is closed for ${holiday}.`
+					: `No session on ${date}: it is a weekend day.`,
+				404
+			);
+		}
 		const pos = marketPosition(nowMs);
 		if (date === today && pos.date !== today)
 			throw new HistoryUnavailableError(`The ${date} session has not opened yet.`, 404);
