@@ -55,7 +55,11 @@ export interface TickEvent {
 			spot: number;
 			/** key `${package}/${canonical category}`, e.g. `classic/gex_full`, `state/gamma_zero`, `orderflow/orderflow`. */
 			payloads: Map<string, Payload>;
-			/** Explicit-expiry greek profiles, key `${greek}_${YYYYMMDD}`; present only on 5 s ticks. */
+			/**
+			 * Explicit-expiry payloads, present only on 5 s ticks: greek profiles keyed
+			 * `${greek}_${YYYYMMDD}`, single-expiry GEX chains `gex_${YYYYMMDD}` and orderflow
+			 * `orderflow_${YYYYMMDD}`.
+			 */
 			expiryPayloads?: Map<string, Payload>;
 		}
 	>;
