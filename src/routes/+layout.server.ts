@@ -1,7 +1,13 @@
 import type { LayoutServerLoad } from './$types';
+import { streamAccess } from './streamAccess.server';
 
-export const load = (({ locals }) => ({
+export const load = (async ({ locals }) => ({
 	csrf: locals.csrf,
 	passwordRequired: locals.passwordRequired,
-	authenticated: locals.authenticated
+	authenticated: locals.authenticated,
+	// Whether live pages may stream; asked only of a signed-in viewer (whoami is cached).
+	streamAccess:
+		locals.authenticated || !locals.passwordRequired
+			? await streamAccess()
+			: { ok: false, reason: 'not signed in' }
 })) satisfies LayoutServerLoad;
