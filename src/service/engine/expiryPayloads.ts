@@ -15,10 +15,18 @@
  *   flows at trade-time greeks are accumulated per expiry set, not per expiry.
  */
 import { largestAbsStrike, majorStrikes } from '../../lib/analytics/levels';
-import { daysBetween } from '../market/clock';
 import { RISK_FREE_RATE } from '../market/universe';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
-import { r2, r3, r4, type ExpiryState, type GexChainValue, type OrderflowValue } from './payloads';
+import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
+import {
+	dtePair,
+	r2,
+	r3,
+	riskReversal25,
+	type ExpiryState,
+	type GexChainValue,
+	type OrderflowValue
+} from './payloads';
 
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;
@@ -65,22 +73,7 @@ function expiryZeroGamma(state: ExpiryState, expiry: number): number {
 /** 25-delta risk reversal of one expiry (same interpolation as the chains' payloads). */
 function expiryRiskReversal(state: ExpiryState, expiry: number): number {
 	const [start, end] = contractRange(state, expiry);
-	const ivAt = (call: boolean, target: number): number | undefined => {
-		let prevD = NaN;
-		let prevIv = NaN;
-		for (let c = start; c < end; c++) {
-			if ((state.chain.isCall[c] === 1) !== call) continue;
-			const d = state.delta[c];
-			if (!Number.isNaN(prevD) && (prevD - target) * (d - target) <= 0 && prevD !== d)
-				return prevIv + ((target - prevD) / (d - prevD)) * (state.iv[c] - prevIv);
-			prevD = d;
-			prevIv = state.iv[c];
-		}
-		return undefined;
-	};
-	const call = ivAt(true, 0.25);
-	const put = ivAt(false, -0.25);
-	return call === undefined || put === undefined ? 0 : r4(call - put);
+	return riskReversal25(state.chain.isCall, state.delta, state.iv, start, end);
 }
 
 /** Per listed strike of one expiry: GEX by volume and by OI, and call / put GEX by volume. */
@@ -108,9 +101,7 @@ function strikeRows(state: ExpiryState, expiry: number) {
 }
 
 function dtes(state: ExpiryState, expiry: number): [number, number] {
-	const exps = state.chain.expiries;
-	const dte = daysBetween(state.date, exps[expiry]);
-	return [dte, expiry + 1 < exps.length ? daysBetween(state.date, exps[expiry + 1]) : dte];
+	return dtePair(state.date, state.chain.expiries, expiry, expiry + 1);
 }
 
 /** The classic chain shape for one expiry (no priors; see the file comment). */
@@ -141,44 +132,22 @@ export function expiryGexValue(state: ExpiryState, expiry: number): GexChainValu
 }
 
 /** Orderflow aggregates of one expiry ($M), flows at current greeks (see the file comment). */
-function expiryFlow(state: ExpiryState, expiry: number) {
+function expiryFlow(state: ExpiryState, expiry: number): FlowAggregates {
 	const [start, end] = contractRange(state, expiry);
 	const chain = state.chain;
 	const spot = state.spot;
-	const dexUnit = (CONTRACT_SIZE * spot) / MILLION;
+	const sums = flowSums({ ...state, isCall: chain.isCall }, start, end, spot);
+	// The session's classified volume at the current gammas stands in for the per-set flows.
 	const gexUnit = (CONTRACT_SIZE * spot * spot * 0.01) / MILLION;
-	let callDex = 0;
-	let putDex = 0;
-	let netCallDex = 0;
-	let netPutDex = 0;
-	let vanna = 0;
-	let charm = 0;
-	let callGex = 0;
-	let putGex = 0;
 	let netGex = 0;
 	let boughtGamma = 0;
 	let tradedGamma = 0;
 	for (let c = start; c < end; c++) {
-		const call = chain.isCall[c] === 1;
-		const sign = call ? 1 : -1;
-		const vol = state.volume[c];
 		const net = state.buyVolume[c] - state.sellVolume[c];
-		const dex = state.delta[c] * dexUnit;
 		const g = state.gamma[c] * gexUnit;
-		if (call) {
-			callDex += dex * vol;
-			netCallDex += dex * net;
-			callGex += g * vol;
-		} else {
-			putDex += dex * vol;
-			netPutDex += dex * net;
-			putGex += g * vol;
-		}
-		netGex += sign * g * net;
+		netGex += (chain.isCall[c] === 1 ? 1 : -1) * g * net;
 		boughtGamma += g * net;
 		tradedGamma += g * (state.buyVolume[c] + state.sellVolume[c]);
-		vanna += sign * state.vanna[c] * dexUnit * 0.01 * vol;
-		charm += sign * state.charmPerDay[c] * dexUnit * vol;
 	}
 	const { strikes, rows } = strikeRows(state, expiry);
 	const gexMajors = majorStrikes(
@@ -186,34 +155,22 @@ function expiryFlow(state: ExpiryState, expiry: number) {
 		rows.map((r) => r.vol),
 		spot
 	);
-	return {
-		mlgamma: gexMajors.positive ?? 0,
-		msgamma: gexMajors.negative ?? 0,
-		mcall:
-			largestAbsStrike(
-				strikes,
-				rows.map((r) => r.call),
-				spot
-			) ?? 0,
-		mput:
-			largestAbsStrike(
-				strikes,
-				rows.map((r) => r.put),
-				spot
-			) ?? 0,
-		cvr: tradedGamma > 0 ? r4(boughtGamma / tradedGamma) : 0,
-		gr: callGex + putGex > 0 ? r4(callGex / (callGex + putGex)) : 0,
-		vanna: r2(vanna),
-		charm: r2(charm),
-		aggDex: r2(callDex + putDex),
-		aggCallDex: r2(callDex),
-		aggPutDex: r2(putDex),
-		netDex: r2(netCallDex + netPutDex),
-		netCallDex: r2(netCallDex),
-		netPutDex: r2(netPutDex),
-		gexFlow: r2(netGex),
-		cvrFlow: r2(boughtGamma)
-	};
+	const largest = (values: number[]): number => largestAbsStrike(strikes, values, spot) ?? 0;
+	return flowAggregates(
+		sums,
+		{
+			mlgamma: gexMajors.positive ?? 0,
+			msgamma: gexMajors.negative ?? 0,
+			mcall: largest(rows.map((r) => r.call)),
+			mput: largest(rows.map((r) => r.put))
+		},
+		{
+			dex: sums.netCallDex + sums.netPutDex,
+			gex: netGex,
+			cvr: boughtGamma,
+			cvrAbs: tradedGamma
+		}
+	);
 }
 
 /** Orderflow for one expiry: zero_ = that expiry, one_ = the next listed one. */
@@ -221,43 +178,5 @@ export function expiryOrderflowValue(state: ExpiryState, expiry: number): Orderf
 	const z = expiryFlow(state, expiry);
 	const next = expiry + 1 < state.chain.expiries.length ? expiry + 1 : expiry;
 	const o = next === expiry ? z : expiryFlow(state, next);
-	return {
-		timestamp: state.timestamp,
-		ticker: state.ticker,
-		spot: state.spot,
-		z_mlgamma: z.mlgamma,
-		z_msgamma: z.msgamma,
-		o_mlgamma: o.mlgamma,
-		o_msgamma: o.msgamma,
-		zero_mcall: z.mcall,
-		zero_mput: z.mput,
-		one_mcall: o.mcall,
-		one_mput: o.mput,
-		zcvr: z.cvr,
-		ocvr: o.cvr,
-		zgr: z.gr,
-		ogr: o.gr,
-		zvanna: z.vanna,
-		ovanna: o.vanna,
-		zcharm: z.charm,
-		ocharm: o.charm,
-		agg_dex: z.aggDex,
-		one_agg_dex: o.aggDex,
-		agg_call_dex: z.aggCallDex,
-		one_agg_call_dex: o.aggCallDex,
-		agg_put_dex: z.aggPutDex,
-		one_agg_put_dex: o.aggPutDex,
-		net_dex: z.netDex,
-		one_net_dex: o.netDex,
-		net_call_dex: z.netCallDex,
-		one_net_call_dex: o.netCallDex,
-		net_put_dex: z.netPutDex,
-		one_net_put_dex: o.netPutDex,
-		dexoflow: z.netDex,
-		gexoflow: z.gexFlow,
-		cvroflow: z.cvrFlow,
-		one_dexoflow: o.netDex,
-		one_gexoflow: o.gexFlow,
-		one_cvroflow: o.cvrFlow
-	};
+	return orderflowPayload(state.timestamp, state.ticker, state.spot, z, o);
 }

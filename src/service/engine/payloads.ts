@@ -24,11 +24,11 @@ import {
 } from '../../lib/analytics/levels';
 import { daysBetween } from '../market/clock';
 import { CHANGE_LAGS, PRIOR_LAGS, type Lookback } from './lookback';
+import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
+import { r2, r3, r4 } from './rounding';
 import { type GreekName, type Subset, type TickerDay } from './tickerDay';
 
-export const r2 = (x: number): number => Math.round(x * 100) / 100;
-export const r3 = (x: number): number => Math.round(x * 1000) / 1000;
-export const r4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+export { r2, r3, r4 };
 
 export interface GexChainValue {
 	timestamp: number;
@@ -110,12 +110,25 @@ export interface OrderflowValue {
 }
 
 function dtes(day: TickerDay, subset: Subset): [number, number] {
-	const exps = day.chain.expiries;
 	const first = subset.expiryIndexes[0];
 	if (first === undefined) return [0, 0];
 	const second = subset.name === 'full' ? subset.expiryIndexes[1] : first + 1;
-	const a = daysBetween(day.date, exps[first]);
-	const b = second !== undefined && second < exps.length ? daysBetween(day.date, exps[second]) : a;
+	return dtePair(day.date, day.chain.expiries, first, second);
+}
+
+/**
+ * Calendar days to the `first` and `second` listed expiries (the first's again when there is no
+ * second), the min_dte / sec_min_dte of every payload.
+ */
+export function dtePair(
+	date: string,
+	expiries: readonly string[],
+	first: number,
+	second: number | undefined
+): [number, number] {
+	const a = daysBetween(date, expiries[first]);
+	const b =
+		second !== undefined && second < expiries.length ? daysBetween(date, expiries[second]) : a;
 	return [a, b];
 }
 
@@ -161,22 +174,42 @@ function maxChanges(subset: Subset, spot: number): [number, number][] {
 	});
 }
 
-/** 25-delta risk reversal of one expiry: linear interpolation of IV in delta on each side. */
+/** 25-delta risk reversal of one expiry of a TickerDay. */
 function riskReversal(day: TickerDay, expiry: number | undefined): number {
 	if (expiry === undefined) return 0;
-	const { delta } = day.greeks;
 	const chain = day.chain;
+	return riskReversal25(
+		chain.isCall,
+		day.greeks.delta,
+		day.iv,
+		chain.expiryStart[expiry],
+		chain.expiryStart[expiry + 1]
+	);
+}
+
+/**
+ * 25-delta risk reversal of the contracts [start, end) (one expiry, by strike): IV(25d call) -
+ * IV(25d put), each by linear interpolation of IV in delta on its side; 0 when a side has no
+ * crossing.
+ */
+export function riskReversal25(
+	isCall: ArrayLike<number>,
+	delta: ArrayLike<number>,
+	iv: ArrayLike<number>,
+	start: number,
+	end: number
+): number {
 	const ivAt = (call: boolean, target: number): number | undefined => {
 		let prevD = NaN;
 		let prevIv = NaN;
-		for (let c = chain.expiryStart[expiry]; c < chain.expiryStart[expiry + 1]; c++) {
-			if ((chain.isCall[c] === 1) !== call) continue;
+		for (let c = start; c < end; c++) {
+			if ((isCall[c] === 1) !== call) continue;
 			const d = delta[c];
 			if (!Number.isNaN(prevD) && (prevD - target) * (d - target) <= 0 && prevD !== d) {
-				return prevIv + ((target - prevD) / (d - prevD)) * (day.iv[c] - prevIv);
+				return prevIv + ((target - prevD) / (d - prevD)) * (iv[c] - prevIv);
 			}
 			prevD = d;
-			prevIv = day.iv[c];
+			prevIv = iv[c];
 		}
 		return undefined;
 	};
@@ -319,74 +352,41 @@ export function volumeProfileValue(day: TickerDay, subset: Subset): VolumeProfil
 	};
 }
 
-/** Aggregates of one expiry set for orderflow (all $M, by volume unless named net_). */
-function flowAggregates(day: TickerDay, subset: Subset) {
-	const { delta, vanna, charmPerDay } = day.greeks;
+/** Orderflow aggregates of one expiry set (all $M, by volume unless named net_). */
+function setFlow(day: TickerDay, subset: Subset): FlowAggregates {
 	const spot = day.spot;
-	const dexUnit = (100 * spot) / 1e6;
-	let callDex = 0;
-	let putDex = 0;
-	let netCallDex = 0;
-	let netPutDex = 0;
-	let vannaSum = 0;
-	let charmSum = 0;
-	for (let c = subset.start; c < subset.end; c++) {
-		const call = day.chain.isCall[c] === 1;
-		const sign = call ? 1 : -1;
-		const vol = day.volume[c];
-		const dex = delta[c] * dexUnit;
-		const netVol = day.buyVolume[c] - day.sellVolume[c];
-		if (call) {
-			callDex += dex * vol;
-			netCallDex += dex * netVol;
-		} else {
-			putDex += dex * vol;
-			netPutDex += dex * netVol;
-		}
-		vannaSum += sign * vanna[c] * dexUnit * 0.01 * vol;
-		charmSum += sign * charmPerDay[c] * dexUnit * vol;
-	}
-	const strikes = day.chain.strikes;
-	let callGex = 0;
-	let putGex = 0;
-	const callBySlot = new Float64Array(strikes.length);
-	const putBySlot = new Float64Array(strikes.length);
+	const chain = day.chain;
+	const sums = flowSums(
+		{
+			isCall: chain.isCall,
+			delta: day.greeks.delta,
+			gamma: day.greeks.gamma,
+			vanna: day.greeks.vanna,
+			charmPerDay: day.greeks.charmPerDay,
+			volume: day.volume,
+			buyVolume: day.buyVolume,
+			sellVolume: day.sellVolume
+		},
+		subset.start,
+		subset.end,
+		spot
+	);
+	const callBySlot = new Float64Array(chain.strikes.length);
+	const putBySlot = new Float64Array(chain.strikes.length);
 	const gexUnit = (100 * spot * spot * 0.01) / 1e6;
 	for (let c = subset.start; c < subset.end; c++) {
 		const g = day.greeks.gamma[c] * gexUnit * day.volume[c];
-		if (day.chain.isCall[c] === 1) {
-			callGex += g;
-			callBySlot[day.chain.strikeSlot[c]] += g;
-		} else {
-			putGex += g;
-			putBySlot[day.chain.strikeSlot[c]] += g;
-		}
+		if (chain.isCall[c] === 1) callBySlot[chain.strikeSlot[c]] += g;
+		else putBySlot[chain.strikeSlot[c]] += g;
 	}
 	const majors = majorStrikes(day, subset);
 	const mcall = largestAbsStrike(subset.setStrikes, atSetStrikes(subset, callBySlot), spot);
 	const mput = largestAbsStrike(subset.setStrikes, atSetStrikes(subset, putBySlot), spot);
-	const f = subset.flows;
-	return {
-		mlgamma: majors.posVol,
-		msgamma: majors.negVol,
-		mcall: mcall ?? 0,
-		mput: mput ?? 0,
-		/** Convexity ratio: net customer-bought gamma over all classified gamma traded, in [-1, 1]. */
-		cvr: f.cvrAbs > 0 ? r4(f.cvr / f.cvrAbs) : 0,
-		/** GEX ratio: call GEX share of call + put GEX by volume, in [0, 1]. */
-		gr: callGex + putGex > 0 ? r4(callGex / (callGex + putGex)) : 0,
-		vanna: r2(vannaSum),
-		charm: r2(charmSum),
-		aggDex: r2(callDex + putDex),
-		aggCallDex: r2(callDex),
-		aggPutDex: r2(putDex),
-		netDex: r2(netCallDex + netPutDex),
-		netCallDex: r2(netCallDex),
-		netPutDex: r2(netPutDex),
-		dexFlow: r2(f.dex),
-		gexFlow: r2(f.gex),
-		cvrFlow: r2(f.cvr)
-	};
+	return flowAggregates(
+		sums,
+		{ mlgamma: majors.posVol, msgamma: majors.negVol, mcall: mcall ?? 0, mput: mput ?? 0 },
+		subset.flows
+	);
 }
 
 /**
@@ -396,47 +396,13 @@ function flowAggregates(day: TickerDay, subset: Subset) {
  * customer net delta bought; gex: same signed calls +, puts -; cvr: convexity bought).
  */
 export function orderflowValue(day: TickerDay): OrderflowValue {
-	const z = flowAggregates(day, day.subsets.zero);
-	const o = flowAggregates(day, day.subsets.one);
-	return {
-		timestamp: day.timestampOf(day.tick),
-		ticker: day.ticker,
-		spot: day.spot,
-		z_mlgamma: z.mlgamma,
-		z_msgamma: z.msgamma,
-		o_mlgamma: o.mlgamma,
-		o_msgamma: o.msgamma,
-		zero_mcall: z.mcall,
-		zero_mput: z.mput,
-		one_mcall: o.mcall,
-		one_mput: o.mput,
-		zcvr: z.cvr,
-		ocvr: o.cvr,
-		zgr: z.gr,
-		ogr: o.gr,
-		zvanna: z.vanna,
-		ovanna: o.vanna,
-		zcharm: z.charm,
-		ocharm: o.charm,
-		agg_dex: z.aggDex,
-		one_agg_dex: o.aggDex,
-		agg_call_dex: z.aggCallDex,
-		one_agg_call_dex: o.aggCallDex,
-		agg_put_dex: z.aggPutDex,
-		one_agg_put_dex: o.aggPutDex,
-		net_dex: z.netDex,
-		one_net_dex: o.netDex,
-		net_call_dex: z.netCallDex,
-		one_net_call_dex: o.netCallDex,
-		net_put_dex: z.netPutDex,
-		one_net_put_dex: o.netPutDex,
-		dexoflow: z.dexFlow,
-		gexoflow: z.gexFlow,
-		cvroflow: z.cvrFlow,
-		one_dexoflow: o.dexFlow,
-		one_gexoflow: o.gexFlow,
-		one_cvroflow: o.cvrFlow
-	};
+	return orderflowPayload(
+		day.timestampOf(day.tick),
+		day.ticker,
+		day.spot,
+		setFlow(day, day.subsets.zero),
+		setFlow(day, day.subsets.one)
+	);
 }
 
 /**
@@ -532,9 +498,7 @@ export function expiryProfileValue(
 	const gex = slots.map((s) => (bySlot.get(s) as { gex: number }).gex);
 	const netMajors = analyticsMajors(strikes, net, spot);
 	const gexMajors = analyticsMajors(strikes, gex, spot);
-	const dte = daysBetween(day.date, chain.expiries[expiry]);
-	const next =
-		expiry + 1 < chain.expiries.length ? daysBetween(day.date, chain.expiries[expiry + 1]) : dte;
+	const [dte, next] = dtePair(day.date, chain.expiries, expiry, expiry + 1);
 	return {
 		timestamp: day.timestamp,
 		ticker: day.ticker,
