@@ -10,6 +10,9 @@ import type { LiveStream } from '$lib/stream';
 import type { StreamAccess } from '../streamAccess.server';
 import { sharedLiveStream } from './sharedStream';
 
+/** A streamed group silent this long (upstream stalled, relay wedged) hands back to REST. */
+export const STREAM_STALL_MS = 5_000;
+
 export interface FeedBadge {
 	mode: 'stream' | 'polling';
 	text: string;
@@ -19,16 +22,27 @@ export interface FeedBadge {
 export class StreamFeed {
 	stream: LiveStream | undefined = $state.raw(undefined);
 	/** The newest streamed chain of the group, or undefined before the first update. */
-	readonly chain: ClassicChain | undefined = $derived.by(() => {
-		const u = this.stream?.latest.get(this.group());
-		return u?.kind === 'gex' ? chainFromColumnar(u.value) : undefined;
-	});
+	// The same update object across batches of other groups, so the chain below is rebuilt only
+	// when this group's update changes.
+	private readonly update = $derived.by(() => this.stream?.latest.get(this.group()));
+	readonly chain: ClassicChain | undefined = $derived(
+		this.update?.kind === 'gex' ? chainFromColumnar(this.update.value) : undefined
+	);
 	private readonly refusal: string | undefined = $derived(
 		this.stream?.refused.find((r) => r.group === this.group())?.reason
 	);
+	/** Wall-clock ms of the group's newest streamed update, and a clock to notice silence. */
+	private receivedAt = $state(0);
+	private now = $state(Date.now());
+	private readonly stalled: boolean = $derived(
+		this.receivedAt > 0 && this.now - this.receivedAt > STREAM_STALL_MS
+	);
 	/** True while the stream delivers this group: the REST poller stays idle. */
 	readonly streaming: boolean = $derived(
-		this.stream?.mode.mode === 'stream' && this.chain !== undefined && !this.refusal
+		this.stream?.mode.mode === 'stream' &&
+			this.chain !== undefined &&
+			!this.refusal &&
+			!this.stalled
 	);
 	readonly badge: FeedBadge = $derived.by(() => {
 		const access = this.access();
@@ -38,15 +52,21 @@ export class StreamFeed {
 		if (this.refusal) return polling(`the stream refused ${this.group()} (${this.refusal})`);
 		if (s.mode.mode === 'polling') return polling(s.mode.reason, s.mode.canTakeBack);
 		if (!this.chain) return polling('waiting for the first streamed update');
+		if (this.stalled) return polling('no streamed update for a few seconds');
 		return { mode: 'stream', text: 'Streaming', canTakeBack: false };
 	});
 
+	/**
+	 * @param open the tab's stream (default the shared one; tests pass a LiveStream on a fake
+	 *   worker)
+	 */
 	constructor(
 		private readonly access: () => StreamAccess,
-		private readonly group: () => string
+		private readonly group: () => string,
+		open: () => LiveStream = sharedLiveStream
 	) {
 		$effect(() => {
-			this.stream = this.access().ok ? sharedLiveStream() : undefined;
+			this.stream = this.access().ok ? open() : undefined;
 		});
 		$effect(() => {
 			const s = this.stream;
@@ -54,6 +74,13 @@ export class StreamFeed {
 			if (!s) return;
 			void s.subscribe([g]);
 			return () => void s.unsubscribe([g]);
+		});
+		$effect(() => {
+			if (this.chain) this.receivedAt = Date.now();
+		});
+		$effect(() => {
+			const t = setInterval(() => (this.now = Date.now()), 1_000);
+			return () => clearInterval(t);
 		});
 	}
 
