@@ -4,7 +4,7 @@ import { LiveStream } from '$lib/stream';
 import type { PageToWorker, WorkerToPage } from '$lib/stream/messages';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
-import { STREAM_STALL_MS, StreamFeed } from './streamFeed.svelte';
+import { STREAM_STALL_MS, StreamFeed, gexChain } from './streamFeed.svelte';
 
 /** A Worker stand-in the test answers as. */
 class FakeWorker {
@@ -68,11 +68,14 @@ describe('StreamFeed', () => {
 			feed = new StreamFeed(
 				() => ({ ok: true, reason: '' }),
 				() => GROUP,
+				gexChain,
 				() => live
 			);
 		});
 		flushSync();
-		expect(worker.posted.some((m) => m.type === 'subscribe' && m.groups.includes(GROUP))).toBe(true);
+		expect(worker.posted.some((m) => m.type === 'subscribe' && m.groups.includes(GROUP))).toBe(
+			true
+		);
 		expect(feed.streaming).toBe(false);
 		expect(feed.badge.text).toMatch(/waiting for the first streamed update/);
 
@@ -80,7 +83,7 @@ describe('StreamFeed', () => {
 		flushSync();
 		expect(feed.streaming).toBe(true);
 		expect(feed.badge).toMatchObject({ mode: 'stream', text: 'Streaming' });
-		expect(feed.chain?.timestamp).toBe(1);
+		expect(feed.value?.timestamp).toBe(1);
 
 		vi.advanceTimersByTime(STREAM_STALL_MS - 1_000);
 		flushSync();
@@ -94,7 +97,7 @@ describe('StreamFeed', () => {
 		push(2);
 		flushSync();
 		expect(feed.streaming).toBe(true);
-		expect(feed.chain?.timestamp).toBe(2);
+		expect(feed.value?.timestamp).toBe(2);
 		stop();
 		live.close();
 	});
@@ -106,6 +109,7 @@ describe('StreamFeed', () => {
 			feed = new StreamFeed(
 				() => ({ ok: false, reason: 'streaming needs the Quant tier' }),
 				() => GROUP,
+				gexChain,
 				open
 			);
 		});

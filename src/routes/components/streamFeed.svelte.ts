@@ -1,12 +1,13 @@
 /**
- * Streaming or REST for one Classic group on a page: subscribes the group on the tab's shared
- * LiveStream when the account may stream, turns each streamed update into the chain shape the
- * views use, and says which mode is active and why (the page polls REST whenever `streaming` is
- * false). Construct during component init: it registers its own effects.
+ * Streaming or REST for one group on a page: subscribes the group on the tab's shared
+ * LiveStream when the account may stream, turns each streamed update into the shape the view
+ * uses (`shape`; undefined for an update of another kind), and says which mode is active and
+ * why (the page polls REST whenever `streaming` is false). Construct during component init: it
+ * registers its own effects.
  */
 import { chainFromColumnar } from '$lib/wire/columnar';
 import type { ClassicChain } from '$lib/charts/classicChain';
-import type { LiveStream } from '$lib/stream';
+import type { LiveStream, StreamUpdate } from '$lib/stream';
 import type { StreamAccess } from '../streamAccess.server';
 import { sharedLiveStream } from './sharedStream';
 
@@ -19,14 +20,19 @@ export interface FeedBadge {
 	canTakeBack: boolean;
 }
 
-export class StreamFeed {
+/** A GEX group's update as the chain the Classic, State and levels views draw. */
+export function gexChain(u: StreamUpdate): ClassicChain | undefined {
+	return u.kind === 'gex' ? chainFromColumnar(u.value) : undefined;
+}
+
+export class StreamFeed<T = ClassicChain> {
 	stream: LiveStream | undefined = $state.raw(undefined);
-	/** The newest streamed chain of the group, or undefined before the first update. */
-	// The same update object across batches of other groups, so the chain below is rebuilt only
+	// The same update object across batches of other groups, so the value below is rebuilt only
 	// when this group's update changes.
 	private readonly update = $derived.by(() => this.stream?.latest.get(this.group()));
-	readonly chain: ClassicChain | undefined = $derived(
-		this.update?.kind === 'gex' ? chainFromColumnar(this.update.value) : undefined
+	/** The newest streamed value of the group, or undefined before the first update. */
+	readonly value: T | undefined = $derived.by(() =>
+		this.update ? this.shape(this.update) : undefined
 	);
 	private readonly refusal: string | undefined = $derived(
 		this.stream?.refused.find((r) => r.group === this.group())?.reason
@@ -40,7 +46,7 @@ export class StreamFeed {
 	/** True while the stream delivers this group: the REST poller stays idle. */
 	readonly streaming: boolean = $derived(
 		this.stream?.mode.mode === 'stream' &&
-			this.chain !== undefined &&
+			this.value !== undefined &&
 			!this.refusal &&
 			!this.stalled
 	);
@@ -51,18 +57,22 @@ export class StreamFeed {
 		if (!s) return polling('starting the live stream');
 		if (this.refusal) return polling(`the stream refused ${this.group()} (${this.refusal})`);
 		if (s.mode.mode === 'polling') return polling(s.mode.reason, s.mode.canTakeBack);
-		if (!this.chain) return polling('waiting for the first streamed update');
+		if (this.value === undefined) return polling('waiting for the first streamed update');
 		if (this.stalled) return polling('no streamed update for a few seconds');
 		return { mode: 'stream', text: 'Streaming', canTakeBack: false };
 	});
 
 	/**
+	 * @param shape turns the group's update into the view's value (default: a GEX chain)
 	 * @param open the tab's stream (default the shared one; tests pass a LiveStream on a fake
 	 *   worker)
 	 */
 	constructor(
 		private readonly access: () => StreamAccess,
 		private readonly group: () => string,
+		private readonly shape: (u: StreamUpdate) => T | undefined = gexChain as (
+			u: StreamUpdate
+		) => T | undefined,
 		open: () => LiveStream = sharedLiveStream
 	) {
 		$effect(() => {
@@ -76,7 +86,7 @@ export class StreamFeed {
 			return () => void s.unsubscribe([g]);
 		});
 		$effect(() => {
-			if (this.chain) this.receivedAt = Date.now();
+			if (this.value !== undefined) this.receivedAt = Date.now();
 		});
 		$effect(() => {
 			const t = setInterval(() => (this.now = Date.now()), 1_000);
