@@ -1,9 +1,10 @@
 /**
  * Chain files: JSON ({spot, rate, dividend_yield, contract_size, contracts: [...]}) or CSV with
  * the header `expiry_years,strike,right,iv,open_interest,volume` (any order; `price` may replace
- * or accompany `iv`) and the market given as flags. A contract with a price instead of an IV gets
- * its IV solved. Every problem is a ChainParseError naming the line and/or field; nothing is
- * returned unless the whole file is valid. Used by the `analyze` CLI and the dashboard's import.
+ * or accompany `iv`; RFC 4180 quoting, see ./parseCsv) and the market given as flags. A contract
+ * with a price instead of an IV gets its IV solved. Every problem is a ChainParseError naming the
+ * line and/or field; nothing is returned unless the whole file is valid. Used by the `analyze`
+ * CLI and the dashboard's import.
  */
 import {
 	chainArraysFromContracts,
@@ -14,6 +15,7 @@ import {
 } from './chain';
 import { impliedVol } from './iv';
 import { jsonErrorOffset } from './jsonPosition';
+import { CsvSyntaxError, readCsvRecords, type CsvRecord } from './parseCsv';
 
 export class ChainParseError extends Error {
 	constructor(
@@ -232,40 +234,33 @@ export function parseChainJson(text: string, overrides: ChainOverrides = {}): Pa
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function parseChainCsv(text: string, overrides: ChainOverrides = {}): ParsedChain {
-	const lines = text.split(/\r?\n/);
-	let headerLine = -1;
-	for (let i = 0; i < lines.length; i++) {
-		const l = lines[i].trim();
-		if (l !== '' && !l.startsWith('#')) {
-			headerLine = i;
-			break;
-		}
+	let records: CsvRecord[];
+	try {
+		records = readCsvRecords(text, { comment: '#' }).filter((r) => !r.blank);
+	} catch (e) {
+		if (e instanceof CsvSyntaxError) fail(e.message, e.line);
+		throw e;
 	}
-	if (headerLine < 0)
+	const head = records[0];
+	if (!head)
 		fail('empty file: expected a header row expiry_years,strike,right,iv,open_interest,volume');
-	const header = lines[headerLine].split(',').map((h) => h.trim().toLowerCase());
+	const header = head.cells.map((h) => h.trim().toLowerCase());
 	const col = new Map<string, number>();
 	header.forEach((name, i) => {
 		if (!(CONTRACT_FIELDS as readonly string[]).includes(name))
-			fail(
-				`unknown column '${name}' (expected ${CONTRACT_FIELDS.join(', ')})`,
-				headerLine + 1,
-				name
-			);
-		if (col.has(name)) fail(`duplicate column '${name}'`, headerLine + 1, name);
+			fail(`unknown column '${name}' (expected ${CONTRACT_FIELDS.join(', ')})`, head.line, name);
+		if (col.has(name)) fail(`duplicate column '${name}'`, head.line, name);
 		col.set(name, i);
 	});
 	for (const name of ['expiry_years', 'strike', 'right', 'open_interest', 'volume'])
-		if (!col.has(name)) fail(`missing column '${name}'`, headerLine + 1, name);
+		if (!col.has(name)) fail(`missing column '${name}'`, head.line, name);
 	if (!col.has('iv') && !col.has('price'))
-		fail("needs an 'iv' or a 'price' column", headerLine + 1, 'iv');
+		fail("needs an 'iv' or a 'price' column", head.line, 'iv');
 	const market = resolveMarket({}, overrides);
 	const raws: RawContract[] = [];
-	for (let i = headerLine + 1; i < lines.length; i++) {
-		const l = lines[i].trim();
-		if (l === '' || l.startsWith('#')) continue;
-		const line = i + 1;
-		const cells = l.split(',').map((c) => c.trim());
+	for (const record of records.slice(1)) {
+		const line = record.line;
+		const cells = record.cells.map((c) => c.trim());
 		if (cells.length !== header.length)
 			fail(`expected ${header.length} fields, got ${cells.length}`, line);
 		const cell = (name: string) => cells[col.get(name) ?? -1];
