@@ -18,6 +18,19 @@ describe('market hours (America/New_York, DST-correct)', () => {
 		expect(isRegularTradingHours(new Date('2026-11-22T15:00:00Z'))).toBe(false); // Sunday
 	});
 
+	it('is closed on NYSE holidays and closes at 13:00 ET on early-close days', () => {
+		expect(isRegularTradingHours(new Date('2026-11-26T16:00:00Z'))).toBe(false); // Thanksgiving
+		expect(isRegularTradingHours(new Date('2026-07-03T15:00:00Z'))).toBe(false); // July 4th observed
+		// Day after Thanksgiving (EST): open until 12:59, closed from 13:00.
+		expect(isRegularTradingHours(new Date('2026-11-27T17:59:59Z'))).toBe(true);
+		expect(isRegularTradingHours(new Date('2026-11-27T18:00:00Z'))).toBe(false);
+		expect(isRegularTradingHours(new Date('2026-12-24T18:30:00Z'))).toBe(false); // Christmas Eve
+		// July 2nd 2026 is a full day (the holiday is Friday July 3rd); July 3rd 2025 closed early.
+		expect(isRegularTradingHours(new Date('2026-07-02T19:00:00Z'))).toBe(true);
+		expect(isRegularTradingHours(new Date('2025-07-03T17:00:00Z'))).toBe(false);
+		expect(isRegularTradingHours(new Date('2025-07-03T16:59:00Z'))).toBe(true);
+	});
+
 	it('names quota windows by the ET calendar', () => {
 		expect(etWindows(new Date('2026-03-01T04:59:59Z'))).toEqual({
 			daily: '2026-02-28',

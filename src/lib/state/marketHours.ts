@@ -1,8 +1,10 @@
 /**
- * America/New_York wall clock: regular trading hours (09:30-16:00 ET, weekdays) and the ET
- * calendar day and month that quota windows are counted in. Intl resolves the DST offset of
- * every instant, so nothing here hard-codes -4 or -5.
+ * America/New_York wall clock: regular trading hours (09:30-16:00 ET on NYSE session days, 13:00
+ * on early closes) and the ET calendar day and month that quota windows are counted in. Intl
+ * resolves the DST offset of every instant, so nothing here hard-codes -4 or -5. The holiday and
+ * early-close rule is the one the embedded service's market clock uses (contract/marketCalendar).
  */
+import { SESSION_OPEN_MINUTE, isSessionDay, sessionCloseMinute } from '../contract/marketCalendar';
 
 const etFormatter = new Intl.DateTimeFormat('en-US', {
 	timeZone: 'America/New_York',
@@ -49,10 +51,14 @@ export function etWindows(at: Date): { daily: string; monthly: string } {
 	return { daily: `${monthly}-${pad(c.day)}`, monthly };
 }
 
-/** Regular trading hours: weekdays 09:30 (inclusive) to 16:00 (exclusive) ET. Holidays are not modelled. */
+/**
+ * Regular trading hours: 09:30 (inclusive) to the close (exclusive) ET on NYSE session days; the
+ * close is 16:00, or 13:00 on an early-close day. Weekends and NYSE holidays are closed.
+ */
 export function isRegularTradingHours(at: Date | number): boolean {
 	const c = etClock(typeof at === 'number' ? new Date(at) : at);
-	if (c.weekday === 0 || c.weekday === 6) return false;
+	const date = `${c.year}-${pad(c.month)}-${pad(c.day)}`;
+	if (!isSessionDay(date)) return false;
 	const minutes = c.hour * 60 + c.minute;
-	return minutes >= 9 * 60 + 30 && minutes < 16 * 60;
+	return minutes >= SESSION_OPEN_MINUTE && minutes < sessionCloseMinute(date);
 }

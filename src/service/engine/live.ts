@@ -57,7 +57,7 @@ export function advanceDay(
 	let n = 0;
 	while (day.tick < target) {
 		const mode = day.tick + 1 < firstFull ? 'trades' : 'rings';
-		day.step(mode);
+		if (!day.step(mode)) break; // past the day's close
 		if (mode === 'rings') onFull?.(day);
 		if ((++n & 15) === 0 && performance.now() > deadline) return day.tick >= target;
 	}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SessionClock } from '../market/clock';
-import { generateDay } from '../market/history';
+import { generateDay, generateDays } from '../market/history';
 import type { CanonicalCategory } from '../source';
 import { LiveEngine } from './live';
 
@@ -62,4 +62,56 @@ describe('live loop vs regeneration', () => {
 		expect(a.equals(c)).toBe(false);
 		expect(JSON.parse(a.toString())).toHaveLength(301);
 	});
+
+	it('reproduces an early-close day (09:30-13:00 ET), up to and after its close', async () => {
+		const early = '2026-11-27'; // the day after Thanksgiving: 13:00 ET = 18:00Z
+		let wall = Date.parse('2026-11-27T17:20:00Z'); // 12:20 ET: trades-only catch-up first
+		const clock = new SessionClock({ mode: 'real', wall: () => wall });
+		const live = new LiveEngine(SEED, ['AAPL', 'ES_SPX'], clock);
+		await live.advance(Infinity);
+		const samples: { tick: number; ticker: string; key: string; body: Buffer }[] = [];
+		const keys: [string, CanonicalCategory][] = [
+			['classic/gex_full', 'gex_full'],
+			['state/vanna_zero', 'vanna_zero'],
+			['orderflow/orderflow', 'orderflow']
+		];
+		// From 12:59:29 in 13 s jumps: past 13:00 the loop must hold the 13:00 close tick.
+		wall = Date.parse('2026-11-27T17:59:29Z');
+		for (let jump = 0; jump < 6; jump++, wall += 13_000) {
+			await live.advance(Infinity);
+			for (const ticker of ['AAPL', 'ES_SPX'])
+				for (const [key] of keys) {
+					const body = live.latest(ticker)?.payloads.get(key)?.body;
+					expect(body, `${ticker} ${key}`).toBeDefined();
+					samples.push({ tick: live.tick, ticker, key, body: body as Buffer });
+				}
+		}
+		expect(Math.max(...samples.map((s) => s.tick))).toBe(12_600);
+		// One engine pass per ticker, to the day's own end (no end tick given); ES_SPX (the whole
+		// SPX chain) on the GEX path only, to keep the test short.
+		const checked = new Set<string>();
+		for (const [ticker, wanted] of [
+			['AAPL', keys],
+			['ES_SPX', keys.slice(0, 1)]
+		] as const) {
+			const days = await generateDays(
+				SEED,
+				ticker,
+				wanted.map(([, c]) => c),
+				early
+			);
+			for (const [key, category] of wanted) {
+				const records = JSON.parse((days.get(category) as Buffer).toString()) as unknown[];
+				expect(records).toHaveLength(12_601);
+				for (const s of samples.filter((x) => x.ticker === ticker && x.key === key)) {
+					expect(
+						Buffer.from(JSON.stringify(records[s.tick])).equals(s.body),
+						`${ticker} ${key} @${s.tick}`
+					).toBe(true);
+					checked.add(`${ticker} ${key} ${s.tick}`);
+				}
+			}
+		}
+		expect(checked.size).toBeGreaterThanOrEqual(12);
+	}, 180_000);
 });

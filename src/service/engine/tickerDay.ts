@@ -5,7 +5,7 @@
  * values are built from that state on request (engine/payloads.ts), so the live loop builds all
  * of them and a history regeneration only the one asked for, from the very same numbers.
  */
-import { SESSION_SECONDS, etToUtc } from '../market/clock';
+import { etToUtc, sessionSeconds } from '../market/clock';
 import { buildChain, type ChainDay } from '../market/chain';
 import { sessionPath } from '../market/path';
 import {
@@ -26,7 +26,7 @@ import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { Lookback } from './lookback';
 
 const YEAR_MS = 365 * 86_400_000;
-/** Time-to-expiry floor: a 0DTE contract at 16:00:00 still has two minutes of gamma. */
+/** Time-to-expiry floor: a 0DTE contract at the close still has two minutes of gamma. */
 const MIN_YEARS = 120_000 / YEAR_MS;
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;
@@ -110,6 +110,8 @@ export class TickerDay {
 	private readonly classified: ClassifiedFlows;
 	private readonly tape: TradeTape;
 	readonly subsets: Record<SubsetName, Subset>;
+	/** The close tick: 23,400, or 12,600 on an early-close day (13:00 ET). */
+	readonly closeTick: number;
 	/** Last computed tick (seconds since 09:30:00), -1 before the first step. */
 	tick = -1;
 	spot = 0;
@@ -121,6 +123,7 @@ export class TickerDay {
 		this.chain = buildChain(seed, ticker, date);
 		this.smile = buildSmile(seed, this.chain);
 		this.path = sessionPath(seed, ticker, date);
+		this.closeTick = sessionSeconds(date);
 		this.openMs = etToUtc(date, 9, 30);
 		const n = this.chain.n;
 		this.years = new Float64Array(n);
@@ -244,7 +247,7 @@ export class TickerDay {
 	 *   (volumes, flows, tick-test memory) is bit-identical to the `rings` path.
 	 */
 	step(mode: 'rings' | 'gamma' | 'trades' = 'rings'): boolean {
-		if (this.tick >= SESSION_SECONDS) return false;
+		if (this.tick >= this.closeTick) return false;
 		const tick = ++this.tick;
 		const chain = this.chain;
 		const spot = this.path[tick];

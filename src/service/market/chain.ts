@@ -3,7 +3,7 @@
  * interest published at 08:30 ET, all fixed for the day and drawn from (seed, ticker, date).
  * Stored as struct-of-arrays so the engine walks flat typed arrays every second.
  */
-import { addDays, daysBetween, etToUtc, previousTradingDay } from './clock';
+import { addDays, daysBetween, etToUtc, previousTradingDay, sessionCloseMs } from './clock';
 import { isMonthlyExpiry, listExpiries } from './calendar';
 import { sessionClose } from './path';
 import { Rng, hashUniform } from './prng';
@@ -16,7 +16,7 @@ export interface ChainDay {
 	/** Previous session's close: the grid is centred on it. */
 	refSpot: number;
 	expiries: string[];
-	/** 16:00 ET of each expiry, unix ms. */
+	/** Settlement of each expiry, unix ms: its session's close, 16:00 ET or 13:00 on an early close. */
 	expiryMs: Float64Array;
 	/** Extra total variance of an event (earnings) inside each expiry. */
 	expiryEventVariance: Float64Array;
@@ -115,7 +115,7 @@ export function buildChain(seed: number, ticker: string, date: string): ChainDay
 
 	expiries.forEach((exp, e) => {
 		expiryStart[e] = cExpiry.length;
-		expiryMs[e] = etToUtc(exp, 16, 0);
+		expiryMs[e] = sessionCloseMs(exp);
 		const years = Math.max((expiryMs[e] - openMs) / (365 * 86_400_000), 1 / (365 * 24));
 		for (const ev of events) if (ev >= date && ev <= exp) eventVar[e] += model.eventVariance;
 		const monthly = isMonthlyExpiry(model.calendar, exp);

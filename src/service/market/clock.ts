@@ -3,13 +3,17 @@
  * our own) and the simulated session clock the whole embedded service runs on.
  */
 
-import { isHoliday } from './holidays';
+import { isHoliday, sessionCloseMinute, sessionLengthSeconds } from './holidays';
 
 const ET_ZONE = 'America/New_York';
 
-/** Seconds of regular trading hours: 09:30:00 through 16:00:00 inclusive is 23,401 ticks. */
+/**
+ * Seconds of a full session: 09:30:00 through 16:00:00 inclusive is 23,401 ticks. An early-close
+ * day (13:00, ./holidays) is shorter: sessionSeconds(date) is the length of a given day.
+ */
 export const SESSION_SECONDS = 6.5 * 3600;
 export const OPEN_MINUTE = 9 * 60 + 30;
+/** The normal close; sessionCloseMinute(date) (./holidays) gives 13:00 on an early-close day. */
 export const CLOSE_MINUTE = 16 * 60;
 /** Open interest is published for the day at 08:30 ET. */
 export const OI_REFRESH_MINUTE = 8 * 60 + 30;
@@ -122,40 +126,54 @@ export function nextTradingDay(date: string): string {
 	return d;
 }
 
-/** Unix ms of 09:30 and 16:00 ET on `date`. */
-export function sessionBounds(date: string): { open: number; close: number } {
-	return { open: etToUtc(date, 9, 30), close: etToUtc(date, 16, 0) };
+/** Seconds from the open to the close of session `date` (23,400; 12,600 on an early close). */
+export function sessionSeconds(date: string): number {
+	return sessionLengthSeconds(date);
 }
 
-/** Regular trading hours: session days 09:30:00 through 16:00:00 ET (the close tick included). */
+/** Unix ms of the close of `date`: 16:00 ET, 13:00 on an early close. Option expiries settle then. */
+export function sessionCloseMs(date: string): number {
+	const minute = sessionCloseMinute(date);
+	return etToUtc(date, Math.floor(minute / 60), minute % 60);
+}
+
+/** Unix ms of 09:30 and of the close (16:00, or 13:00 on an early close) ET on `date`. */
+export function sessionBounds(date: string): { open: number; close: number } {
+	return { open: etToUtc(date, 9, 30), close: sessionCloseMs(date) };
+}
+
+/** Regular trading hours: session days 09:30:00 through the close ET (the close tick included). */
 export function isRth(ms: number): boolean {
 	const p = etParts(ms);
 	if (!isTradingDay(p.date)) return false;
 	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
-	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= CLOSE_MINUTE * 60;
+	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= sessionCloseMinute(p.date) * 60;
 }
 
 /**
  * Where the market stands at an instant: the session date whose data is current and the tick
- * (second since 09:30:00, 0..23400) of that session. Outside RTH it is the last session's close
- * tick; the day's open interest is refreshed at 08:30 ET but spot and trades wait for 09:30.
+ * (second since 09:30:00, 0..sessionSeconds(date)) of that session. Outside RTH it is the last
+ * session's close tick; the day's open interest is refreshed at 08:30 ET but spot and trades wait
+ * for 09:30, and on an early-close day they stop at 13:00.
  */
 export function marketPosition(ms: number): { date: string; tick: number; open: boolean } {
 	const p = etParts(ms);
 	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
 	const openSecond = OPEN_MINUTE * 60;
 	if (isTradingDay(p.date) && secondOfDay >= openSecond) {
-		const tick = Math.min(secondOfDay - openSecond, SESSION_SECONDS);
-		return { date: p.date, tick, open: secondOfDay <= CLOSE_MINUTE * 60 };
+		const length = sessionSeconds(p.date);
+		const tick = Math.min(secondOfDay - openSecond, length);
+		return { date: p.date, tick, open: secondOfDay - openSecond <= length };
 	}
-	return { date: previousTradingDay(p.date), tick: SESSION_SECONDS, open: false };
+	const last = previousTradingDay(p.date);
+	return { date: last, tick: sessionSeconds(last), open: false };
 }
 
-/** The newest session whose 16:00 close is at or before `ms`. */
+/** The newest session whose close (16:00, or 13:00 on an early close) is at or before `ms`. */
 export function lastCompletedSession(ms: number): string {
 	const p = etParts(ms);
 	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
-	if (isTradingDay(p.date) && secondOfDay >= CLOSE_MINUTE * 60) return p.date;
+	if (isTradingDay(p.date) && secondOfDay >= sessionCloseMinute(p.date) * 60) return p.date;
 	return previousTradingDay(p.date);
 }
 
@@ -174,8 +192,8 @@ export interface SessionClockOptions {
  * The simulated clock.
  * - `real`: wall time.
  * - `session` (default): wall time while New York is in RTH; at any other hour the clock replays
- *   the last completed session from its open at 1x, looping every 6.5 hours, so a demo at 3 a.m.
- *   still moves. The replayed day is the same deterministic day, so its numbers match history.
+ *   the last completed session from its open at 1x, looping every 6.5 hours (3.5 hours when that
+ *   session closed early at 13:00), so a demo at 3 a.m. still moves. The replayed day is the same deterministic day, so its numbers match history.
  * - with `start`: `start + (wall - wall at creation) * speed`, in either mode, so tests run a day
  *   in minutes.
  */
@@ -207,7 +225,7 @@ export class SessionClock {
 		const day = lastCompletedSession(wall);
 		const { open, close } = sessionBounds(day);
 		const since = Math.max(0, wall - close);
-		return open + (since % (SESSION_SECONDS * 1000));
+		return open + (since % (sessionSeconds(day) * 1000));
 	}
 
 	now(): Date {

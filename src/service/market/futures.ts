@@ -5,7 +5,7 @@
  * mark. ES_SPX and NQ_NDX levels are shifted by the same basis.
  */
 import { FUTURES_PAIRS } from '../../lib/contract/futures';
-import { SESSION_SECONDS } from './clock';
+import { sessionSeconds } from './clock';
 import { daysToFuturesExpiry, frontMonthContract } from './calendar';
 import { sessionPath } from './path';
 import { Rng } from './prng';
@@ -32,7 +32,7 @@ export interface Conversion {
 	additive: number;
 }
 
-/** The conversion in force at `tick` of session `date` (tick 23400 = the close mark). */
+/** The conversion in force at `tick` of session `date` (the close tick = the close mark). */
 export function futuresConversionAt(
 	seed: number,
 	ticker: string,
@@ -44,7 +44,7 @@ export function futuresConversionAt(
 	const spec = CONVERSION[ticker];
 	const mark = Math.min(
 		Math.floor(tick / BASIS_MARK_SECONDS) * BASIS_MARK_SECONDS,
-		SESSION_SECONDS
+		sessionSeconds(date)
 	);
 	const seriesLevel = sessionPath(seed, spec.series, date)[mark];
 	const ownLevel = sessionPath(seed, ticker, date)[mark];

@@ -1,6 +1,6 @@
 /**
  * History days (GET /v2/hist/...): a JSON array of one (ticker, category)'s per-second
- * snapshots from 09:30:00 to 16:00:00 ET. Because the model is deterministic in (seed, date), a
+ * snapshots from 09:30:00 to 16:00:00 ET (13:00:00 on an early-close day). Because the model is deterministic in (seed, date), a
  * day is produced by re-running the engine for that ticker with the live loop's own code, which
  * gives byte-for-byte the payloads the live loop published; complete days are cached as gzip in
  * the data directory. The live session's day so far is regenerated up to the live second.
@@ -11,7 +11,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { isCalendarDate } from '../../lib/contract/dates';
 import { HistoryUnavailableError, type CanonicalCategory, type PackageName } from '../source';
-import { SESSION_SECONDS, daysBetween, etParts, isTradingDay, marketPosition } from './clock';
+import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } from './clock';
 import { holidayName } from './holidays';
 import { viewOf } from './universe';
 import { categoryValue } from '../engine/snapshot';
@@ -115,8 +115,8 @@ export class DayGenerator {
 	): Promise<Map<CanonicalCategory, Buffer>> {
 		const { day, seed, ticker, date } = this;
 		let slice = performance.now();
-		while (day.tick < endTick) {
-			day.step(this.mode);
+		// The day ends at its close tick (13:00 on an early close) whatever end was asked for.
+		while (day.tick < endTick && day.step(this.mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			this.categories.forEach((category, i) =>
 				this.writers[i].push(JSON.stringify(categoryValue(day, category, format)))
@@ -137,7 +137,7 @@ export function generateDays(
 	ticker: string,
 	categories: readonly CanonicalCategory[],
 	date: string,
-	endTick: number = SESSION_SECONDS,
+	endTick: number = sessionSeconds(date),
 	signal?: AbortSignal
 ): Promise<Map<CanonicalCategory, Buffer>> {
 	return new DayGenerator(seed, ticker, categories, date).extendTo(endTick, signal);
@@ -149,7 +149,7 @@ export async function generateDay(
 	ticker: string,
 	category: CanonicalCategory,
 	date: string,
-	endTick: number = SESSION_SECONDS,
+	endTick: number = sessionSeconds(date),
 	signal?: AbortSignal
 ): Promise<Buffer> {
 	const days = await generateDays(seed, ticker, [category], date, endTick, signal);
@@ -211,7 +211,7 @@ export class HistoryStore {
 		const pos = marketPosition(nowMs);
 		if (date === today && pos.date !== today)
 			throw new HistoryUnavailableError(`The ${date} session has not opened yet.`, 404);
-		return date === today && pos.open ? pos.tick : SESSION_SECONDS;
+		return date === today && pos.open ? pos.tick : sessionSeconds(date);
 	}
 
 	async get(
@@ -240,7 +240,7 @@ export class HistoryStore {
 		date: string,
 		signal?: AbortSignal
 	): Promise<Map<string, Buffer>> {
-		let endTick = SESSION_SECONDS;
+		let endTick = sessionSeconds(date);
 		for (const { pkg, category } of items) endTick = this.check(ticker, pkg, category, date);
 		const categories = [...new Set(items.map((i) => i.category))].sort();
 		const key = `${ticker}|${categories.join(',')}|${date}|${endTick}`;
@@ -278,7 +278,7 @@ export class HistoryStore {
 		date: string,
 		endTick: number
 	): Promise<Map<CanonicalCategory, Buffer>> {
-		const complete = endTick === SESSION_SECONDS;
+		const complete = endTick === sessionSeconds(date);
 		const days = new Map<CanonicalCategory, Buffer>();
 		if (complete) {
 			for (const category of categories) {
@@ -316,12 +316,12 @@ export class HistoryStore {
 		const key = `${ticker}|${date}|${categories.join(',')}`;
 		const kept = this.generators.get(key);
 		if (kept && kept.tick <= endTick) {
-			if (endTick === SESSION_SECONDS) this.generators.delete(key);
+			if (endTick === sessionSeconds(date)) this.generators.delete(key);
 			return kept;
 		}
 		const fresh = new DayGenerator(this.options.seed, ticker, categories, date);
 		// Only an unfinished (live) day is worth keeping; a complete one is cached on disk.
-		if (endTick < SESSION_SECONDS) {
+		if (endTick < sessionSeconds(date)) {
 			this.generators.delete(key);
 			this.generators.set(key, fresh);
 			while (this.generators.size > 2)

@@ -3,14 +3,14 @@
  * (seed, ticker, date) alone, and the level is a slowly mean-reverting sum of the last 400
  * sessions' returns, so any day's close is computable without replaying history. Within the day
  * the path is a stochastic-volatility random walk with jumps, bridged to that close, sampled
- * every second from 09:30:00 to 16:00:00 (23,401 points).
+ * every second from 09:30:00 to 16:00:00 (23,401 points), or to 13:00:00 on an early-close day
+ * (12,601 points: the same per-second volatility over a shorter day, the closing pick-up at 13:00).
  */
-import { SESSION_SECONDS, previousTradingDay } from './clock';
+import { SESSION_SECONDS, previousTradingDay, sessionSeconds } from './clock';
 import { Rng } from './prng';
 import { tickerModel, type TickerModel } from './universe';
 
 const LOOKBACK_SESSIONS = 400;
-const TICKS = SESSION_SECONDS + 1;
 
 interface DayShock {
 	/** Close-to-close log return. */
@@ -94,14 +94,15 @@ function intradayNoise(
 	volMult: number
 ): Float64Array {
 	const rng = new Rng(`${seed}|${model.ticker}|${date}|intraday`);
-	const out = new Float64Array(TICKS);
+	const ticks = sessionSeconds(date) + 1;
+	const out = new Float64Array(ticks);
 	const factor = factorOf(model);
 	const base = (idioVol(model, factor) * volMult) / Math.sqrt(252 * SESSION_SECONDS);
 	let h = 0.3 * rng.normal();
 	let x = 0;
-	for (let i = 1; i < TICKS; i++) {
+	for (let i = 1; i < ticks; i++) {
 		h += -h / 3600 + 0.012 * rng.normal();
-		const shape = 0.8 + 0.9 * Math.exp(-i / 1500) + 0.5 * Math.exp(-(TICKS - i) / 1800);
+		const shape = 0.8 + 0.9 * Math.exp(-i / 1500) + 0.5 * Math.exp(-(ticks - i) / 1800);
 		let step = base * shape * Math.exp(h) * rng.normal();
 		if (rng.next() < 2 / SESSION_SECONDS) step += base * 60 * rng.normal();
 		x += step;
@@ -123,9 +124,10 @@ function logPath(seed: number, model: TickerModel, date: string): Float64Array {
 	const total = Math.log(close / prev);
 	const gap = total * shock.gapShare;
 	const own = intradayNoise(seed, model, date, shock.volMult);
+	const ticks = own.length;
 	const factor = factorOf(model);
-	const out = new Float64Array(TICKS);
-	const n = TICKS - 1;
+	const out = new Float64Array(ticks);
+	const n = ticks - 1;
 	const ownEnd = own[n];
 	let f: Float64Array | undefined;
 	let beta = 0;
@@ -134,11 +136,11 @@ function logPath(seed: number, model: TickerModel, date: string): Float64Array {
 		const fp = logPath(seed, factor, date);
 		const fStart = fp[0];
 		const fEnd = fp[n];
-		f = new Float64Array(TICKS);
-		for (let i = 0; i < TICKS; i++) f[i] = fp[i] - fStart - ((fEnd - fStart) * i) / n;
+		f = new Float64Array(ticks);
+		for (let i = 0; i < ticks; i++) f[i] = fp[i] - fStart - ((fEnd - fStart) * i) / n;
 		beta = model.beta;
 	}
-	for (let i = 0; i < TICKS; i++) {
+	for (let i = 0; i < ticks; i++) {
 		const line = gap + ((total - gap) * i) / n;
 		const bridge = own[i] - (ownEnd * i) / n;
 		out[i] = line + bridge + (f ? beta * f[i] : 0);
@@ -158,8 +160,8 @@ export function sessionPath(seed: number, ticker: string, date: string): Float64
 	const model = tickerModel(ticker);
 	const prev = sessionClose(seed, ticker, previousTradingDay(date));
 	const log = logPath(seed, model, date);
-	const out = new Float64Array(TICKS);
-	for (let i = 0; i < TICKS; i++) out[i] = roundPrice(prev * Math.exp(log[i]));
+	const out = new Float64Array(log.length);
+	for (let i = 0; i < log.length; i++) out[i] = roundPrice(prev * Math.exp(log[i]));
 	if (spotCache.size > 400) spotCache.clear();
 	spotCache.set(key, out);
 	return out;

@@ -5,7 +5,7 @@
  * the quote, which is what it classifies (Lee-Ready).
  */
 import { Rng } from './prng';
-import { SESSION_SECONDS } from './clock';
+import { sessionSeconds } from './clock';
 import type { ChainDay } from './chain';
 
 export interface Quote {
@@ -41,6 +41,8 @@ export interface Print {
 export class TradeTape {
 	private readonly rng: Rng;
 	private readonly rate: number;
+	/** The close tick: the afternoon pick-up builds towards 16:00, or 13:00 on an early close. */
+	private readonly closeTick: number;
 
 	constructor(
 		seed: number,
@@ -49,6 +51,7 @@ export class TradeTape {
 		this.rng = new Rng(`${seed}|${chain.ticker}|${chain.date}|trades`);
 		// About 16 prints a second for SPX, fewer for smaller names.
 		this.rate = 16 * Math.pow(chain.model.size, 0.6);
+		this.closeTick = sessionSeconds(chain.date);
 	}
 
 	/**
@@ -63,7 +66,7 @@ export class TradeTape {
 	): Print[] {
 		const rng = this.rng;
 		const shape =
-			0.55 + 1.4 * Math.exp(-tick / 1200) + 0.9 * Math.exp(-(SESSION_SECONDS - tick) / 1500);
+			0.55 + 1.4 * Math.exp(-tick / 1200) + 0.9 * Math.exp(-(this.closeTick - tick) / 1500);
 		const count = rng.poisson(this.rate * shape);
 		const prints: Print[] = [];
 		const cdf = this.chain.activityCdf;
