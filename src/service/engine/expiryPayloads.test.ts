@@ -53,7 +53,9 @@ describe('explicit-expiry gex and orderflow', async () => {
 		expect(later.sum_gex_oi).not.toBeCloseTo(one.sum_gex_oi, 0);
 		expect(one.zero_gamma).toBeGreaterThan(one.spot * 0.8);
 		expect(one.zero_gamma).toBeLessThan(one.spot * 1.2);
-		for (const [, , , priors] of one.strikes) expect(priors).toEqual([]);
+		// Priors and max changes are filled for the expiry (values: expiryHistory.test.ts).
+		for (const [, , , priors] of one.strikes) expect(priors).toHaveLength(5);
+		expect(one.max_priors).toHaveLength(6);
 	});
 
 	it('fill zero_ fields from the expiry and one_ fields from the next one', () => {

@@ -3,10 +3,11 @@
  * `{ticker}_state_gex_YYYYMMDD` and `{ticker}_orderflow_YYYYMMDD` groups, every 5 s), built from
  * the frozen copy of one second's arrays (ExpiryState) restricted to one listed expiry.
  *
- * Same shapes and units as the classic gex_* chain and the orderflow payload. What differs, and
- * why:
- * - priors are empty arrays and max_priors is empty: the 5-second feed is a real-time view, and
- *   keeping 30 minutes of per-strike history for every listed expiry is not worth the memory;
+ * Same shapes and units as the classic gex_* chain and the orderflow payload, priors and
+ * max_priors included (derived on demand for the requested expiry, ./expiryHistory). What
+ * differs, and why:
+ * - the rows are every listed strike of the expiry (not a window around spot), and max_priors
+ *   ranges over them;
  * - orderflow `z*` / `zero_*` / unprefixed fields describe the requested expiry, `o*` / `one_*`
  *   fields the next listed expiry after it (the requested one again when it is the last listed),
  *   mirroring zero / one = an expiry and the one after it;
@@ -17,9 +18,12 @@
 import { largestAbsStrike, majorStrikes } from '../../lib/analytics/levels';
 import { RISK_FREE_RATE } from '../market/universe';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
+import { expiryLookbacks } from './expiryHistory';
 import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
 import {
 	dtePair,
+	maxChangesOf,
+	priors,
 	r2,
 	r3,
 	riskReversal25,
@@ -104,9 +108,10 @@ function dtes(state: ExpiryState, expiry: number): [number, number] {
 	return dtePair(state.date, state.chain.expiries, expiry, expiry + 1);
 }
 
-/** The classic chain shape for one expiry (no priors; see the file comment). */
+/** The classic chain shape for one expiry (see the file comment). */
 export function expiryGexValue(state: ExpiryState, expiry: number): GexChainValue {
 	const { strikes, rows } = strikeRows(state, expiry);
+	const lookback = expiryLookbacks(state, expiry).gex;
 	const vol = rows.map((r) => r.vol);
 	const oi = rows.map((r) => r.oi);
 	const byVol = majorStrikes(strikes, vol, state.spot);
@@ -123,11 +128,11 @@ export function expiryGexValue(state: ExpiryState, expiry: number): GexChainValu
 		major_pos_oi: byOi.positive ?? 0,
 		major_neg_vol: byVol.negative ?? 0,
 		major_neg_oi: byOi.negative ?? 0,
-		strikes: strikes.map((k, i) => [k, r2(vol[i]), r2(oi[i]), []]),
+		strikes: strikes.map((k, i) => [k, r2(vol[i]), r2(oi[i]), priors(lookback, i)]),
 		sum_gex_vol: r3(vol.reduce((a, b) => a + b, 0)),
 		sum_gex_oi: r3(oi.reduce((a, b) => a + b, 0)),
 		delta_risk_reversal: expiryRiskReversal(state, expiry),
-		max_priors: []
+		max_priors: maxChangesOf(lookback, Float64Array.from(strikes), state.spot)
 	};
 }
 

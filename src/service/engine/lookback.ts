@@ -9,7 +9,18 @@ export const PRIOR_LAGS = [60, 300, 600, 900, 1800] as const;
 export const CHANGE_LAGS = [1, 60, 300, 600, 900, 1800] as const;
 const DEPTH = 1801;
 
-export class Lookback {
+/**
+ * What priors and max changes read (payloads.ts): a row vector's value `lag` seconds (one of
+ * CHANGE_LAGS) before the newest second, and at the newest second. A Lookback ring for the zero /
+ * one sets; values derived on demand for an explicit expiry (expiryPayloads.ts).
+ */
+export interface LagSeries {
+	readonly rows: number;
+	at(row: number, lag: number): number;
+	current(row: number): number;
+}
+
+export class Lookback implements LagSeries {
 	readonly rows: number;
 	private readonly ring: Float32Array;
 	/** Tick of the newest stored row vector, -1 before the first push. */

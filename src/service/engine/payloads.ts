@@ -23,10 +23,11 @@ import {
 	maxChange
 } from '../../lib/analytics/levels';
 import { daysBetween } from '../market/clock';
-import { CHANGE_LAGS, PRIOR_LAGS, type Lookback } from './lookback';
+import { CHANGE_LAGS, PRIOR_LAGS, type LagSeries } from './lookback';
 import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
 import { r2, r3, r4 } from './rounding';
-import { type GreekName, type Subset, type TickerDay } from './tickerDay';
+import { expiryLookbacks } from './expiryHistory';
+import { type GreekName, type PastGreeks, type Subset, type TickerDay } from './tickerDay';
 
 export { r2, r3, r4 };
 
@@ -157,13 +158,21 @@ export function zeroGammaOf(day: TickerDay, subset: Subset): number {
 	return root === null ? 0 : r2(root);
 }
 
-function priors(lookback: Lookback, row: number): number[] {
+/** A row's priors: its value 1, 5, 10, 15 and 30 minutes ago, rounded to cents. */
+export function priors(lookback: LagSeries, row: number): number[] {
 	return PRIOR_LAGS.map((lag) => r2(lookback.at(row, lag)));
 }
 
 function maxChanges(subset: Subset, spot: number): [number, number][] {
-	const lb = subset.gexLookback;
-	const strikes = subset.rowStrikes;
+	return maxChangesOf(subset.gexLookback, subset.rowStrikes, spot);
+}
+
+/** [strike, signed change] of the largest change against each of CHANGE_LAGS (max_priors). */
+export function maxChangesOf(
+	lb: LagSeries,
+	strikes: Float64Array,
+	spot: number
+): [number, number][] {
 	const current = new Float64Array(lb.rows);
 	for (let r = 0; r < lb.rows; r++) current[r] = lb.current(r);
 	return CHANGE_LAGS.map((lag) => {
@@ -406,15 +415,16 @@ export function orderflowValue(day: TickerDay): OrderflowValue {
 }
 
 /**
- * Explicit-expiry greek profile (streamed every 5 s): the state profile shape for one expiry,
- * computed from the current greeks. It carries no priors (empty arrays): the 5-second feed is a
- * real-time view and keeping 30 minutes of history for every listed expiry is not worth it.
+ * What an explicit-expiry payload reads: a copy of one second's arrays, so it can be built later,
+ * and what its priors need (see ./laggedVolume): the lagged volumes of that second and the day's
+ * greeks at earlier seconds.
  */
-/** What an explicit-expiry profile reads: a copy of one second's arrays, so it can be built later. */
 export interface ExpiryState {
 	ticker: string;
 	date: string;
 	timestamp: number;
+	/** The second the copy was taken at. */
+	tick: number;
 	spot: number;
 	chain: TickerDay['chain'];
 	gamma: Float64Array;
@@ -427,6 +437,10 @@ export interface ExpiryState {
 	/** Years to expiry per contract. */
 	years: Float64Array;
 	iv: Float64Array;
+	/** Per contract, the volume CHANGE_LAGS[i] seconds before `tick` (clamped at the open). */
+	laggedVolume: Float64Array[];
+	/** Greeks of contracts [start, end) at an earlier second of the same session. */
+	greeksAt: (tick: number, start: number, end: number) => PastGreeks;
 }
 
 /** Copies the arrays an explicit-expiry profile needs (a few memcpy's every 5 s). */
@@ -435,6 +449,7 @@ export function freezeExpiryState(day: TickerDay): ExpiryState {
 		ticker: day.ticker,
 		date: day.date,
 		timestamp: day.timestampOf(day.tick),
+		tick: day.tick,
 		spot: day.spot,
 		chain: day.chain,
 		gamma: Float64Array.from(day.greeks.gamma),
@@ -445,10 +460,16 @@ export function freezeExpiryState(day: TickerDay): ExpiryState {
 		buyVolume: Float64Array.from(day.buyVolume),
 		sellVolume: Float64Array.from(day.sellVolume),
 		years: Float64Array.from(day.years),
-		iv: Float64Array.from(day.iv)
+		iv: Float64Array.from(day.iv),
+		laggedVolume: day.laggedVolume.byLag.map((v) => Float64Array.from(v)),
+		greeksAt: (tick, start, end) => day.greeksAt(tick, start, end)
 	};
 }
 
+/**
+ * Explicit-expiry greek profile (streamed every 5 s): the state profile shape for one expiry,
+ * computed from the frozen second's greeks, with priors derived for that expiry (./expiryHistory).
+ */
 export function expiryProfileValue(
 	day: ExpiryState,
 	expiry: number,
@@ -499,6 +520,9 @@ export function expiryProfileValue(
 	const netMajors = analyticsMajors(strikes, net, spot);
 	const gexMajors = analyticsMajors(strikes, gex, spot);
 	const [dte, next] = dtePair(day.date, chain.expiries, expiry, expiry + 1);
+	const lookbacks = expiryLookbacks(day, expiry);
+	const callLb = lookbacks.call[greek];
+	const putLb = lookbacks.put[greek];
 	return {
 		timestamp: day.timestamp,
 		ticker: day.ticker,
@@ -511,7 +535,15 @@ export function expiryProfileValue(
 		major_short_gamma: gexMajors.negative ?? 0,
 		mini_contracts: slots.map((s, i) => {
 			const row = bySlot.get(s) as { call: number; put: number; civ: number; piv: number };
-			return [strikes[i], r4(row.civ), r4(row.piv), r2(row.call), [], r2(row.put), []];
+			return [
+				strikes[i],
+				r4(row.civ),
+				r4(row.piv),
+				r2(row.call),
+				priors(callLb, i),
+				r2(row.put),
+				priors(putLb, i)
+			];
 		})
 	};
 }

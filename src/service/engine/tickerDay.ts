@@ -20,16 +20,33 @@ import { TradeTape } from '../market/trades';
 import { RISK_FREE_RATE } from '../market/universe';
 import { ClassifiedFlows, classifyTrade } from '../../lib/analytics/classify';
 import { createChainArrays, type ChainArrays } from '../../lib/analytics/chain';
-import { bsmGamma } from '../../lib/analytics/bsm';
+import { bsmGamma, bsmGreeks, emptyGreeks } from '../../lib/analytics/bsm';
 import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { Lookback } from './lookback';
+import { LaggedVolume } from './laggedVolume';
 
 const YEAR_MS = 365 * 86_400_000;
 /** Time-to-expiry floor: a 0DTE contract at the close still has two minutes of gamma. */
 const MIN_YEARS = 120_000 / YEAR_MS;
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;
+
+/** Years from `nowMs` to a settlement at `expiryMs`, floored (the step's and greeksAt's rule). */
+function yearsToExpiry(expiryMs: number, nowMs: number): number {
+	return Math.max((expiryMs - nowMs) / YEAR_MS, MIN_YEARS);
+}
+
+/** Greeks of a contract range at an earlier second (TickerDay.greeksAt), index c - start. */
+export interface PastGreeks {
+	tick: number;
+	spot: number;
+	iv: Float64Array;
+	delta: Float64Array;
+	gamma: Float64Array;
+	vanna: Float64Array;
+	charmPerDay: Float64Array;
+}
 
 export type SubsetName = 'full' | 'zero' | 'one';
 export const GREEK_NAMES = ['delta', 'gamma', 'vanna', 'charm'] as const;
@@ -109,6 +126,8 @@ export class TickerDay {
 	readonly sellVolume: Float64Array;
 	private readonly classified: ClassifiedFlows;
 	private readonly tape: TradeTape;
+	/** Every contract's volume 1 s to 30 min ago, for explicit-expiry priors (./laggedVolume). */
+	readonly laggedVolume: LaggedVolume;
 	readonly subsets: Record<SubsetName, Subset>;
 	/** The close tick: 23,400, or 12,600 on an early-close day (13:00 ET). */
 	readonly closeTick: number;
@@ -149,6 +168,7 @@ export class TickerDay {
 		this.buyVolume = this.classified.buyVolume;
 		this.sellVolume = this.classified.sellVolume;
 		this.tape = new TradeTape(seed, this.chain);
+		this.laggedVolume = new LaggedVolume(n, this.closeTick);
 		const frontEnd = this.chain.expiryStart[Math.min(2, this.chain.expiries.length)];
 		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
 		const e = this.chain.expiryStart;
@@ -255,7 +275,7 @@ export class TickerDay {
 		this.zeroGammaTick = -1;
 		const nowMs = this.openMs + tick * 1000;
 		for (let e = 0; e < chain.expiries.length; e++) {
-			const years = Math.max((chain.expiryMs[e] - nowMs) / YEAR_MS, MIN_YEARS);
+			const years = yearsToExpiry(chain.expiryMs[e], nowMs);
 			for (let c = chain.expiryStart[e]; c < chain.expiryStart[e + 1]; c++) this.years[c] = years;
 		}
 		this.arrays.spot = spot;
@@ -291,7 +311,51 @@ export class TickerDay {
 				computeGreeks(this.arrays, this.greeks, this.single);
 			});
 		}
+		this.laggedVolume.endTick(tick, this.volume);
 		return true;
+	}
+
+	/**
+	 * Greeks of contracts [start, end) as they were at an earlier second `tick` of this session,
+	 * recomputed from the day's fixed inputs (spot path, smile, settlement times) with the step's
+	 * own arithmetic (sliceTerms + contractVol, bsmGreeks as computeGreeks calls it), so they equal
+	 * bit for bit what a step at that second computed. Pure: callable at any later time.
+	 */
+	greeksAt(tick: number, start: number, end: number): PastGreeks {
+		const chain = this.chain;
+		const spot = this.path[tick];
+		const nowMs = this.openMs + tick * 1000;
+		const n = end - start;
+		const out: PastGreeks = {
+			tick,
+			spot,
+			iv: new Float64Array(n),
+			delta: new Float64Array(n),
+			gamma: new Float64Array(n),
+			vanna: new Float64Array(n),
+			charmPerDay: new Float64Array(n)
+		};
+		const { rate, dividendYield } = this.arrays;
+		const g = emptyGreeks();
+		let e = -1;
+		let years = 0;
+		let terms: SliceTerms | undefined;
+		for (let c = start; c < end; c++) {
+			if (chain.expiry[c] !== e) {
+				e = chain.expiry[c];
+				years = yearsToExpiry(chain.expiryMs[e], nowMs);
+				terms = sliceTerms(this.smile, chain, e, tick, spot, years);
+			}
+			const iv = contractVol(this.smile, terms as SliceTerms, c);
+			bsmGreeks(chain.isCall[c] === 1, spot, chain.strike[c], years, iv, rate, dividendYield, g);
+			const i = c - start;
+			out.iv[i] = iv;
+			out.delta[i] = g.delta;
+			out.gamma[i] = g.gamma;
+			out.vanna[i] = g.vanna;
+			out.charmPerDay[i] = g.charmPerDay;
+		}
+		return out;
 	}
 
 	private readonly slices: SliceTerms[] = [];
@@ -389,6 +453,7 @@ export class TickerDay {
 				this.classified.ticks[c]
 			);
 			this.volume[c] += p.size;
+			this.laggedVolume.record(c, p.size);
 			this.classified.record(c, side, p.size, call, delta[c], gamma[c], spot);
 			if (side === 0) continue;
 			const sign = call ? 1 : -1;
