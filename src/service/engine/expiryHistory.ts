@@ -88,30 +88,45 @@ function rowTable(
 ): RowTable {
 	const { start, end, slots, rowOf } = rows;
 	const n = slots.length;
+	// Plain typed arrays in the hot loop (a Record of arrays per greek would be looked up by name).
 	const gex = new Float64Array(n);
-	const call = perGreek(() => new Float64Array(n));
-	const put = perGreek(() => new Float64Array(n));
-	const { spot, offset } = at;
+	const cDelta = new Float64Array(n);
+	const cGamma = new Float64Array(n);
+	const cVanna = new Float64Array(n);
+	const cCharm = new Float64Array(n);
+	const pDelta = new Float64Array(n);
+	const pGamma = new Float64Array(n);
+	const pVanna = new Float64Array(n);
+	const pCharm = new Float64Array(n);
+	const { spot, offset, delta, gamma, vanna, charmPerDay, volume } = at;
+	const isCall = state.chain.isCall;
 	const dexUnit = (100 * spot) / 1e6;
 	const gexUnit = (100 * spot * spot * 0.01) / 1e6;
 	for (let c = start; c < end; c++) {
 		const r = rowOf[c - start];
 		const i = c - offset;
-		const isCall = state.chain.isCall[c] === 1;
-		const sign = isCall ? 1 : -1;
-		const vol = at.volume[c];
-		const g = sign * at.gamma[i] * gexUnit;
-		gex[r] += g * vol;
-		const side = isCall ? call : put;
-		side.delta[r] += at.delta[i] * dexUnit * vol;
-		side.gamma[r] += sign * at.gamma[i] * gexUnit * vol;
-		side.vanna[r] += sign * at.vanna[i] * dexUnit * 0.01 * vol;
-		side.charm[r] += sign * at.charmPerDay[i] * dexUnit * vol;
+		const vol = volume[c];
+		if (isCall[c] === 1) {
+			const g = 1 * gamma[i] * gexUnit;
+			gex[r] += g * vol;
+			cDelta[r] += delta[i] * dexUnit * vol;
+			cGamma[r] += 1 * gamma[i] * gexUnit * vol;
+			cVanna[r] += 1 * vanna[i] * dexUnit * 0.01 * vol;
+			cCharm[r] += 1 * charmPerDay[i] * dexUnit * vol;
+		} else {
+			const g = -1 * gamma[i] * gexUnit;
+			gex[r] += g * vol;
+			pDelta[r] += delta[i] * dexUnit * vol;
+			pGamma[r] += -1 * gamma[i] * gexUnit * vol;
+			pVanna[r] += -1 * vanna[i] * dexUnit * 0.01 * vol;
+			pCharm[r] += -1 * charmPerDay[i] * dexUnit * vol;
+		}
 	}
+	const f32 = (x: Float64Array) => Float32Array.from(x);
 	return {
-		gex: Float32Array.from(gex),
-		call: perGreek((g) => Float32Array.from(call[g])),
-		put: perGreek((g) => Float32Array.from(put[g]))
+		gex: f32(gex),
+		call: { delta: f32(cDelta), gamma: f32(cGamma), vanna: f32(cVanna), charm: f32(cCharm) },
+		put: { delta: f32(pDelta), gamma: f32(pGamma), vanna: f32(pVanna), charm: f32(pCharm) }
 	};
 }
 

@@ -14,6 +14,8 @@
 import { CHANGE_LAGS } from './lookback';
 
 const MAX_LAG = Math.max(...CHANGE_LAGS);
+/** Seconds whose print counts are read: the newest and MAX_LAG + 1 before it. */
+const TICK_RING = MAX_LAG + 2;
 
 export class LaggedVolume {
 	readonly lags: readonly number[] = CHANGE_LAGS;
@@ -25,12 +27,15 @@ export class LaggedVolume {
 	private base = 0;
 	/** Prints recorded so far in the session. */
 	private count = 0;
-	/** Global print count at the end of each second. */
-	private readonly tickEnd: Float64Array;
+	/** Global print count at the end of second t, at t % TICK_RING (the last 30 minutes only). */
+	private readonly tickEnd = new Float64Array(TICK_RING);
 
-	constructor(contracts: number, closeTick: number) {
+	constructor(contracts: number) {
 		this.byLag = CHANGE_LAGS.map(() => new Float64Array(contracts));
-		this.tickEnd = new Float64Array(closeTick + 1);
+	}
+
+	private endOf(tick: number): number {
+		return this.tickEnd[tick % TICK_RING];
 	}
 
 	/** One print of the current second (in the order the volumes add them). */
@@ -44,7 +49,7 @@ export class LaggedVolume {
 
 	/** Ends second `tick` (its prints recorded, `volume` including them): every lag moves on. */
 	endTick(tick: number, volume: Float64Array): void {
-		this.tickEnd[tick] = this.count;
+		this.tickEnd[tick % TICK_RING] = this.count;
 		if (tick === 0) {
 			for (const v of this.byLag) v.set(volume);
 		} else {
@@ -52,13 +57,13 @@ export class LaggedVolume {
 				const s = tick - this.lags[l];
 				if (s < 1) continue;
 				const v = this.byLag[l];
-				for (let g = this.tickEnd[s - 1]; g < this.tickEnd[s]; g++)
+				for (let g = this.endOf(s - 1), end = this.endOf(s); g < end; g++)
 					v[this.contract[g - this.base]] += this.size[g - this.base];
 			}
 		}
 		// Prints older than the longest lag are never read again.
 		const oldest = tick + 1 - MAX_LAG;
-		if (oldest >= 1) this.drop(this.tickEnd[oldest - 1]);
+		if (oldest >= 1) this.drop(this.endOf(oldest - 1));
 	}
 
 	/** Forget prints before global index `keepFrom` (compacting once half the buffer is stale). */

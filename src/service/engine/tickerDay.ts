@@ -168,7 +168,7 @@ export class TickerDay {
 		this.buyVolume = this.classified.buyVolume;
 		this.sellVolume = this.classified.sellVolume;
 		this.tape = new TradeTape(seed, this.chain);
-		this.laggedVolume = new LaggedVolume(n, this.closeTick);
+		this.laggedVolume = new LaggedVolume(n);
 		const frontEnd = this.chain.expiryStart[Math.min(2, this.chain.expiries.length)];
 		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
 		const e = this.chain.expiryStart;
