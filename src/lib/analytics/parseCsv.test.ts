@@ -5,15 +5,19 @@ import { ChainParseError, parseChain } from './parse';
 
 const cellsOf = (text: string) => readCsvRecords(text).map((r) => r.cells);
 
-function syntaxError(text: string): CsvSyntaxError {
+/** The error `fn` throws, checked to be an instance of `kind`. */
+function thrown<E extends Error>(fn: () => unknown, kind: new (...args: never[]) => E): E {
+	let caught: unknown;
 	try {
-		readCsvRecords(text);
+		fn();
 	} catch (e) {
-		expect(e).toBeInstanceOf(CsvSyntaxError);
-		return e as CsvSyntaxError;
+		caught = e;
 	}
-	throw new Error('expected a CsvSyntaxError');
+	expect(caught).toBeInstanceOf(kind);
+	return caught as E;
 }
+
+const syntaxError = (text: string) => thrown(() => readCsvRecords(text), CsvSyntaxError);
 
 describe('RFC 4180 records', () => {
 	it('reads quoted commas, doubled quotes, line breaks in quotes and CRLF', () => {
@@ -102,15 +106,8 @@ describe('chain CSV with quoting', () => {
 	it('reports the starting line of a record that spans lines and a wrong field count', () => {
 		const text =
 			'expiry_years,strike,right,iv,open_interest,volume\n0.1,4900,"C\nP",0.2,10,1\n0.1,4950,C,0.2,1,1\n';
-		let caught: unknown;
-		try {
-			parseChain(text, flags);
-		} catch (e) {
-			caught = e;
-		}
-		expect(caught).toBeInstanceOf(ChainParseError);
-		expect((caught as ChainParseError).line).toBe(2);
-		expect((caught as ChainParseError).field).toBe('right');
+		const e = thrown(() => parseChain(text, flags), ChainParseError);
+		expect([e.line, e.field]).toEqual([2, 'right']);
 		const short = 'expiry_years,strike,right,iv,open_interest,volume\n"0.1,4900",C,0.2,10,1\n';
 		expect(() => parseChain(short, flags)).toThrow(/line 2: expected 6 fields, got 5/);
 	});
@@ -118,14 +115,8 @@ describe('chain CSV with quoting', () => {
 	it('turns a quoting mistake into a ChainParseError naming the line', () => {
 		const text =
 			'expiry_years,strike,right,iv,open_interest,volume\n0.1,4900,C,0.2,10,1\n0.1,"4950,C\n';
-		let caught: unknown;
-		try {
-			parseChain(text, flags);
-		} catch (e) {
-			caught = e;
-		}
-		expect(caught).toBeInstanceOf(ChainParseError);
-		expect((caught as ChainParseError).line).toBe(3);
-		expect((caught as ChainParseError).message).toMatch(/^line 3: unterminated quoted field/);
+		const e = thrown(() => parseChain(text, flags), ChainParseError);
+		expect(e.line).toBe(3);
+		expect(e.message).toMatch(/^line 3: unterminated quoted field/);
 	});
 });
