@@ -193,7 +193,8 @@ export interface SessionClockOptions {
  * - `real`: wall time.
  * - `session` (default): wall time while New York is in RTH; at any other hour the clock replays
  *   the last completed session from its open at 1x, looping every 6.5 hours (3.5 hours when that
- *   session closed early at 13:00), so a demo at 3 a.m. still moves. The replayed day is the same deterministic day, so its numbers match history.
+ *   session closed early at 13:00), so a demo at 3 a.m. still moves. The replayed day is the same
+ *   deterministic day, so its numbers match history.
  * - with `start`: `start + (wall - wall at creation) * speed`, in either mode, so tests run a day
  *   in minutes.
  */
