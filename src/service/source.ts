@@ -102,7 +102,10 @@ export interface ResearchChain {
 export interface MarketSource {
 	/** Current simulated time. */
 	now(): Date;
-	/** Regular trading hours at `at` (default now): 09:30-16:00 America/New_York, weekdays. */
+	/**
+	 * Regular trading hours at `at` (default now): 09:30 to the close (16:00; 13:00 on NYSE
+	 * early-close days) America/New_York, trading days only.
+	 */
 	isOpen(at?: Date): boolean;
 	/** The public universe, as GET /v2/tickers answers it. */
 	tickers(): { stocks: string[]; indexes: string[]; futures: string[] };

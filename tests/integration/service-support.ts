@@ -54,7 +54,10 @@ export async function startTestService(
 		start: options.start,
 		speed: options.speed,
 		seed: 7,
-		marketOptions: options.wall ? { wall: options.wall } : undefined
+		// History and EOD requests wait for a day's generation up to this bound; the default
+		// 60 s is a user-facing limit that a loaded test machine can exceed without any bug (the
+		// bound itself is tested in market.test.ts).
+		marketOptions: { historyWaitMs: 240_000, ...(options.wall ? { wall: options.wall } : {}) }
 	});
 	return {
 		service,
