@@ -1,11 +1,12 @@
 /**
  * History days (GET /v2/hist/...): a JSON array of one (ticker, category)'s per-second
- * snapshots from 09:30:00 to 16:00:00 ET (13:00:00 on an early-close day). Because the model is deterministic in (seed, date), a
- * day is produced by re-running the engine for that ticker with the live loop's own code, which
- * gives byte-for-byte the payloads the live loop published; complete days are cached as gzip in
- * the data directory. The live session's day so far is regenerated up to the live second.
+ * snapshots from 09:30:00 to 16:00:00 ET (13:00:00 on an early-close day). Because the model
+ * is deterministic in (seed, date), a day is produced by re-running the engine for that ticker
+ * with the live loop's own code, which gives byte-for-byte the payloads the live loop published;
+ * complete days are cached as gzip in the data directory, under the model version and the seed
+ * that made them. The live session's day so far is regenerated up to the live second.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzip, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -20,6 +21,18 @@ import { viewFormatAt } from '../engine/live';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+
+/**
+ * The version of what a simulated day contains. Bump it whenever a change to the market model
+ * or the engine changes any value of a past day (it was 2 when NYSE early closes moved expiry
+ * settlement to 13:00): cached days of other versions are then never served, and are removed.
+ */
+export const HISTORY_MODEL_VERSION = 2;
+
+/** The cache folder of one model version and seed, under `<dataDir>/history`. */
+export function historyCacheFolder(seed: number): string {
+	return `model-${HISTORY_MODEL_VERSION}-seed-${seed}`;
+}
 
 /** The history window: dates older than this many days are refused. */
 export const HISTORY_WINDOW_DAYS = 90;
@@ -171,11 +184,22 @@ export class HistoryStore {
 	constructor(private readonly options: HistoryStoreOptions) {}
 
 	async init(): Promise<void> {
-		await mkdir(join(this.options.dataDir, 'history'), { recursive: true });
+		const root = join(this.options.dataDir, 'history');
+		await mkdir(join(root, historyCacheFolder(this.options.seed)), { recursive: true });
+		// Days cached by another model version (or by the unversioned layout, `history/<date>`)
+		// hold values this model would not produce: drop them. Other seeds of this version stay.
+		for (const entry of await readdir(root)) {
+			const version = /^model-(\d+)-seed-\d+$/.exec(entry)?.[1];
+			if (version === String(HISTORY_MODEL_VERSION)) continue;
+			if (version !== undefined || isCalendarDate(entry)) {
+				await rm(join(root, entry), { recursive: true, force: true });
+			}
+		}
 	}
 
 	private file(ticker: string, category: string, date: string): string {
-		return join(this.options.dataDir, 'history', date, ticker, `${category}.json.gz`);
+		const folder = historyCacheFolder(this.options.seed);
+		return join(this.options.dataDir, 'history', folder, date, ticker, `${category}.json.gz`);
 	}
 
 	/** Validates a request; returns the last tick the day has (the live second for today). */

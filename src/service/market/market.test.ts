@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError, type TickEvent } from '../source';
-import { generateDay } from './history';
+import { generateDay, historyCacheFolder } from './history';
 import { createMarket } from './index';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-market-'));
@@ -77,9 +77,8 @@ describe('createMarket', async () => {
 		expect(records[0].timestamp).toBe(Date.parse('2026-11-18T14:30:00Z') / 1000);
 		expect(records[23_400].timestamp).toBe(Date.parse('2026-11-18T21:00:00Z') / 1000);
 		expect(records[0].ticker).toBe('VIXW');
-		expect(existsSync(join(dataDir, 'history', '2026-11-18', 'VIXW', 'gamma_zero.json.gz'))).toBe(
-			true
-		);
+		const cached = join(dataDir, 'history', historyCacheFolder(5), '2026-11-18', 'VIXW');
+		expect(existsSync(join(cached, 'gamma_zero.json.gz'))).toBe(true);
 		expect((await market.history('VIXW', 'state', 'gamma_zero', '2026-11-18')).equals(day)).toBe(
 			true
 		);
