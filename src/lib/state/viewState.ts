@@ -50,14 +50,14 @@ export const DEFAULT_CLASSIC: Omit<ClassicViewState, 'ticker' | 'category'> = {
 
 export class ViewStateError extends Error {}
 
-function parseTheme(raw: string | null): Theme | null {
+export function parseTheme(raw: string | null): Theme | null {
 	if (raw === null) return null;
 	if (raw === 'dark' || raw === 'light') return raw;
 	throw new ViewStateError(`theme must be dark or light, got '${raw}'`);
 }
 
 /** Strike numbers in a URL: finite, positive, at most 2 decimals (strikes are cents at most). */
-function formatStrike(n: number): string {
+export function formatStrike(n: number): string {
 	return String(Math.round(n * 100) / 100);
 }
 
@@ -114,7 +114,7 @@ export function parseClassicView(
 	};
 }
 
-function withQuery(path: string, q: URLSearchParams): string {
+export function withQuery(path: string, q: URLSearchParams): string {
 	const s = q.toString();
 	// Commas and hyphens are safe in a query; keep links readable.
 	return s ? `${path}?${s.replaceAll('%2C', ',')}` : path;
