@@ -71,16 +71,20 @@ export function parseZoom(raw: string | null): StrikeWindow | null {
 	return { lo, hi };
 }
 
-export function parseOverlays(raw: string | null): Overlay[] {
-	if (raw === null) return [...OVERLAYS];
+/** Overlays named in `ov` (default: all `offered`), in `offered` order; State views pass their own. */
+export function parseOverlays<T extends string = Overlay>(
+	raw: string | null,
+	offered: readonly T[] = OVERLAYS as readonly string[] as readonly T[]
+): T[] {
+	if (raw === null) return [...offered];
 	if (raw === 'none' || raw === '') return [];
 	const names = raw.split(',');
 	for (const n of names) {
-		if (!(OVERLAYS as readonly string[]).includes(n)) {
-			throw new ViewStateError(`unknown overlay '${n}' (expected ${OVERLAYS.join(', ')})`);
+		if (!(offered as readonly string[]).includes(n)) {
+			throw new ViewStateError(`unknown overlay '${n}' (expected ${offered.join(', ')})`);
 		}
 	}
-	return OVERLAYS.filter((o) => names.includes(o));
+	return offered.filter((o) => names.includes(o));
 }
 
 export function parseTicker(raw: string): string {
