@@ -18,6 +18,7 @@ import {
 import {
 	formatStrike,
 	OVERLAYS,
+	parseOverlays,
 	parseTheme,
 	parseTicker,
 	parseZoom,
@@ -57,21 +58,6 @@ export function isGreekView(s: Pick<StateViewState, 'category'>): s is { categor
 	return isGreekCategory(s.category);
 }
 
-function parseStateOverlays(raw: string | null, category: StateCategory): StateOverlay[] {
-	const offered = overlaysOf(category);
-	if (raw === null) return [...offered];
-	if (raw === 'none' || raw === '') return [];
-	const names = raw.split(',');
-	for (const n of names) {
-		if (!(offered as readonly string[]).includes(n)) {
-			throw new ViewStateError(
-				`unknown overlay '${n}' for ${category} (expected ${offered.join(', ')})`
-			);
-		}
-	}
-	return offered.filter((o) => names.includes(o));
-}
-
 /** The State view state of `/<ticker>/state/<category>?<search>` (aliases resolve). */
 export function parseStateView(
 	ticker: string,
@@ -96,7 +82,7 @@ export function parseStateView(
 		category: canonical,
 		metric,
 		zoom: parseZoom(search.get('zoom')),
-		overlays: parseStateOverlays(search.get('ov'), canonical),
+		overlays: parseOverlays(search.get('ov'), overlaysOf(canonical)),
 		theme: parseTheme(search.get('theme'))
 	};
 }
