@@ -50,14 +50,14 @@ export const DEFAULT_CLASSIC: Omit<ClassicViewState, 'ticker' | 'category'> = {
 
 export class ViewStateError extends Error {}
 
-function parseTheme(raw: string | null): Theme | null {
+export function parseTheme(raw: string | null): Theme | null {
 	if (raw === null) return null;
 	if (raw === 'dark' || raw === 'light') return raw;
 	throw new ViewStateError(`theme must be dark or light, got '${raw}'`);
 }
 
 /** Strike numbers in a URL: finite, positive, at most 2 decimals (strikes are cents at most). */
-function formatStrike(n: number): string {
+export function formatStrike(n: number): string {
 	return String(Math.round(n * 100) / 100);
 }
 
@@ -71,16 +71,20 @@ export function parseZoom(raw: string | null): StrikeWindow | null {
 	return { lo, hi };
 }
 
-export function parseOverlays(raw: string | null): Overlay[] {
-	if (raw === null) return [...OVERLAYS];
+/** Overlays named in `ov` (default: all `offered`), in `offered` order; State views pass their own. */
+export function parseOverlays<T extends string = Overlay>(
+	raw: string | null,
+	offered: readonly T[] = OVERLAYS as readonly string[] as readonly T[]
+): T[] {
+	if (raw === null) return [...offered];
 	if (raw === 'none' || raw === '') return [];
 	const names = raw.split(',');
 	for (const n of names) {
-		if (!(OVERLAYS as readonly string[]).includes(n)) {
-			throw new ViewStateError(`unknown overlay '${n}' (expected ${OVERLAYS.join(', ')})`);
+		if (!(offered as readonly string[]).includes(n)) {
+			throw new ViewStateError(`unknown overlay '${n}' (expected ${offered.join(', ')})`);
 		}
 	}
-	return OVERLAYS.filter((o) => names.includes(o));
+	return offered.filter((o) => names.includes(o));
 }
 
 export function parseTicker(raw: string): string {
@@ -114,7 +118,7 @@ export function parseClassicView(
 	};
 }
 
-function withQuery(path: string, q: URLSearchParams): string {
+export function withQuery(path: string, q: URLSearchParams): string {
 	const s = q.toString();
 	// Commas and hyphens are safe in a query; keep links readable.
 	return s ? `${path}?${s.replaceAll('%2C', ',')}` : path;

@@ -1,0 +1,237 @@
+import { expect, test, type Page } from '@playwright/test';
+
+interface LadderBar {
+	strike: number;
+	side: string;
+	value: number;
+	x: number;
+	width: number;
+	cls: string;
+}
+
+type MiniRow = [number, number, number, number, number[], number, number[]];
+
+async function useDemoAccount(page: Page, id: string) {
+	await page.goto('/account');
+	await page.waitForLoadState('networkidle');
+	await page.getByTestId('demo-account').selectOption(id);
+	await page.getByTestId('switch-account').click();
+	await expect(page.getByTestId('whoami')).toContainText(id);
+}
+
+async function ladderBars(page: Page): Promise<LadderBar[]> {
+	return page.locator('rect.ladder-bar').evaluateAll((rects) =>
+		rects.map((r) => ({
+			strike: Number(r.getAttribute('data-strike')),
+			side: r.getAttribute('data-side') ?? '',
+			value: Number(r.getAttribute('data-value')),
+			x: Number(r.getAttribute('x')),
+			width: Number(r.getAttribute('width')),
+			cls: r.getAttribute('class') ?? ''
+		}))
+	);
+}
+
+/** The ladder is drawn with bars (a zero value is a zero-width, so invisible, bar). */
+async function expectLadder(page: Page) {
+	await expect(page.getByTestId('ladder')).toBeVisible();
+	await expect
+		.poll(async () => (await ladderBars(page)).filter((b) => b.width > 0).length)
+		.toBeGreaterThan(4);
+}
+
+async function ladderCentre(page: Page): Promise<number> {
+	return Number(await page.getByTestId('ladder').getAttribute('data-centre'));
+}
+
+test('the delta ladder draws calls right and puts left, as the API publishes them', async ({
+	page
+}) => {
+	await page.goto('/SPX/state/delta_zero');
+	await expectLadder(page);
+	const bars = await ladderBars(page);
+	const calls = bars.filter((b) => b.side === 'call');
+	const puts = bars.filter((b) => b.side === 'put');
+	expect(calls.length).toBeGreaterThan(10);
+	expect(puts.length).toBe(calls.length);
+	const centre = await ladderCentre(page);
+	// Geometry: every put bar ends left of the strike column, every call bar starts right of it.
+	for (const b of puts) expect(b.x + b.width).toBeLessThan(centre);
+	for (const b of calls) expect(b.x).toBeGreaterThan(centre);
+	// Non-empty: bars with real length on both sides.
+	expect(calls.filter((b) => b.width > 3).length).toBeGreaterThan(3);
+	expect(puts.filter((b) => b.width > 3).length).toBeGreaterThan(3);
+
+	// Known signs from the API: the put with the most negative delta is a red bar on the put
+	// side, the call with the largest delta a green bar on the call side, at the same strikes.
+	await expect
+		.poll(async () => {
+			const body = (await (await page.request.get('/api/SPX/state/delta_zero')).json()) as {
+				mini_contracts: MiniRow[];
+			};
+			const drawn = await ladderBars(page);
+			const inWindow = body.mini_contracts.filter((r) => drawn.some((b) => b.strike === r[0]));
+			const put = inWindow.reduce((a, r) => (r[5] < a[5] ? r : a));
+			const call = inWindow.reduce((a, r) => (r[3] > a[3] ? r : a));
+			const putBar = drawn.find((b) => b.strike === put[0] && b.side === 'put')!;
+			const callBar = drawn.find((b) => b.strike === call[0] && b.side === 'call')!;
+			return [
+				put[5] < 0,
+				putBar.value < 0 && putBar.cls.includes('neg') && putBar.x + putBar.width < centre,
+				call[3] > 0,
+				callBar.value > 0 && callBar.cls.includes('pos') && callBar.x > centre
+			];
+		})
+		.toEqual([true, true, true, true]);
+
+	// The smile, prior ghost marks and the spot line are drawn.
+	expect(await page.locator('circle.iv-dot').count()).toBeGreaterThan(10);
+	expect(await page.locator('line.prior').count()).toBeGreaterThan(10);
+	await expect(page.locator('line[data-level~="spot"]')).toHaveCount(1);
+	await expect(page.getByTestId('greek-majors')).toHaveText(/\d/);
+	await page.screenshot({ path: 'test-results/state-delta.png', fullPage: true });
+
+	// Keyboard readout.
+	await page.getByTestId('ladder').focus();
+	await page.keyboard.press('ArrowUp');
+	await expect(page.getByTestId('ladder-readout')).toContainText('from spot');
+});
+
+test('the State GEX view draws the histogram with the majors and max change', async ({ page }) => {
+	await page.goto('/SPX/state/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	expect(await page.locator('rect.bar').count()).toBeGreaterThan(10);
+	expect(await page.locator('rect.bar.pos').count()).toBeGreaterThan(0);
+	expect(await page.locator('rect.bar.neg').count()).toBeGreaterThan(0);
+	await expect(page.locator('line[data-level="spot"]')).toHaveCount(1);
+	await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
+	await expect(page.getByTestId('net-gex')).toHaveText(/\d/);
+	await expect(page.locator('[data-testid="maxchange"] tbody tr')).toHaveCount(6);
+	// OI metric: the bars follow the OI column of the state chain.
+	await page.getByTestId('metric-oi').click();
+	await expect(page).toHaveURL(/\/SPX\/state\/gex_full\?metric=oi$/);
+	await expect(page.getByTestId('histogram')).toHaveAttribute('aria-label', /by OI/);
+	await page.screenshot({ path: 'test-results/state-gex.png', fullPage: true });
+});
+
+test('the category picker works by keyboard and by touch', async ({ browser }) => {
+	const context = await browser.newContext({
+		hasTouch: true,
+		viewport: { width: 390, height: 844 }
+	});
+	const page = await context.newPage();
+	await page.goto('/SPX/state/gex_zero');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	// Keyboard: → on the measure radios picks Delta (same expiry set), → on expiries picks Next.
+	await page.getByTestId('measure-gex').focus();
+	await page.keyboard.press('ArrowRight');
+	await expect(page).toHaveURL(/\/SPX\/state\/delta_zero$/);
+	await expect(page.getByTestId('measure-delta')).toBeFocused();
+	await page.getByTestId('expiry-zero').focus();
+	await page.keyboard.press('ArrowRight');
+	await expect(page).toHaveURL(/\/SPX\/state\/delta_one$/);
+	// Full is GEX only: ← from 0DTE wraps to Next, skipping it.
+	await page.keyboard.press('ArrowLeft');
+	await expect(page).toHaveURL(/\/SPX\/state\/delta_zero$/);
+	await page.keyboard.press('ArrowLeft');
+	await expect(page).toHaveURL(/\/SPX\/state\/delta_one$/);
+	await expect(page.getByTestId('expiry-full')).toBeDisabled();
+	// Touch: tap Vanna.
+	await page.getByTestId('measure-vanna').tap();
+	await expect(page).toHaveURL(/\/SPX\/state\/vanna_one$/);
+	await expectLadder(page);
+	await expect(page.getByTestId('category-label')).toHaveText('vanna next expiry');
+	// A phone shows the ladder without horizontal scrolling.
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+	await page.screenshot({ path: 'test-results/state-phone.png', fullPage: true });
+	await context.close();
+});
+
+test('a share link round-trips the greek view state', async ({ page, browser }) => {
+	await page.goto('/NDX/state/gamma_one');
+	await expectLadder(page);
+	await page.getByTestId('zoom-in').click();
+	await page.getByTestId('overlay-smile').click();
+	await expect(page).toHaveURL(/zoom=\d.*&ov=levels,priors$/);
+	await page.getByTestId('theme-toggle').click();
+	await expect(page).toHaveURL(/theme=light/);
+	expect(new URL(page.url()).searchParams.get('ov')).toBe('levels,priors');
+	const shared = page.url();
+	expect([...new URL(shared).searchParams.keys()].sort()).toEqual(['ov', 'theme', 'zoom']);
+	const label = await page.getByTestId('ladder').getAttribute('aria-label');
+	const strikes = (await ladderBars(page)).map((b) => b.strike);
+
+	const other = await browser.newContext();
+	const p2 = await other.newPage();
+	await p2.goto(shared);
+	await expectLadder(p2);
+	await expect(p2).toHaveURL(shared);
+	await expect(p2.locator('html')).toHaveAttribute('data-theme', 'light');
+	await expect(p2.getByTestId('measure-gamma')).toHaveAttribute('aria-checked', 'true');
+	await expect(p2.getByTestId('expiry-one')).toHaveAttribute('aria-checked', 'true');
+	await expect(p2.getByTestId('overlay-smile')).toHaveAttribute('aria-pressed', 'false');
+	await expect(p2.getByTestId('ladder')).toHaveAttribute('aria-label', label!);
+	expect(await p2.getByTestId('smile').count()).toBe(0);
+	expect((await ladderBars(p2)).map((b) => b.strike)).toEqual(strikes);
+	await p2.screenshot({ path: 'test-results/state-shared-light.png', fullPage: true });
+	await other.close();
+});
+
+test('a Quant account streams the greek group with the REST poller idle', async ({ page }) => {
+	await page.goto('/SPX/state/charm_zero');
+	await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'stream', {
+		timeout: 30_000
+	});
+	const requests: string[] = [];
+	page.on('request', (req) => {
+		if (new URL(req.url()).pathname === '/api/SPX/state/charm_zero') requests.push(req.url());
+	});
+	const first = await page.getByTestId('timestamp').innerText();
+	await expect(page.getByTestId('timestamp')).not.toHaveText(first, { timeout: 10_000 });
+	await expectLadder(page);
+	expect(requests).toEqual([]);
+});
+
+test('a State account polls every second and a reload paints the cached profile', async ({
+	page
+}) => {
+	try {
+		await useDemoAccount(page, 'demo-state');
+		const polls: string[] = [];
+		page.on('request', (req) => {
+			if (new URL(req.url()).pathname === '/api/SPX/state/vanna_zero') polls.push(req.url());
+		});
+		await page.goto('/SPX/state/vanna_zero');
+		await expectLadder(page);
+		await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'polling');
+		await expect(page.getByTestId('feed-mode')).toContainText('Quant');
+		const before = polls.length;
+		await page.waitForTimeout(3_500);
+		expect(polls.length - before).toBeGreaterThanOrEqual(2);
+
+		await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+		await page.reload();
+		await expectLadder(page);
+		await expect(page.getByTestId('stale')).toBeVisible();
+	} finally {
+		await page.unroute('**/api/**');
+		await useDemoAccount(page, 'demo-research');
+	}
+});
+
+test('a Classic-only key sees the State views locked with the reason', async ({ page }) => {
+	try {
+		await useDemoAccount(page, 'demo-classic');
+		for (const path of ['/SPX/state/gamma_zero', '/SPX/state/gex_full']) {
+			await page.goto(path);
+			await expect(page.getByTestId('locked')).toContainText('State package');
+			await expect(page.getByTestId('locked')).toContainText('Locked');
+			expect(await page.locator('rect.ladder-bar, rect.bar').count()).toBe(0);
+			await expect(page.getByTestId('loading')).toHaveCount(0);
+		}
+		await expect(page.getByTestId('majors-panel')).toHaveCount(0);
+		await page.screenshot({ path: 'test-results/state-locked.png' });
+	} finally {
+		await useDemoAccount(page, 'demo-research');
+	}
+});
