@@ -106,15 +106,27 @@ describe('StreamRecorder', () => {
 });
 
 describe('StreamRecorder checkpoints and several writers', () => {
-	it('writes the open chunk every few seconds of data, before its span ends', async () => {
+	it('writes the open chunk at each snapshot and every few seconds of data, before its span ends', async () => {
 		const r = await open({ dbName: 'ring-checkpoint', checkpointSeconds: 5 });
-		for (let ts = T0; ts <= T0 + 12; ts++) r.record(gex(ts));
+		for (let ts = T0 + 1; ts <= T0 + 14; ts++) {
+			r.record(gex(ts));
+			r.record({
+				kind: 'spot',
+				group: 'SPX_spot',
+				ticker: 'SPX',
+				timestamp: ts,
+				value: { ticker: 'SPX', timestamp: ts, spot: 7000 }
+			});
+		}
 		await r.settled();
-		// Another reader (the page) sees the checkpoint at T0 + 10 without any flush.
+		// Another reader (the page) sees the checkpoints without any flush: the GEX chunk up to
+		// its last snapshot (a ladder row, T0 + 10), the spot chunk every 5 s (T0 + 1, 6, 11).
 		const reader = await open({ dbName: 'ring-checkpoint' });
 		const [c] = await reader.read('SPX_classic_gex_full');
-		expect(c.count).toBe(11);
+		expect(c.count).toBe(10);
 		expect(c.end).toBe(T0 + 10);
+		const [s] = await reader.read('SPX_spot');
+		expect(s.end).toBe(T0 + 11);
 	});
 
 	it('a reload mid-span keeps the rows written before it', async () => {

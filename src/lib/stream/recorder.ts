@@ -32,7 +32,10 @@ export interface RecorderOptions extends ChunkBuilderOptions {
 	dbName?: string;
 	/** Seconds kept per group (default 7200). */
 	retentionSeconds?: number;
-	/** The open chunk is written as it is every this many seconds of data (default 5). */
+	/**
+	 * The open chunk is written as it is every this many seconds of data (default 5), and
+	 * whenever a row keeps a strike ladder.
+	 */
 	checkpointSeconds?: number;
 }
 
@@ -86,7 +89,12 @@ export class StreamRecorder {
 		if (!b.append(u)) return;
 		this.latest.set(u.group, Math.max(this.latest.get(u.group) ?? 0, u.timestamp));
 		const last = this.checkpointed.get(u.group);
-		if (last === undefined || u.timestamp - last >= this.checkpointSeconds) {
+		// A row that kept a strike ladder (ChunkBuilder's rule) is a replayable snapshot: written
+		// at once, so the timeline and a reload have it without waiting for the next checkpoint.
+		const snapshot =
+			(u.kind === 'gex' || u.kind === 'greek') &&
+			u.timestamp % (this.options.ladderEverySeconds ?? 5) === 0;
+		if (snapshot || last === undefined || u.timestamp - last >= this.checkpointSeconds) {
 			this.checkpointed.set(u.group, u.timestamp);
 			this.enqueue(b.seal());
 		}
