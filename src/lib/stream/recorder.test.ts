@@ -172,3 +172,14 @@ describe('StreamRecorder checkpoints and several writers', () => {
 		expect(tail.map((c) => c.start)).toEqual([T0 + 540]);
 	});
 });
+
+describe('StreamRecorder.extent', () => {
+	it('gives the first and last span of a group from the keys alone', async () => {
+		const r = await open();
+		expect(await r.extent('SPX_classic_gex_full')).toBeUndefined();
+		for (let ts = T0 + 30; ts < T0 + 200; ts += 10) r.record(gex(ts));
+		await r.flush();
+		expect(await r.extent('SPX_classic_gex_full')).toEqual({ first: T0, last: T0 + 180 });
+		expect(await r.extent('SPX_classic_gex_one')).toBeUndefined();
+	});
+});

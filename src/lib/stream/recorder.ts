@@ -129,6 +129,20 @@ export class StreamRecorder {
 		return chunks.filter((c) => c.end >= from);
 	}
 
+	/**
+	 * Span starts of the oldest and newest chunk of `group` (keys only, nothing deserialized),
+	 * or undefined when nothing is recorded: a reader can then fetch a long ring in slices.
+	 */
+	async extent(group: string): Promise<{ first: number; last: number } | undefined> {
+		const range = IDBKeyRange.bound([group, 0], [group, Number.MAX_SAFE_INTEGER]);
+		const tx = this.db.transaction(STORE);
+		const first = await tx.store.getKey(range);
+		const last = await tx.store.openKeyCursor(range, 'prev');
+		await tx.done;
+		if (!first || !last) return undefined;
+		return { first: first[1], last: last.key[1] };
+	}
+
 	/** Groups with anything recorded. */
 	async groups(): Promise<string[]> {
 		const keys = await this.db.getAllKeys(STORE);

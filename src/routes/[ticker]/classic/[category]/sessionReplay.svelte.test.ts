@@ -29,10 +29,10 @@ async function until(ok: () => boolean, ms = 3_000): Promise<void> {
 }
 
 let n = 0;
-async function seededRing(seconds: number) {
+async function seededRing(seconds: number, step = 1) {
 	const dbName = `replay-page-${n++}`;
 	const worker = await StreamRecorder.open({ dbName });
-	for (let ts = T0; ts < T0 + seconds; ts++) {
+	for (let ts = T0; ts < T0 + seconds; ts += step) {
 		worker.record({
 			kind: 'gex',
 			group: GROUP,
@@ -111,6 +111,23 @@ describe('SessionReplay', () => {
 		// Still on the same recorded moment.
 		expect(replay.chain?.timestamp).toBe(T0 + 5);
 		expect(replay.position).toBe(1);
+		stop();
+	});
+
+	it('reads a ring longer than one slice completely, without duplicates', async () => {
+		const dbName = await seededRing(25 * 60, 5);
+		let replay!: SessionReplay;
+		const stop = $effect.root(() => {
+			replay = new SessionReplay({
+				group: () => GROUP,
+				ticker: () => 'SPX',
+				polled: () => undefined,
+				open: () => StreamRecorder.open({ dbName })
+			});
+		});
+		await until(() => replay.frames.length === 300);
+		expect(replay.range).toEqual({ from: T0, to: T0 + 1495, count: 300 });
+		expect(new Set(replay.frames.map((f) => f.timestamp)).size).toBe(300);
 		stop();
 	});
 

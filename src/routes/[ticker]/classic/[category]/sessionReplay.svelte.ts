@@ -2,8 +2,8 @@
  * Scrubbing back through today's recorded session of the Classic view's group. The decode
  * worker records streamed chains into the IndexedDB ring (src/lib/stream/recorder.ts); while
  * the account polls REST, this records the polled chains into the same ring, so the timeline
- * is there in both modes. The ring is read once when the group opens, then its tail every few
- * seconds; `at` is the replayed moment (null = live), kept as a time so the timeline may grow
+ * is there in both modes. The ring is read when the group opens (newest first, in slices), then
+ * its tail every few seconds; `at` is the replayed moment (null = live), kept as a time so the timeline may grow
  * or lose its oldest frames without moving what the user looks at. Construct during component
  * init: it registers its own effects.
  */
@@ -23,6 +23,8 @@ import { columnarGex } from '$lib/wire/columnar';
 
 /** How often the ring's tail is read again (the recorder checkpoints every 5 s of data). */
 export const REPLAY_REFRESH_MS = 3_000;
+/** Seconds of ring read per request when a view opens. */
+const RING_SLICE_S = 600;
 
 export interface SessionReplayOptions {
 	group: () => string;
@@ -80,19 +82,35 @@ export class SessionReplay {
 			if (!recorder) return;
 			this.status = 'loading';
 			let stopped = false;
+			let loaded = false;
 			let held: RingChunk[] = [];
-			const load = async () => {
-				const from = held.at(-1)?.start ?? 0;
-				const fresh = await recorder.read(group, from);
-				if (stopped) return;
+			const take = (fresh: RingChunk[]) => {
 				held = withFreshChunks(held, fresh);
 				this.chunks = held;
-				this.status = 'ready';
 			};
-			void load().catch(() => (this.status = 'unavailable'));
+			// A 2-hour ring of a 400-strike group is ~7 MB: read it newest first in 10-minute
+			// slices, each its own task, so opening the view never blocks the page for long and
+			// the recent past is scrubbable first.
+			const loadRing = async () => {
+				const extent = await recorder.extent(group);
+				for (let to = extent?.last ?? -1; extent && to >= extent.first; to -= RING_SLICE_S) {
+					const fresh = await recorder.read(group, to - RING_SLICE_S + 1, to);
+					if (stopped) return;
+					take(fresh);
+					this.status = 'ready';
+				}
+				if (stopped) return;
+				this.status = 'ready';
+				loaded = true;
+			};
+			const loadTail = async () => {
+				const fresh = await recorder.read(group, held.at(-1)?.start ?? 0);
+				if (!stopped) take(fresh);
+			};
+			void loadRing().catch(() => (this.status = 'unavailable'));
 			const timer = setInterval(() => {
-				if (typeof document !== 'undefined' && document.hidden) return;
-				void load().catch(() => undefined);
+				if (!loaded || (typeof document !== 'undefined' && document.hidden)) return;
+				void loadTail().catch(() => undefined);
 			}, options.refreshMs ?? REPLAY_REFRESH_MS);
 			return () => {
 				stopped = true;
