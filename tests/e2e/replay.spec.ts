@@ -87,3 +87,33 @@ test('scrub back by keyboard, the chart holds the recorded moment, Live resumes,
 	await page.keyboard.press('End');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'live');
 });
+
+async function useDemoAccount(page: Page, id: string) {
+	await page.goto('/account');
+	await page.waitForLoadState('networkidle');
+	await page.getByTestId('demo-account').selectOption(id);
+	await page.getByTestId('switch-account').click();
+	await expect(page.getByTestId('whoami')).toContainText(id);
+}
+
+test('an account without streaming records its polled chains into the same timeline', async ({
+	page
+}) => {
+	test.setTimeout(120_000);
+	try {
+		await useDemoAccount(page, 'demo-classic');
+		await page.goto('/SPX/classic/gex_full');
+		await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'polling');
+		await waitForSnapshots(page, 2);
+		const live = await shownTimestamp(page);
+		await page.getByTestId('replay-slider').focus();
+		await page.keyboard.press('ArrowLeft');
+		await page.keyboard.press('ArrowLeft');
+		await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'replay');
+		expect(await shownTimestamp(page)).toBeLessThan(live);
+		await page.keyboard.press('Escape');
+		await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'live');
+	} finally {
+		await useDemoAccount(page, 'demo-research');
+	}
+});
