@@ -14,17 +14,16 @@
  * demo account's api_default allowance lifted; the dashboard is pointed at it with the two
  * variables a real deployment uses (GEXDECK_UPSTREAM, GEXDECK_API_KEY).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent, get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { demoAccounts } from '../src/service/accounts/demo';
 import { startService } from '../src/service/server';
+import { freePort, launchChromium, median, startDashboard, type Upstream } from './support';
 
 interface AutocannonResult {
 	requests: { average: number };
@@ -44,12 +43,6 @@ const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DASHBOARD_SECONDS ?? 6);
 const ROUTE = 'SPX/classic/gex_full';
 const UA = 'gexdeck-bench/1';
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-interface Upstream {
-	baseUrl: string;
-	key: string;
-}
 
 async function serve(): Promise<void> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-dash-'));
@@ -65,41 +58,6 @@ async function serve(): Promise<void> {
 			process.exit(0);
 		});
 	});
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = createServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as { port: number };
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-async function startDashboard(upstream: Upstream, port: number, dataDir: string) {
-	const child = spawn(process.execPath, ['scripts/start.js'], {
-		cwd: root,
-		env: {
-			...process.env,
-			PORT: String(port),
-			HOST: '127.0.0.1',
-			GEXDECK_UPSTREAM: upstream.baseUrl,
-			GEXDECK_API_KEY: upstream.key,
-			GEXDECK_DATA_DIR: dataDir
-		},
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	await new Promise<void>((resolve, reject) => {
-		let out = '';
-		child.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('Listening on')) resolve();
-		});
-		child.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
-	});
-	return child;
 }
 
 async function load(url: string, headers: Record<string, string>) {
@@ -155,20 +113,8 @@ async function coalescing(dashboard: string): Promise<{ calls: number; ok: numbe
 	return { calls, ok };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function firstPaint(dashboard: string, runs = 5) {
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--no-first-run',
-			'--disable-sync'
-		]
-	});
+	const browser = await launchChromium();
 	const cold: number[] = [];
 	const cached: number[] = [];
 	let staleShown = 0;

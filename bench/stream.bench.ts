@@ -11,16 +11,12 @@
  * Node decode: time per 400-strike Gex relay frame through the worker's decode path
  * (relay frame -> Any -> fzstd -> static protobuf -> columnar typed arrays).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { build } from 'esbuild';
-import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { attachStreamEndpoint, StreamRelay } from '../src/lib/server/stream';
 import { decodeRelayMessage } from '../src/lib/stream/decode';
@@ -28,33 +24,20 @@ import { encodeRelayFrame } from '../src/lib/stream/relayFrame';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { demoAccounts } from '../src/service/accounts/demo';
+import {
+	bundleForBrowser,
+	launchChromium,
+	lines,
+	nextJson,
+	quantile,
+	root,
+	serveFiles,
+	startService
+} from './support';
 
 const VIEWERS = 10;
 const SECONDS = Number(process.env.STREAM_BENCH_SECONDS ?? 20);
 const TICKERS = ALL_TICKERS.slice(0, 50);
-const root = fileURLToPath(new URL('..', import.meta.url));
-const quantile = (s: number[], q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-
-function lines(child: ChildProcess): AsyncIterator<string> {
-	return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-}
-
-async function nextJson(
-	it: AsyncIterator<string>,
-	event: string
-): Promise<Record<string, unknown>> {
-	for (;;) {
-		const { value, done } = await it.next();
-		if (done) throw new Error(`child ended before ${event}`);
-		try {
-			const j = JSON.parse(value) as Record<string, unknown>;
-			if (j.event === event) return j;
-		} catch {
-			/* banner lines */
-		}
-	}
-}
-
 // ---- decode in Node ---------------------------------------------------------------------
 await initWireEncoder();
 const frame400 = encodeRelayFrame('SPX_classic_gex_full', encodeFrame('gex', spxChain(400)));
@@ -69,19 +52,6 @@ for (let i = 0; i < 2000; i++) {
 decodeTimes.sort((a, b) => a - b);
 
 // ---- decode in a Chromium worker --------------------------------------------------------
-/** Bundles `entry` for a module worker (what vite does for the app's worker). */
-async function bundle(entry: string, outfile: string): Promise<void> {
-	await build({
-		entryPoints: [join(root, entry)],
-		bundle: true,
-		format: 'esm',
-		platform: 'browser',
-		target: 'es2022',
-		outfile,
-		logLevel: 'error'
-	});
-}
-
 interface BrowserNumbers {
 	perFrame: number[];
 	mainThread: number[];
@@ -90,40 +60,17 @@ interface BrowserNumbers {
 
 async function inChromium(): Promise<BrowserNumbers> {
 	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-worker-'));
-	await bundle('bench/stream.worker-entry.ts', join(dir, 'timing.js'));
-	await bundle('src/lib/stream/worker.ts', join(dir, 'worker.js'));
-	const files: Record<string, string> = {
+	await bundleForBrowser('bench/stream.worker-entry.ts', join(dir, 'timing.js'));
+	await bundleForBrowser('src/lib/stream/worker.ts', join(dir, 'worker.js'));
+	const site = await serveFiles({
 		'/timing.js': readFileSync(join(dir, 'timing.js'), 'utf8'),
 		'/worker.js': readFileSync(join(dir, 'worker.js'), 'utf8'),
 		'/': '<!doctype html><title>stream bench</title>'
-	};
-	// Cross-origin isolation gives workers a fine-grained performance.now().
-	const server = createServer((req, res) => {
-		const body = files[req.url ?? '/'];
-		if (body === undefined) return void res.writeHead(404).end();
-		res.writeHead(200, {
-			'Content-Type': req.url === '/' ? 'text/html' : 'text/javascript',
-			'Cross-Origin-Opener-Policy': 'same-origin',
-			'Cross-Origin-Embedder-Policy': 'require-corp'
-		});
-		res.end(body);
 	});
-	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--no-first-run',
-			'--disable-sync'
-		]
-	});
+	const browser = await launchChromium();
 	try {
 		const page = await browser.newPage();
-		await page.goto(origin + '/');
+		await page.goto(site.origin + '/');
 		// tsx keeps function names with a __name helper the page does not have.
 		await page.evaluate('globalThis.__name = (f) => f');
 		const frame = Array.from(frame400);
@@ -195,7 +142,7 @@ async function inChromium(): Promise<BrowserNumbers> {
 		);
 	} finally {
 		await browser.close();
-		server.close();
+		site.close();
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
@@ -204,32 +151,10 @@ const workerTimes = [...browserNumbers.perFrame].sort((a, b) => a - b);
 
 // ---- relay CPU --------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-stream-'));
-const service = spawn(
-	process.execPath,
-	[
-		'--import',
-		'tsx',
-		join(root, 'src/service/main.ts'),
-		'--port',
-		'0',
-		'--ready-json',
-		'--data-dir',
-		dataDir,
-		'--start',
-		'2026-11-18T16:00:00Z',
-		'--speed',
-		'1',
-		'--seed',
-		'5',
-		'--tickers',
-		TICKERS.join(',')
-	],
-	{ stdio: ['ignore', 'pipe', 'inherit'] }
-);
-const ready = await nextJson(lines(service), 'ready');
+const service = await startService({ dataDir, tickers: TICKERS });
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const relay = new StreamRelay({
-	baseUrl: String(ready.base_url),
+	baseUrl: service.baseUrl,
 	key,
 	userAgent: 'gexdeck-bench/1.0'
 });
@@ -322,6 +247,5 @@ viewers.stdin!.write('exit\n');
 endpoint.close();
 await relay.close();
 http.close();
-service.kill('SIGTERM');
-await new Promise((r) => service.once('exit', r));
+await service.stop();
 rmSync(dataDir, { recursive: true, force: true });

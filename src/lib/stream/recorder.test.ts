@@ -104,3 +104,82 @@ describe('StreamRecorder', () => {
 		expect((await r.read('SPX_classic_gex_full'))[0].count).toBe(1);
 	});
 });
+
+describe('StreamRecorder checkpoints and several writers', () => {
+	it('writes the open chunk at each snapshot and every few seconds of data, before its span ends', async () => {
+		const r = await open({ dbName: 'ring-checkpoint', checkpointSeconds: 5 });
+		for (let ts = T0 + 1; ts <= T0 + 14; ts++) {
+			r.record(gex(ts));
+			r.record({
+				kind: 'spot',
+				group: 'SPX_spot',
+				ticker: 'SPX',
+				timestamp: ts,
+				value: { ticker: 'SPX', timestamp: ts, spot: 7000 }
+			});
+		}
+		await r.settled();
+		// Another reader (the page) sees the checkpoints without any flush: the GEX chunk up to
+		// its last snapshot (a ladder row, T0 + 10), the spot chunk every 5 s (T0 + 1, 6, 11).
+		const reader = await open({ dbName: 'ring-checkpoint' });
+		const [c] = await reader.read('SPX_classic_gex_full');
+		expect(c.count).toBe(10);
+		expect(c.end).toBe(T0 + 10);
+		const [s] = await reader.read('SPX_spot');
+		expect(s.end).toBe(T0 + 11);
+	});
+
+	it('a reload mid-span keeps the rows written before it', async () => {
+		const before = await StreamRecorder.open({ dbName: 'ring-reload-mid' });
+		for (let ts = T0; ts <= T0 + 20; ts++) before.record(gex(ts));
+		await before.close();
+		const after = await open({ dbName: 'ring-reload-mid' });
+		for (let ts = T0 + 25; ts <= T0 + 30; ts++) after.record(gex(ts));
+		await after.flush();
+		const [c] = await after.read('SPX_classic_gex_full');
+		expect(c.count).toBe(27);
+		expect(c.timestamps[0]).toBe(T0);
+		expect(c.timestamps[26]).toBe(T0 + 30);
+		// Ladders of both writers survive (T0, +5, +10, +15, +20 and +25, +30).
+		const ladders = Array.from({ length: c.count }, (_, i) => chunkRow(c, i))
+			.filter((row) => row.ladder)
+			.map((row) => row.timestamp - T0);
+		expect(ladders).toEqual([0, 5, 10, 15, 20, 25, 30]);
+	});
+
+	it('two writers recording the same group at once keep the union of their rows', async () => {
+		const a = await open({ dbName: 'ring-two-tabs' });
+		const b = await open({ dbName: 'ring-two-tabs' });
+		// b (a tab opened later) starts mid-span; both write interleaved.
+		for (let ts = T0; ts < T0 + 60; ts++) {
+			a.record(gex(ts));
+			if (ts >= T0 + 30) b.record(gex(ts));
+			if (ts % 7 === 0) await Promise.all([a.settled(), b.settled()]);
+		}
+		await b.flush();
+		await a.flush();
+		await b.flush();
+		const [c] = await a.read('SPX_classic_gex_full');
+		expect(c.count).toBe(60);
+		expect(Array.from(c.timestamps)).toEqual(Array.from({ length: 60 }, (_, i) => T0 + i));
+	});
+
+	it('reads only the spans that can overlap the window', async () => {
+		const r = await open();
+		for (let ts = T0; ts < T0 + 600; ts += 10) r.record(gex(ts));
+		await r.flush();
+		const tail = await r.read('SPX_classic_gex_full', T0 + 590);
+		expect(tail.map((c) => c.start)).toEqual([T0 + 540]);
+	});
+});
+
+describe('StreamRecorder.extent', () => {
+	it('gives the first and last span of a group from the keys alone', async () => {
+		const r = await open();
+		expect(await r.extent('SPX_classic_gex_full')).toBeUndefined();
+		for (let ts = T0 + 30; ts < T0 + 200; ts += 10) r.record(gex(ts));
+		await r.flush();
+		expect(await r.extent('SPX_classic_gex_full')).toEqual({ first: T0, last: T0 + 180 });
+		expect(await r.extent('SPX_classic_gex_one')).toBeUndefined();
+	});
+});
