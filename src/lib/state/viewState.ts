@@ -50,7 +50,7 @@ export const DEFAULT_CLASSIC: Omit<ClassicViewState, 'ticker' | 'category'> = {
 
 export class ViewStateError extends Error {}
 
-function parseTheme(raw: string | null): Theme | null {
+export function parseTheme(raw: string | null): Theme | null {
 	if (raw === null) return null;
 	if (raw === 'dark' || raw === 'light') return raw;
 	throw new ViewStateError(`theme must be dark or light, got '${raw}'`);
@@ -114,7 +114,7 @@ export function parseClassicView(
 	};
 }
 
-function withQuery(path: string, q: URLSearchParams): string {
+export function withQuery(path: string, q: URLSearchParams): string {
 	const s = q.toString();
 	// Commas and hyphens are safe in a query; keep links readable.
 	return s ? `${path}?${s.replaceAll('%2C', ',')}` : path;
