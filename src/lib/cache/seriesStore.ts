@@ -67,7 +67,7 @@ export async function saveChunks(
 	db: IDBPDatabase<GexdeckDB>,
 	ticker: string,
 	day: string,
-	chunks: ReadonlyMap<number, SeriesChunk>
+	chunks: Iterable<readonly [number, SeriesChunk]>
 ): Promise<void> {
 	const tx = db.transaction(STORE, 'readwrite');
 	for (const [chunk, mine] of chunks) {

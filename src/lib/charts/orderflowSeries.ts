@@ -155,6 +155,11 @@ export class DaySeries {
 		};
 	}
 
+	/** Marks chunks to write again (a failed save hands its chunks back). */
+	markDirty(chunks: Iterable<number>): void {
+		for (const k of chunks) this.dirty.add(k);
+	}
+
 	/** Chunk numbers changed since the last call (for the storage writer). */
 	takeDirty(): number[] {
 		const out = [...this.dirty].sort((a, b) => a - b);

@@ -155,3 +155,28 @@ export function decimate(
 	}
 	return { t: Float64Array.from(t), v: Float64Array.from(v), min, max };
 }
+
+/** One line of a session chart as the renderer draws it. */
+export interface ChartLine {
+	/** Series name (FLOW_SERIES), used as data-series. */
+	id: string;
+	label: string;
+	/** Colour / dash class: `zero`, `one` or `spot`. */
+	cls: string;
+	drawn: DrawnLine;
+	/** Value at the crosshair (or the latest), undefined when none. */
+	at: number | undefined;
+}
+
+/** One chart of the session timeline: which series it draws and how its values read. */
+export interface TimelineChart {
+	id: string;
+	title: string;
+	/** Unit note after the title, e.g. "$ per 1% move". */
+	unit: string;
+	format: (v: number) => string;
+	/** Signed values: include and draw zero, colour the readout by sign. */
+	zero: boolean;
+	/** `series` is the index in FLOW_SERIES. */
+	lines: { id: string; series: number; label: string; cls: string }[];
+}
