@@ -58,9 +58,10 @@ export class OrderflowSession {
 			if (stored) {
 				// Restored chunks are already stored: only what arrived meanwhile needs writing.
 				const pending = this.series.takeDirty();
-				const before = this.series.length;
-				for (const chunk of stored.chunks) this.series.merge(chunk);
-				count = this.series.length - before;
+				for (const chunk of stored.chunks) {
+					this.series.merge(chunk);
+					count += chunk.times.length;
+				}
 				this.series.takeDirty();
 				this.series.markDirty(pending);
 				this.unreadable = stored.unreadable;
