@@ -49,7 +49,8 @@ export class OrderflowSession {
 		this.revision = this.series.revision;
 	}
 
-	private async restore(): Promise<void> {
+	/** Reads the newest stored day of the ticker into the series (start() calls it). */
+	async restore(): Promise<void> {
 		let count = 0;
 		try {
 			if (!cacheStatus.available) return;
