@@ -164,8 +164,6 @@ export interface ChartLine {
 	/** Colour / dash class: `zero`, `one` or `spot`. */
 	cls: string;
 	drawn: DrawnLine;
-	/** Value at the crosshair (or the latest), undefined when none. */
-	at: number | undefined;
 }
 
 /** One chart of the session timeline: which series it draws and how its values read. */
