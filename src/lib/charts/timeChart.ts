@@ -112,10 +112,17 @@ export function decimate(
 	let lo = -1;
 	let hi = -1;
 	let last = -1;
+	const pick = (i: number) => {
+		if (i >= 0 && picked[picked.length - 1] !== i) picked.push(i);
+	};
+	// Indices rise through a column: first <= min, max <= last; only min and max need ordering
+	// (both are -1 in a column of NaN, which pick skips).
 	const flush = () => {
 		if (first < 0) return;
-		const set = [first, lo, hi, last].filter((x) => x >= 0).sort((a, b) => a - b);
-		for (let k = 0; k < set.length; k++) if (k === 0 || set[k] !== set[k - 1]) picked.push(set[k]);
+		pick(first);
+		pick(Math.min(lo, hi));
+		pick(Math.max(lo, hi));
+		pick(last);
 	};
 	for (let i = i0; i < i1; i++) {
 		const c = span > 0 ? Math.floor(((times[i] - d.lo) / span) * cols) : 0;
