@@ -164,6 +164,41 @@ test('a share link round-trips charts, expiries, zoom and theme', async ({ page,
 	await expect(page.locator('body')).toContainText('09:30-16:00');
 });
 
+test('on a phone: no sideways scroll, a tap reads the crosshair, a pinch zooms', async ({
+	browser
+}) => {
+	const ctx = await browser.newContext({
+		viewport: { width: 390, height: 844 },
+		hasTouch: true,
+		isMobile: true
+	});
+	const page = await ctx.newPage();
+	await openWithPoints(page, '/SPX/orderflow', 2);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+	const timeline = page.getByTestId('timeline');
+	await timeline.scrollIntoViewIfNeeded();
+	const box = (await timeline.boundingBox())!;
+	await page.touchscreen.tap(box.x + box.width / 2, box.y + 100);
+	await expect(page.getByTestId('crosshair-readout')).toContainText('crosshair');
+
+	// Two fingers spreading apart (Chromium turns the touches into pointer events).
+	const cdp = await ctx.newCDPSession(page);
+	const y = box.y + 100;
+	const cx = box.x + box.width / 2;
+	const fingers = (d: number) => [
+		{ x: cx - d, y, id: 1 },
+		{ x: cx + d, y, id: 2 }
+	];
+	await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(20) });
+	for (let d = 25; d <= 120; d += 5) {
+		await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+	}
+	await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+	await expect(page).toHaveURL(/zoom=\d{4,6}-\d{4,6}/);
+	await page.screenshot({ path: 'test-results/orderflow-phone.png', fullPage: true });
+	await ctx.close();
+});
+
 test("a reload repaints today's series from IndexedDB before new data", async ({ page }) => {
 	await openWithPoints(page, '/QQQ/orderflow', 4);
 	const seen = await points(page);
