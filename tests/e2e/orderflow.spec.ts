@@ -183,8 +183,10 @@ test('on a phone: no sideways scroll, a tap reads the crosshair, a pinch zooms',
 
 	// Two fingers spreading apart (Chromium turns the touches into pointer events).
 	const cdp = await ctx.newCDPSession(page);
+	// Spread around the drawn data (the session so far), so the zoomed window shows it.
+	const line = (await page.locator('path.line[data-series="spot"]').boundingBox())!;
 	const y = box.y + 100;
-	const cx = box.x + box.width / 2;
+	const cx = Math.max(box.x + 130, Math.min(box.x + box.width - 130, line.x + line.width));
 	const fingers = (d: number) => [
 		{ x: cx - d, y, id: 1 },
 		{ x: cx + d, y, id: 2 }
@@ -195,6 +197,10 @@ test('on a phone: no sideways scroll, a tap reads the crosshair, a pinch zooms',
 	}
 	await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 	await expect(page).toHaveURL(/zoom=\d{4,6}-\d{4,6}/);
+	await expect(page.locator('svg.time-lines').first()).not.toHaveAttribute(
+		'aria-label',
+		/09:30 to 16:00 ET$/
+	);
 	await page.screenshot({ path: 'test-results/orderflow-phone.png', fullPage: true });
 	await ctx.close();
 });
