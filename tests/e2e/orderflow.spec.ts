@@ -213,8 +213,10 @@ test("a reload repaints today's series from IndexedDB before new data", async ({
 	await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
 	await page.reload();
 	await expect(page.getByTestId('timeline')).toBeVisible();
-	const restored = Number(await page.getByTestId('series').getAttribute('data-restored'));
-	expect(restored).toBeGreaterThanOrEqual(seen);
+	// The stored day is read asynchronously (the cached snapshot may paint a moment earlier).
+	await expect
+		.poll(async () => Number(await page.getByTestId('series').getAttribute('data-restored')))
+		.toBeGreaterThanOrEqual(seen);
 	expect(await points(page)).toBeGreaterThanOrEqual(seen);
 	await expect(page.getByTestId('series-note')).toContainText('restored from this browser');
 	await expect(page.locator('path.line[data-series="spot"]')).toHaveAttribute(
