@@ -19,11 +19,35 @@ export interface CachedSnapshot {
 	dataTimestamp: number | null;
 }
 
+/**
+ * Ten minutes of one ticker's orderflow session series (src/lib/cache/seriesChunk.ts layout).
+ * Keyed [day, ticker, chunk] so a day is one key range: the day's series reads in time order
+ * and every older day is deleted with one range.
+ */
+export interface StoredSeriesChunk {
+	/** ET day `YYYY-MM-DD` of the data timestamps. */
+	day: string;
+	ticker: string;
+	/** Chunk number within the day (seconds since 00:00 ET / 600). */
+	chunk: number;
+	/** Names of the series in `data`, in order (so a later series list can still read it). */
+	series: string[];
+	/** Encoded chunk: timestamps and values as typed arrays. */
+	data: ArrayBuffer;
+	count: number;
+	savedAt: number;
+}
+
 export interface GexdeckDB extends DBSchema {
 	snapshots: {
 		key: string;
 		value: CachedSnapshot;
 		indexes: { 'by-savedAt': number };
+	};
+	orderflowSeries: {
+		key: [string, string, number];
+		value: StoredSeriesChunk;
+		indexes: { 'by-ticker-day': [string, string] };
 	};
 }
 
@@ -40,6 +64,12 @@ export const MIGRATIONS: readonly Upgrade[] = [
 	// v1 -> v2: index by save time, so the oldest routes can be evicted.
 	(_db, tx) => {
 		tx.objectStore('snapshots').createIndex('by-savedAt', 'savedAt');
+	},
+	// v2 -> v3: the Orderflow view's session series, next to the snapshots (left as they are).
+	(db) => {
+		db.createObjectStore('orderflowSeries', {
+			keyPath: ['day', 'ticker', 'chunk']
+		}).createIndex('by-ticker-day', ['ticker', 'day']);
 	}
 ];
 

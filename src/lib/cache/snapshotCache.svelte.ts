@@ -77,3 +77,6 @@ export async function writeSnapshot(route: string, data: unknown): Promise<void>
 		disable(err);
 	}
 }
+
+/** The shared cache database and its off switch, for the cache's other stores (series). */
+export { db as cacheDatabase, disable as disableCache };

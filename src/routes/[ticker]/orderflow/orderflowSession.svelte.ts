@@ -1,0 +1,104 @@
+/**
+ * One ticker's orderflow session series on the page: restored from IndexedDB first (so a reload
+ * paints the day at once), fed every orderflow payload the stream or the poller delivers, and
+ * written back every couple of seconds (only the ten-minute chunks that changed) and when the
+ * tab is hidden. A new trading day prunes the stored older days. Storage failures turn the
+ * cache off with the layout's notice; the series keeps working in memory.
+ */
+import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
+import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
+import { DaySeries, flowValues, type SeriesChunk } from '$lib/charts/orderflowSeries';
+import type { OrderflowBody } from '$lib/contract/schemas';
+
+export const FLUSH_INTERVAL_MS = 2_000;
+
+export class OrderflowSession {
+	readonly series = new DaySeries();
+	/** Mirrors series.revision: views read this to redraw. */
+	revision = $state(0);
+	/** Points read back from IndexedDB; null while the read is pending. */
+	restored: number | null = $state(null);
+	/** Stored records that could not be read (skipped; the next save replaces them). */
+	unreadable = $state(0);
+
+	private writing: Promise<void> = Promise.resolve();
+	private prunedBefore: string | null = null;
+
+	constructor(readonly ticker: string) {}
+
+	start(): () => void {
+		void this.restore();
+		const timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+		const onHidden = () => {
+			if (document.visibilityState === 'hidden') void this.flush();
+		};
+		document.addEventListener('visibilitychange', onHidden);
+		window.addEventListener('pagehide', onHidden);
+		return () => {
+			clearInterval(timer);
+			document.removeEventListener('visibilitychange', onHidden);
+			window.removeEventListener('pagehide', onHidden);
+			void this.flush();
+		};
+	}
+
+	/** Adds a payload of this ticker (another ticker's, or an older day's, is ignored). */
+	add(body: OrderflowBody): void {
+		if (body.ticker !== this.ticker) return;
+		if (this.series.append(body.timestamp, flowValues(body)) === 'older-day') return;
+		this.revision = this.series.revision;
+	}
+
+	/** Reads the newest stored day of the ticker into the series (start() calls it). */
+	async restore(): Promise<void> {
+		let count = 0;
+		try {
+			if (!cacheStatus.available) return;
+			const db = await cacheDatabase();
+			const stored = db ? await loadNewestDay(db, this.ticker) : undefined;
+			if (stored) {
+				// Restored chunks are already stored: only what arrived meanwhile needs writing.
+				const pending = this.series.takeDirty();
+				for (const chunk of stored.chunks) {
+					this.series.merge(chunk);
+					count += chunk.times.length;
+				}
+				this.series.takeDirty();
+				this.series.markDirty(pending);
+				this.unreadable = stored.unreadable;
+			}
+		} catch (err) {
+			disableCache(err);
+		} finally {
+			this.restored = count;
+			this.revision = this.series.revision;
+		}
+	}
+
+	/** Writes the changed chunks (one write at a time, in order). */
+	flush(): Promise<void> {
+		this.writing = this.writing.then(() => this.write());
+		return this.writing;
+	}
+
+	private async write(): Promise<void> {
+		const day = this.series.day;
+		if (day === null || !cacheStatus.available) return;
+		const dirty = this.series.takeDirty();
+		if (dirty.length === 0) return;
+		const chunks = dirty.map((k): [number, SeriesChunk] => [k, this.series.chunk(k)]);
+		try {
+			const db = await cacheDatabase();
+			if (!db) return;
+			await saveChunks(db, this.ticker, day, chunks);
+			if (this.prunedBefore !== day) {
+				this.prunedBefore = day;
+				await pruneDaysBefore(db, day);
+			}
+		} catch (err) {
+			// The points stay in memory; the chunks are written again with the next flush.
+			if (this.series.day === day) this.series.markDirty(dirty);
+			disableCache(err);
+		}
+	}
+}
