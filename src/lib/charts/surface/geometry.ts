@@ -129,6 +129,8 @@ function fill(mesh: SurfaceMesh, grid: SurfaceGrid, axis: SurfaceAxis): void {
 			}
 		}
 	}
+	// Unused tail: degenerate triangles, so nothing stale can ever be drawn or hit.
+	indices.fill(0, n);
 	mesh.indexCount = n;
 	mesh.frame = frame;
 	mesh.scale = scale;

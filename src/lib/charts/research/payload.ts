@@ -1,0 +1,80 @@
+/**
+ * The JSON of GET /research/{ticker}/{metric}?format=json (UPSTREAM.md, Research): one of a
+ * per-contract table, skew series, term rows, a surface grid or chain levels. Checked on
+ * arrival so a payload of another shape is a sentence on screen, not a blank chart.
+ */
+
+export type ContractType = 'call' | 'put' | 'all';
+
+export interface TableRow {
+	expiry: string;
+	dte: number;
+	strike: number;
+	type: ContractType;
+	value: number;
+}
+
+export interface ResearchPayload {
+	ticker: string;
+	metric: string;
+	timestamp: number;
+	spot: number;
+	view: 'table' | 'skew' | 'term' | 'surface' | 'level';
+	rows?: TableRow[];
+	series?: { expiry: string; dte: number; type: ContractType; points: [number, number][] }[];
+	term?: { expiry: string; dte: number; type: ContractType; value: number }[];
+	surface?: { strikes: number[]; expiries: string[]; dte: number[]; values: (number | null)[][] };
+	level?: {
+		value: number | null;
+		expiries: { expiry: string; dte: number; value: number | null }[];
+	};
+}
+
+export class PayloadError extends Error {}
+
+const VIEWS = ['table', 'skew', 'term', 'surface', 'level'];
+
+function need(ok: boolean, what: string): void {
+	if (!ok) throw new PayloadError(`unexpected research response: ${what}`);
+}
+
+export function parseResearchPayload(raw: unknown): ResearchPayload {
+	const p = raw as ResearchPayload;
+	need(typeof p === 'object' && p !== null, 'not a JSON object');
+	need(typeof p.ticker === 'string' && typeof p.metric === 'string', 'no ticker or metric');
+	need(Number.isFinite(p.timestamp) && Number.isFinite(p.spot), 'no timestamp or spot');
+	need(VIEWS.includes(p.view), `unknown view '${String(p.view)}'`);
+	switch (p.view) {
+		case 'table':
+			need(Array.isArray(p.rows), 'a table without rows');
+			break;
+		case 'skew':
+			need(Array.isArray(p.series), 'a skew without series');
+			for (const s of p.series!) need(Array.isArray(s.points), `series ${s.expiry} has no points`);
+			break;
+		case 'term':
+			need(Array.isArray(p.term) || typeof p.level === 'object', 'a term view without rows');
+			break;
+		case 'surface':
+			need(typeof p.surface === 'object' && p.surface !== null, 'a surface view without a grid');
+			break;
+		case 'level':
+			need(typeof p.level === 'object' && p.level !== null, 'a level view without levels');
+			break;
+	}
+	return p;
+}
+
+/**
+ * Metrics whose values add up across contracts (exposures, open interest, volume); the others
+ * (greeks and prices per contract) are averaged when contracts are combined. The same rule as
+ * the service's contract_agg / expiry_agg.
+ */
+export function isAdditiveMetric(metric: string): boolean {
+	return (
+		/_(oi|vol|both)(_skew_adj)?$/.test(metric) ||
+		metric === 'open_interest' ||
+		metric === 'oi' ||
+		metric === 'volume'
+	);
+}
