@@ -93,6 +93,19 @@ export function termPoints(p: ResearchPayload): TermPoint[] {
 	return out.sort((a, b) => a.dte - b.dte || a.type.localeCompare(b.type));
 }
 
+/** Term points as one line per type (calls, puts, combined, level), ascending DTE. */
+export function termLines(
+	points: TermPoint[]
+): { type: TermPoint['type']; points: [number, number][] }[] {
+	const byType = new Map<TermPoint['type'], [number, number][]>();
+	for (const t of points) {
+		const list = byType.get(t.type) ?? [];
+		list.push([t.dte, t.value]);
+		byType.set(t.type, list);
+	}
+	return [...byType].map(([type, pts]) => ({ type, points: pts.sort((a, b) => a[0] - b[0]) }));
+}
+
 /** The rows a display shows, for the downloads. */
 export function shownTable(
 	p: ResearchPayload,

@@ -188,7 +188,10 @@ export class SurfaceScene {
 				'position',
 				new BufferAttribute(mesh.positions, 3).setUsage(DynamicDrawUsage)
 			);
-			geometry.setAttribute('color', new BufferAttribute(mesh.colors, 3).setUsage(DynamicDrawUsage));
+			geometry.setAttribute(
+				'color',
+				new BufferAttribute(mesh.colors, 3).setUsage(DynamicDrawUsage)
+			);
 			geometry.setIndex(new BufferAttribute(mesh.indices, 1).setUsage(DynamicDrawUsage));
 			this.geometry.dispose();
 			this.geometry = geometry;
