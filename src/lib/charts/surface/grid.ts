@@ -26,6 +26,13 @@ export interface SurfaceGrid {
 	dte: Float64Array;
 	/** expiries.length x strikes.length, NaN = no value. */
 	values: Float32Array;
+	/**
+	 * 1 where a value was interpolated: expiries list strikes at different spacings (the 0DTE
+	 * every 25 points, later ones every 50), so on the union of strikes an expiry has gaps inside
+	 * its own range. They are filled linearly along the strike so the surface is one sheet; the
+	 * ends of an expiry's range are never extended.
+	 */
+	interpolated: Uint8Array;
 	/** Range of the finite values (NaN when there is none). */
 	min: number;
 	max: number;
@@ -83,6 +90,7 @@ export function surfaceGrid(payload: SurfacePayload): SurfaceGrid {
 			filled++;
 		}
 	}
+	const interpolated = fillGaps(values, strikes, nx, ny);
 	return {
 		ticker: payload.ticker,
 		metric: payload.metric,
@@ -92,8 +100,32 @@ export function surfaceGrid(payload: SurfacePayload): SurfaceGrid {
 		expiries: [...s.expiries],
 		dte,
 		values,
+		interpolated,
 		min: filled ? min : NaN,
 		max: filled ? max : NaN,
 		filled
 	};
+}
+
+/** Linear interpolation across each row's interior gaps; returns the flags of filled cells. */
+function fillGaps(values: Float32Array, strikes: Float64Array, nx: number, ny: number): Uint8Array {
+	const flags = new Uint8Array(nx * ny);
+	for (let i = 0; i < ny; i++) {
+		const row = i * nx;
+		let prev = -1;
+		for (let j = 0; j < nx; j++) {
+			if (!Number.isFinite(values[row + j])) continue;
+			if (prev >= 0 && j - prev > 1) {
+				const a = values[row + prev];
+				const b = values[row + j];
+				const span = strikes[j] - strikes[prev];
+				for (let g = prev + 1; g < j; g++) {
+					values[row + g] = a + ((b - a) * (strikes[g] - strikes[prev])) / span;
+					flags[row + g] = 1;
+				}
+			}
+			prev = j;
+		}
+	}
+	return flags;
 }

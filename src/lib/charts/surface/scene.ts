@@ -101,7 +101,7 @@ export class SurfaceScene {
 	private readonly wireMaterial = new MeshBasicMaterial({
 		wireframe: true,
 		transparent: true,
-		opacity: 0.16
+		opacity: 0.08
 	});
 	private readonly gridMaterial = new LineBasicMaterial();
 	private readonly markerMaterial = new MeshBasicMaterial();
@@ -111,6 +111,8 @@ export class SurfaceScene {
 	private frameRequest = 0;
 	private disposed = false;
 	private down: { x: number; y: number } | null = null;
+	/** The viewer has orbited or zoomed: a resize no longer re-frames the camera. */
+	private userMoved = false;
 	private readonly cleanups: (() => void)[] = [];
 	frames = 0;
 	/** How many times a new geometry had to be built (grid size changed). */
@@ -141,6 +143,7 @@ export class SurfaceScene {
 		this.controls.minDistance = 1.2;
 		this.controls.maxDistance = 12;
 		this.controls.addEventListener('change', () => this.requestRender());
+		this.controls.addEventListener('start', () => (this.userMoved = true));
 		this.controls.update();
 
 		// Light intensities are in units of pi since three r155: these keep colours near the legend.
@@ -247,11 +250,19 @@ export class SurfaceScene {
 		this.renderer.setSize(width, height, false);
 		this.camera.aspect = width / height;
 		this.camera.updateProjectionMatrix();
+		if (!this.userMoved) this.resetView();
 		this.requestRender();
 	}
 
+	/** The home camera position, further back on narrow (phone) canvases so the box fits. */
+	private home(): Vector3 {
+		const k = Math.max(0.8, 1.5 / this.camera.aspect);
+		return HOME.clone().sub(TARGET).multiplyScalar(k).add(TARGET);
+	}
+
 	resetView(): void {
-		this.camera.position.copy(HOME);
+		this.userMoved = false;
+		this.camera.position.copy(this.home());
 		this.controls.target.copy(TARGET);
 		this.controls.update();
 		this.requestRender();

@@ -80,6 +80,22 @@ describe('surface grid', () => {
 		expect(Number.isNaN(g.values[1])).toBe(true);
 	});
 
+	it('fills interior gaps of an expiry along the strike, never its ends', () => {
+		const g = surfaceGrid(
+			payload([[null, 0.2, null, null, 0.5, null]], [90, 95, 100, 105, 110, 115])
+		);
+		expect([...g.values].map((v) => (Number.isNaN(v) ? null : +v.toFixed(4)))).toEqual([
+			null,
+			0.2,
+			0.3,
+			0.4,
+			0.5,
+			null
+		]);
+		expect([...g.interpolated]).toEqual([0, 0, 1, 1, 0, 0]);
+		expect(g.filled).toBe(2);
+	});
+
 	it('refuses malformed surfaces with a reason', () => {
 		expect(() => surfaceGrid({ ...payload([[1]]), surface: undefined } as never)).toThrow(
 			SurfaceShapeError

@@ -1,6 +1,6 @@
 /** How a research metric's values read: IV in percent, exposures in dollars, levels as strikes. */
 import { format } from 'd3';
-import { formatGex, formatPrice } from '$lib/charts/format';
+import { formatGex, formatStrike } from '$lib/charts/format';
 import { isLevelMetric } from '$lib/state/researchView';
 
 const pct = format('.1%');
@@ -8,7 +8,7 @@ const greek = format('.4~g');
 
 export function metricFormatter(metric: string): (v: number) => string {
 	if (/^iv_/.test(metric)) return (v) => (Number.isFinite(v) ? pct(v) : '–');
-	if (isLevelMetric(metric)) return formatPrice;
+	if (isLevelMetric(metric)) return formatStrike;
 	if (/_(oi|vol|both)(_skew_adj)?$/.test(metric) || /^(open_interest|oi|volume)$/.test(metric)) {
 		return formatGex;
 	}
