@@ -139,7 +139,7 @@ export class SurfaceScene {
 		this.controls = new OrbitControls(this.camera, canvas);
 		this.controls.target.copy(TARGET);
 		this.controls.enableDamping = true;
-		this.controls.dampingFactor = 0.12;
+		this.controls.dampingFactor = 0.2;
 		this.controls.minDistance = 1.2;
 		this.controls.maxDistance = 12;
 		this.controls.addEventListener('change', () => this.requestRender());
