@@ -60,7 +60,7 @@ export interface ProjectedAnchor {
 
 export interface SceneCallbacks {
 	/** After every drawn frame, with the anchors' screen positions (CSS px in the canvas). */
-	onframe?: (anchors: ProjectedAnchor[], frames: number) => void;
+	onframe?: (anchors: ProjectedAnchor[], frames: number, renderMs: number) => void;
 	/** The vertex under the pointer (mouse hover or tap), or null. */
 	onhover?: (vertex: number | null) => void;
 }
@@ -349,8 +349,10 @@ export class SurfaceScene {
 	/** Draws one frame now; damping asks for the next until the camera settles. */
 	render(): void {
 		if (this.disposed) return;
+		const started = performance.now();
 		const moving = this.controls.update();
 		this.renderer.render(this.scene, this.camera);
+		const renderMs = performance.now() - started;
 		this.frames++;
 		if (this.callbacks.onframe) {
 			const rect = this.canvas.getBoundingClientRect();
@@ -364,7 +366,8 @@ export class SurfaceScene {
 						visible: v.z < 1 && Math.abs(v.x) <= 1.05 && Math.abs(v.y) <= 1.05
 					};
 				}),
-				this.frames
+				this.frames,
+				renderMs
 			);
 		}
 		if (moving) this.requestRender();
