@@ -29,6 +29,8 @@ export interface SurfaceMesh {
 	nx: number;
 	ny: number;
 	positions: Float32Array;
+	/** Unit normals of the height field (y up), for lighting; computed here, not by three.js. */
+	normals: Float32Array;
 	colors: Float32Array;
 	indices: Uint32Array;
 	/** Indices in use (a multiple of 3). */
@@ -77,7 +79,7 @@ function maxIndices(nx: number, ny: number): number {
 }
 
 function fill(mesh: SurfaceMesh, grid: SurfaceGrid, axis: SurfaceAxis): void {
-	const { nx, ny, positions, colors, indices } = mesh;
+	const { nx, ny, positions, normals, colors, indices } = mesh;
 	const frame = surfaceFrame(grid, axis);
 	const scale =
 		mesh.scale.lo === frame.lo && mesh.scale.hi === frame.hi
@@ -113,27 +115,69 @@ function fill(mesh: SurfaceMesh, grid: SurfaceGrid, axis: SurfaceAxis): void {
 			const vc = Number.isFinite(values[c]);
 			const vd = Number.isFinite(values[d]);
 			const count = +va + +vb + +vc + +vd;
+			// Counter-clockwise seen from above, so front faces look up like the normals.
 			if (count === 4) {
 				indices[n++] = a;
-				indices[n++] = c;
-				indices[n++] = b;
 				indices[n++] = b;
 				indices[n++] = c;
+				indices[n++] = b;
 				indices[n++] = d;
+				indices[n++] = c;
 			} else if (count === 3) {
 				// Ragged edges (an expiry with fewer strikes) keep the half cell they have.
 				if (va) indices[n++] = a;
-				if (vc) indices[n++] = c;
-				if (vd) indices[n++] = d;
 				if (vb) indices[n++] = b;
+				if (vd) indices[n++] = d;
+				if (vc) indices[n++] = c;
 			}
 		}
 	}
+	heightFieldNormals(positions, values, nx, ny, normals);
 	// Unused tail: degenerate triangles, so nothing stale can ever be drawn or hit.
 	indices.fill(0, n);
 	mesh.indexCount = n;
 	mesh.frame = frame;
 	mesh.scale = scale;
+}
+
+/**
+ * Normals of y = f(x, z) by central differences over the neighbours that have a value:
+ * n = (-dy/dx, 1, -dy/dz), normalised. Cheaper than three.js's per-triangle accumulation and the
+ * same on a regular grid.
+ */
+function heightFieldNormals(
+	positions: Float32Array,
+	values: Float32Array,
+	nx: number,
+	ny: number,
+	out: Float32Array
+): void {
+	const ok = (k: number) => Number.isFinite(values[k]);
+	for (let i = 0; i < ny; i++) {
+		for (let j = 0; j < nx; j++) {
+			const k = i * nx + j;
+			let gx = 0;
+			let gz = 0;
+			if (ok(k)) {
+				const l = j > 0 && ok(k - 1) ? k - 1 : k;
+				const r = j < nx - 1 && ok(k + 1) ? k + 1 : k;
+				if (l !== r) {
+					gx =
+						(positions[r * 3 + 1] - positions[l * 3 + 1]) / (positions[r * 3] - positions[l * 3]);
+				}
+				const u = i > 0 && ok(k - nx) ? k - nx : k;
+				const v = i < ny - 1 && ok(k + nx) ? k + nx : k;
+				if (u !== v) {
+					const dz = positions[v * 3 + 2] - positions[u * 3 + 2];
+					if (dz !== 0) gz = (positions[v * 3 + 1] - positions[u * 3 + 1]) / dz;
+				}
+			}
+			const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
+			out[k * 3] = -gx * inv;
+			out[k * 3 + 1] = inv;
+			out[k * 3 + 2] = -gz * inv;
+		}
+	}
 }
 
 /** Fresh buffers for `grid`. */
@@ -145,6 +189,7 @@ export function buildSurface(grid: SurfaceGrid, axis: SurfaceAxis): SurfaceMesh 
 		nx,
 		ny,
 		positions: new Float32Array(nx * ny * 3),
+		normals: new Float32Array(nx * ny * 3),
 		colors: new Float32Array(nx * ny * 3),
 		indices: new Uint32Array(maxIndices(nx, ny)),
 		indexCount: 0,

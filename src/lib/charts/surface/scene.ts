@@ -26,6 +26,7 @@ import {
 	PerspectiveCamera,
 	Raycaster,
 	Scene,
+	Sphere,
 	SphereGeometry,
 	Spherical,
 	Vector2,
@@ -66,7 +67,8 @@ export interface SceneCallbacks {
 }
 
 const HOME = new Vector3(2.55, 1.85, 3.0);
-const TARGET = new Vector3(0, 0.35, 0);
+const BOX_BOUNDS = new Sphere(new Vector3(0, 0.5, 0), Math.sqrt(2.25) + 0.01);
+const TARGET = new Vector3(0, 0.3, 0);
 const TAP_SLOP_PX = 6;
 
 function webglAvailable(canvas: HTMLCanvasElement): string | null {
@@ -183,6 +185,7 @@ export class SurfaceScene {
 		if (pos && pos.array === mesh.positions && this.geometry.index?.array === mesh.indices) {
 			// Same buffers, rewritten in place: re-upload them.
 			pos.needsUpdate = true;
+			(this.geometry.getAttribute('normal') as BufferAttribute).needsUpdate = true;
 			(this.geometry.getAttribute('color') as BufferAttribute).needsUpdate = true;
 			this.geometry.index.needsUpdate = true;
 		} else {
@@ -203,9 +206,9 @@ export class SurfaceScene {
 			this.rebuilds++;
 		}
 		this.geometry.setDrawRange(0, mesh.indexCount);
-		// Reuses the normal buffer when it exists; bounds are what the raycaster tests first.
-		this.geometry.computeVertexNormals();
-		this.geometry.computeBoundingSphere();
+		// The mesh always lies in the fixed box (x, z in -1..1, y in 0..1): its bounds, which the
+		// raycaster and frustum culling test first, need no pass over the vertices.
+		this.geometry.boundingSphere = BOX_BOUNDS.clone();
 		this.mesh = mesh;
 		this.marker.visible = false;
 		this.requestRender();
@@ -256,7 +259,7 @@ export class SurfaceScene {
 
 	/** The home camera position, further back on narrow (phone) canvases so the box fits. */
 	private home(): Vector3 {
-		const k = Math.max(0.8, 1.5 / this.camera.aspect);
+		const k = Math.max(0.95, 1.28 / this.camera.aspect);
 		return HOME.clone().sub(TARGET).multiplyScalar(k).add(TARGET);
 	}
 

@@ -182,6 +182,7 @@ describe('surface geometry', () => {
 				expect(mesh.indices).toBe(buffers[2]);
 				const fresh = buildSurface(next, 'moneyness');
 				expect(mesh.positions).toEqual(fresh.positions);
+				expect(mesh.normals).toEqual(fresh.normals);
 				expect(mesh.colors).toEqual(fresh.colors);
 				expect(mesh.indexCount).toBe(fresh.indexCount);
 				expect(mesh.indices.subarray(0, mesh.indexCount)).toEqual(
@@ -190,6 +191,31 @@ describe('surface geometry', () => {
 			}),
 			{ numRuns: 100 }
 		);
+	});
+
+	it('normals are unit, point up, and lean against the slope', () => {
+		// IV rising with strike: y grows with x, so the normal leans towards -x.
+		const grid = surfaceGrid(
+			payload([
+				[0.1, 0.2, 0.3],
+				[0.1, 0.2, 0.3]
+			])
+		);
+		const mesh = buildSurface(grid, 'strike');
+		for (let k = 0; k < 6; k++) {
+			const [x, y, z] = mesh.normals.subarray(k * 3, k * 3 + 3);
+			expect(Math.hypot(x, y, z)).toBeCloseTo(1, 5);
+			expect(y).toBeGreaterThan(0);
+			expect(x).toBeLessThan(0);
+			expect(z).toBeCloseTo(0, 6);
+		}
+		// Triangles wind counter-clockwise seen from above (front faces look up).
+		const p = mesh.positions;
+		const [a, b, c] = mesh.indices;
+		const ab = [p[b * 3] - p[a * 3], p[b * 3 + 2] - p[a * 3 + 2]];
+		const ac = [p[c * 3] - p[a * 3], p[c * 3 + 2] - p[a * 3 + 2]];
+		// y component of (b - a) x (c - a) = dz_ab * dx_ac - dx_ab * dz_ac
+		expect(ab[1] * ac[0] - ab[0] * ac[1]).toBeGreaterThan(0);
 	});
 
 	it('a grid of another size is not forced into old buffers', () => {
