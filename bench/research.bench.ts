@@ -245,7 +245,12 @@ function freePort(): Promise<number> {
 }
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-research-'));
-const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), GEXDECK_DATA_DIR: dataDir };
+const env: NodeJS.ProcessEnv = {
+	...process.env,
+	HOST: '127.0.0.1',
+	PORT: String(port),
+	GEXDECK_DATA_DIR: dataDir
+};
 delete env.GEXDECK_UPSTREAM;
 delete env.GEXDECK_API_KEY;
 delete env.GEXDECK_RESEARCH_KEY;
