@@ -4,31 +4,16 @@
  * arrival so a payload of another shape is a sentence on screen, not a blank chart.
  */
 
-export type ContractType = 'call' | 'put' | 'all';
+// The JSON shape is the one the embedded service computes (the upstream documents only the
+// query); its types are shared rather than restated, and checked at run time below.
+import type {
+	ContractType,
+	ResearchResult,
+	TableRow
+} from '../../../service/http/research/dataset';
 
-export interface TableRow {
-	expiry: string;
-	dte: number;
-	strike: number;
-	type: ContractType;
-	value: number;
-}
-
-export interface ResearchPayload {
-	ticker: string;
-	metric: string;
-	timestamp: number;
-	spot: number;
-	view: 'table' | 'skew' | 'term' | 'surface' | 'level';
-	rows?: TableRow[];
-	series?: { expiry: string; dte: number; type: ContractType; points: [number, number][] }[];
-	term?: { expiry: string; dte: number; type: ContractType; value: number }[];
-	surface?: { strikes: number[]; expiries: string[]; dte: number[]; values: (number | null)[][] };
-	level?: {
-		value: number | null;
-		expiries: { expiry: string; dte: number; value: number | null }[];
-	};
-}
+export type { ContractType, TableRow };
+export type ResearchPayload = ResearchResult;
 
 export class PayloadError extends Error {}
 

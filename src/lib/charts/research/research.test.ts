@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cursorAfterKey, nearestValue } from './cursor';
 import { exportName, toCsv, toJson, type ExportMeta } from './exportTable';
 import { parseResearchPayload, PayloadError, type ResearchPayload } from './payload';
 import { chosenSkew, shownTable, strikeBars, termPoints, type Cell } from './shownRows';
@@ -205,5 +206,20 @@ describe('shown rows', () => {
 		expect(() => parseResearchPayload({ error: 'x' })).toThrow(PayloadError);
 		expect(() => parseResearchPayload(payload({ view: 'skew' }))).toThrow(/skew without series/);
 		expect(parseResearchPayload(payload({ rows }))).toBeTruthy();
+	});
+});
+
+describe('chart cursor', () => {
+	const xs = [6900, 6925, 6950, 7000];
+	it('snaps to the nearest value and steps with the arrows, clamped', () => {
+		expect(nearestValue(xs, 6940)).toBe(6950);
+		expect(nearestValue(xs, 1)).toBe(6900);
+		expect(nearestValue([], 1)).toBeNull();
+		expect(cursorAfterKey(xs, null, 'ArrowRight', 6930)).toBe(6925);
+		expect(cursorAfterKey(xs, 6925, 'ArrowRight')).toBe(6950);
+		expect(cursorAfterKey(xs, 7000, 'ArrowRight')).toBe(7000);
+		expect(cursorAfterKey(xs, 6900, 'ArrowLeft')).toBe(6900);
+		expect(cursorAfterKey(xs, 6950, 'Escape')).toBeNull();
+		expect(cursorAfterKey(xs, 6950, 'a')).toBeUndefined();
 	});
 });
