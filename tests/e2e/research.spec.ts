@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test, type Page } from '@playwright/test';
 
 /** What the research service answers for an /api path (the same proxy the page uses). */
 async function apiJson<T>(page: Page, path: string): Promise<T> {
@@ -394,4 +394,38 @@ test('phone width: the surface fits without horizontal scroll and taps read a po
 	await expect(readout).toContainText('Strike');
 	await page.screenshot({ path: 'test-results/research-phone.png', fullPage: true });
 	await context.close();
+});
+
+test('without WebGL the surface says so instead of drawing a blank box', async () => {
+	const browser = await chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu', '--disable-webgl', '--disable-3d-apis']
+	});
+	try {
+		const page = await browser.newPage({ baseURL: test.info().project.use.baseURL });
+		await page.goto('/SPX/research/iv_mid');
+		await expect(page.getByTestId('surface-unavailable')).toContainText('WebGL is unavailable');
+		await expect(page.getByTestId('surface-unavailable')).toContainText('Skew and Term views');
+		// The data is still there to read and download.
+		await expect(page.getByTestId('download-csv')).toBeEnabled();
+		await page.getByTestId('display-skew').click();
+		await expect(page.getByTestId('skew-chart').locator('path.line').first()).toBeVisible();
+	} finally {
+		await browser.close();
+	}
+});
+
+test('a chain-level metric is one level per expiry, with the all-expiry level', async ({
+	page
+}) => {
+	await page.goto('/SPX/research/max_pain');
+	const api = await apiJson<{ level: { value: number; expiries: { value: number | null }[] } }>(
+		page,
+		'research/SPX/max_pain?format=json&view=term'
+	);
+	await expect(page.getByTestId('term-chart').locator('circle.dot')).toHaveCount(
+		api.level.expiries.filter((e) => e.value !== null).length
+	);
+	await expect(page.getByTestId('level-value')).toHaveText(api.level.value.toLocaleString('en-US'));
+	await expect(page.getByTestId('display-surface')).toHaveCount(0);
 });

@@ -66,6 +66,12 @@ export interface SceneCallbacks {
 	onhover?: (vertex: number | null) => void;
 }
 
+/** Vertex attributes of the surface geometry and the mesh buffers behind them. */
+const MESH_ATTRIBUTES = [
+	['position', 'positions'],
+	['normal', 'normals'],
+	['color', 'colors']
+] as const;
 const HOME = new Vector3(2.55, 1.85, 3.0);
 const BOX_BOUNDS = new Sphere(new Vector3(0, 0.5, 0), Math.sqrt(2.25) + 0.01);
 const TARGET = new Vector3(0, 0.3, 0);
@@ -184,20 +190,13 @@ export class SurfaceScene {
 		const pos = this.geometry.getAttribute('position') as BufferAttribute | undefined;
 		if (pos && pos.array === mesh.positions && this.geometry.index?.array === mesh.indices) {
 			// Same buffers, rewritten in place: re-upload them.
-			pos.needsUpdate = true;
-			(this.geometry.getAttribute('normal') as BufferAttribute).needsUpdate = true;
-			(this.geometry.getAttribute('color') as BufferAttribute).needsUpdate = true;
+			for (const [name] of MESH_ATTRIBUTES) this.geometry.getAttribute(name).needsUpdate = true;
 			this.geometry.index.needsUpdate = true;
 		} else {
 			const geometry = new BufferGeometry();
-			geometry.setAttribute(
-				'position',
-				new BufferAttribute(mesh.positions, 3).setUsage(DynamicDrawUsage)
-			);
-			geometry.setAttribute(
-				'color',
-				new BufferAttribute(mesh.colors, 3).setUsage(DynamicDrawUsage)
-			);
+			for (const [name, field] of MESH_ATTRIBUTES) {
+				geometry.setAttribute(name, new BufferAttribute(mesh[field], 3).setUsage(DynamicDrawUsage));
+			}
 			geometry.setIndex(new BufferAttribute(mesh.indices, 1).setUsage(DynamicDrawUsage));
 			this.geometry.dispose();
 			this.geometry = geometry;
