@@ -171,6 +171,15 @@ test('the IV surface is drawn in WebGL from the service, reads out points and re
 	await expect(page.locator('.labels .label.title').first()).toContainText('Moneyness');
 	await expect(canvas).toHaveAttribute('data-rebuilds', '1');
 	expect(requests).toEqual([]);
+
+	// Refresh: one request, and a grid of the same size is rewritten in the same buffers.
+	const framesBefore = Number(await canvas.getAttribute('data-frames'));
+	await page.getByTestId('refresh').click();
+	await expect.poll(() => requests.length).toBe(1);
+	await expect
+		.poll(async () => Number(await canvas.getAttribute('data-frames')))
+		.toBeGreaterThan(framesBefore);
+	await expect(canvas).toHaveAttribute('data-rebuilds', '1');
 });
 
 test('skew and term draw lines from the service; chosen expiries round-trip the URL', async ({
