@@ -160,6 +160,14 @@ test('the IV surface is drawn in WebGL from the service, reads out points and re
 	await expect
 		.poll(async () => Number(await canvas.getAttribute('data-frames')))
 		.toBeGreaterThan(beforeKey);
+	// Shift + arrows walk the readout along the strikes of one expiry.
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Shift+ArrowRight');
+	const firstStrike = Number(await readout.getAttribute('data-strike'));
+	const firstExpiry = await readout.getAttribute('data-expiry');
+	await page.keyboard.press('Shift+ArrowRight');
+	await expect(readout).toHaveAttribute('data-expiry', firstExpiry!);
+	expect(Number(await readout.getAttribute('data-strike'))).toBeGreaterThan(firstStrike);
 
 	// Moneyness axis: same data (no new request), another x axis.
 	const requests: string[] = [];
