@@ -8,8 +8,12 @@ import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
 import { streamRelay } from '$lib/server/stream/mount';
+import { researchPoolStatus } from './researchPool.server';
 
-export const load = (async () => ({ status: await accountStatus() })) satisfies PageServerLoad;
+export const load = (async () => {
+	const status = await accountStatus();
+	return { status, researchPool: researchPoolStatus(status) };
+}) satisfies PageServerLoad;
 
 /** Ask the upstream whether it knows `key` before storing it (a typo is caught now, not later). */
 async function verifyKey(key: string): Promise<string | undefined> {
