@@ -19,6 +19,8 @@ export interface RenderRun {
 	/** histogramModel(chain) alone (the page derives it before the chart renders). */
 	model: number[];
 	bars: number;
+	/** 'rects' (one element per bar) or 'paths' (a wide window's bars as three paths). */
+	drawnAs: string;
 	priorMarks: number;
 }
 
@@ -90,7 +92,9 @@ async function run(o: {
 		update,
 		withLayout,
 		model: modelTimes,
-		bars: target.querySelectorAll('rect.bar').length,
+		// Bars drawn, as rects or (wide windows) as paths: the chart says how many and which.
+		bars: Number(target.querySelector('g.bars')?.getAttribute('data-bars') ?? 0),
+		drawnAs: target.querySelector('g.bars')?.getAttribute('data-dense') ?? '',
 		priorMarks: target.querySelectorAll('.prior').length
 	};
 	void unmount(app);

@@ -116,3 +116,28 @@ test('the ticker picker searches the /tickers list by keyboard', async ({ page }
 	// and retries until the chain arrives.
 	await expect(page.locator('rect.bar').first()).toBeVisible({ timeout: 45_000 });
 });
+
+test('a wide strike window draws its bars as paths and still reads out and highlights a strike', async ({
+	page
+}) => {
+	// The whole SPX chain (strikes every 5 points near the money) holds more than the 60 bars
+	// drawn one element each.
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const spot = Number((await page.getByTestId('spot').textContent())!.replace(/,/g, ''));
+	const lo = Math.round(spot / 5) * 5 - 1000;
+	await page.goto(`/SPX/classic/gex_full?zoom=${lo - 4000}-${lo + 6000}`);
+	const bars = page.locator('g.bars');
+	await expect(bars).toHaveAttribute('data-dense', 'paths');
+	expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThan(60);
+	const d = await page.locator('path.bar.pos').getAttribute('d');
+	const n = await page.locator('path.bar.neg').getAttribute('d');
+	// Every bar is one closed subpath in the fill of its sign.
+	const subpaths = (d ?? '').split('z').length - 1 + ((n ?? '').split('z').length - 1);
+	expect(subpaths).toBe(Number(await bars.getAttribute('data-bars')));
+	// Hover still reads a strike and the selected bar is drawn on top.
+	const box = (await page.getByTestId('histogram').boundingBox())!;
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	await expect(page.getByTestId('readout')).toContainText('from spot');
+	await expect(page.locator('rect.bar.selected')).toHaveCount(1);
+});
