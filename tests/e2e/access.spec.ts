@@ -1,17 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { demoAccounts } from '../../src/service/accounts/demo';
+import { useDemoAccount } from './demoAccount';
 
 const ALL_KEYS = demoAccounts().accounts.flatMap((a) => a.keys.map((k) => k.key));
-
-async function useDemoAccount(page: Page, id: string) {
-	await page.goto('/account');
-	await page.waitForLoadState('networkidle');
-	await page.getByTestId('demo-account').selectOption(id);
-	await page.getByTestId('switch-account').click();
-	await expect(page.getByTestId('whoami')).toContainText(id);
-}
 
 test('a Classic-level key sees locked features as locked, not as errors', async ({ page }) => {
 	try {

@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-async function useDemoAccount(page: Page, id: string) {
-	await page.goto('/account');
-	await page.waitForLoadState('networkidle');
-	await page.getByTestId('demo-account').selectOption(id);
-	await page.getByTestId('switch-account').click();
-	await expect(page.getByTestId('whoami')).toContainText(id);
-}
+import { useDemoAccount } from './demoAccount';
 
 async function points(page: Page): Promise<number> {
 	return Number(await page.getByTestId('timeline').getAttribute('data-points'));

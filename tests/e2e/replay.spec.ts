@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { useDemoAccount } from './demoAccount';
 
 /**
  * Scrubbing back through the recorded session of the Classic view, on the streaming Quant demo
@@ -87,14 +88,6 @@ test('scrub back by keyboard, the chart holds the recorded moment, Live resumes,
 	await page.keyboard.press('End');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'live');
 });
-
-async function useDemoAccount(page: Page, id: string) {
-	await page.goto('/account');
-	await page.waitForLoadState('networkidle');
-	await page.getByTestId('demo-account').selectOption(id);
-	await page.getByTestId('switch-account').click();
-	await expect(page.getByTestId('whoami')).toContainText(id);
-}
 
 test('an account without streaming records its polled chains into the same timeline', async ({
 	page

@@ -1,19 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { chromium, expect, test, type Page } from '@playwright/test';
+import { useDemoAccount } from './demoAccount';
 
 /** What the research service answers for an /api path (the same proxy the page uses). */
 async function apiJson<T>(page: Page, path: string): Promise<T> {
 	const res = await page.request.get(`/api/${path}`);
 	expect(res.status(), path).toBe(200);
 	return (await res.json()) as T;
-}
-
-async function useDemoAccount(page: Page, id: string) {
-	await page.goto('/account');
-	await page.waitForLoadState('networkidle');
-	await page.getByTestId('demo-account').selectOption(id);
-	await page.getByTestId('switch-account').click();
-	await expect(page.getByTestId('whoami')).toContainText(id);
 }
 
 /** Distinct colours (quantised to 5 bits per channel) of the WebGL canvas, read back in 2D. */

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { useDemoAccount } from './demoAccount';
 
 interface LadderBar {
 	strike: number;
@@ -10,14 +11,6 @@ interface LadderBar {
 }
 
 type MiniRow = [number, number, number, number, number[], number, number[]];
-
-async function useDemoAccount(page: Page, id: string) {
-	await page.goto('/account');
-	await page.waitForLoadState('networkidle');
-	await page.getByTestId('demo-account').selectOption(id);
-	await page.getByTestId('switch-account').click();
-	await expect(page.getByTestId('whoami')).toContainText(id);
-}
 
 async function ladderBars(page: Page): Promise<LadderBar[]> {
 	return page.locator('rect.ladder-bar').evaluateAll((rects) =>
