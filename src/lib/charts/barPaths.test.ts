@@ -35,7 +35,8 @@ describe('barPaths', () => {
 				fc.double({ min: 0.5, max: 50, noNaN: true }),
 				(bars, w) => {
 					const p = barPaths(bars, w);
-					const geom = (b: BarGeometry) => ({ x: b.x, y: b.y, w, h: b.h });
+					// + 0: a -0 coordinate is written as "0", the same pixel.
+					const geom = (b: BarGeometry) => ({ x: b.x + 0, y: b.y + 0, w, h: b.h + 0 });
 					expect(rects(p.pos)).toEqual(bars.filter((b) => b.positive).map(geom));
 					expect(rects(p.neg)).toEqual(bars.filter((b) => !b.positive).map(geom));
 					expect(rects(p.maxChange)).toEqual(bars.filter((b) => b.maxChange).map(geom));
@@ -56,4 +57,9 @@ describe('barPaths', () => {
 		});
 		expect(barPaths([], 4)).toEqual({ pos: '', neg: '', maxChange: '' });
 	});
+});
+
+it('writes a -0 coordinate as 0', () => {
+	const b: BarGeometry = { strike: 1, x: 0, y: -0, h: 0, positive: false, maxChange: false };
+	expect(barPaths([b], 1).neg).toBe('M0 0h1v0h-1z');
 });

@@ -9,7 +9,8 @@ import {
 	ladderModel,
 	ladderWindow,
 	parseGreekProfile,
-	type GreekProfile
+	type GreekProfile,
+	type LadderRow
 } from './greekLadder';
 
 const value = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true });
@@ -183,5 +184,15 @@ describe('greek ladder shaping', () => {
 		expect(() => parseGreekProfile(bad)).toThrow(SchemaError);
 		expect(() => parseGreekProfile(bad)).toThrow(/mini_contracts/);
 		expect(parseGreekProfile(structuredClone(DELTA_ZERO))).toEqual(DELTA_ZERO);
+	});
+});
+
+describe('ladderWindow on closely listed strikes', () => {
+	it('a one-strike window never takes in a neighbour closer than 1 apart', () => {
+		const rows = [0.01, 0.02].map((strike) => ({ strike }) as LadderRow);
+		const w = ladderWindow(rows, 1, 1)!;
+		expect(w.lo).toBeLessThan(w.hi);
+		expect(rows.filter((r) => r.strike >= w.lo && r.strike <= w.hi)).toEqual([rows[1]]);
+		expect(ladderWindow([{ strike: 5 } as LadderRow], 5, 1)).toEqual({ lo: 4, hi: 6 });
 	});
 });

@@ -116,7 +116,12 @@ export function ladderWindow(
 	const start = Math.max(0, Math.min(rows.length - n, centre - Math.floor(n / 2)));
 	const lo = rows[start].strike;
 	const hi = rows[start + n - 1].strike;
-	return lo < hi ? { lo, hi } : { lo: lo - 1, hi: hi + 1 };
+	if (lo < hi) return { lo, hi };
+	// One strike: widen by half the gap to its nearest neighbour (1 when it has none), so the
+	// window has a width without taking in a neighbour however closely strikes are listed.
+	const gaps = [rows[start + 1]?.strike - hi, lo - rows[start - 1]?.strike].filter((g) => g > 0);
+	const pad = gaps.length > 0 ? Math.min(...gaps) / 2 : 1;
+	return { lo: lo - pad, hi: hi + pad };
 }
 
 /** Largest |value| of both sides in `rows` (priors too when drawn): one scale for both sides. */
