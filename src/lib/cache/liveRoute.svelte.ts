@@ -4,6 +4,7 @@
  * closed (to notice the open), and not at all while the tab is hidden.
  */
 import { isRegularTradingHours } from '$lib/state/marketHours';
+import { fetchRoute, networkError } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export const LIVE_INTERVAL_MS = 1_000;
@@ -127,36 +128,21 @@ export class LiveRoute<T> {
 		this.inFlight = controller;
 		let retryAfterMs: number | undefined;
 		try {
-			const res = await fetch(`/api/${this.route}`, {
-				signal: controller.signal,
-				headers: { accept: 'application/json' }
-			});
-			const body: unknown = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-			if (!res.ok) {
-				const b = body as { error?: string; reason?: string; requires?: string };
-				this.error = {
-					status: res.status,
-					message: b.error ?? `HTTP ${res.status}`,
-					reason: b.reason,
-					requires: b.requires
-				};
-				const ra = Number(res.headers.get('retry-after'));
-				if (res.status === 429 && ra > 0) retryAfterMs = ra * 1000;
+			const answer = await fetchRoute(this.route, controller.signal);
+			if (!answer) return;
+			if (!answer.ok) {
+				this.error = answer.error;
+				retryAfterMs = answer.retryAfterMs;
 			} else {
-				this.accept(body, 'network');
+				this.accept(answer.body, 'network');
 				this.stale = false;
 				this.error = undefined;
 				this.fetchedAt = Date.now();
-				void writeSnapshot(this.route, body);
+				void writeSnapshot(this.route, answer.body);
 			}
 		} catch (err) {
-			if (controller.signal.aborted) return;
-			this.error = {
-				status: 0,
-				message: `Network error: ${(err as Error).message}`,
-				reason: 'offline',
-				requires: undefined
-			};
+			// A body the view's parser refuses.
+			this.error = networkError(err);
 		} finally {
 			if (this.inFlight === controller) this.inFlight = undefined;
 			this.loading = false;

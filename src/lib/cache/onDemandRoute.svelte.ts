@@ -9,6 +9,7 @@
  */
 import { isRegularTradingHours } from '$lib/state/marketHours';
 import type { RouteError } from './liveRoute.svelte';
+import { fetchRoute } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export class OnDemandRoute<T> {
@@ -80,26 +81,16 @@ export class OnDemandRoute<T> {
 		this.loadingSince = Date.now();
 		this.requests++;
 		try {
-			const res = await fetch(`/api/${route}`, {
-				signal: controller.signal,
-				headers: { accept: 'application/json' }
-			});
-			const body: unknown = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-			if (controller.signal.aborted) return;
-			if (!res.ok) {
-				const b = body as { error?: string; reason?: string; requires?: string };
-				this.error = {
-					status: res.status,
-					message: b.error ?? `HTTP ${res.status}`,
-					reason: b.reason,
-					requires: b.requires
-				};
+			const answer = await fetchRoute(route, controller.signal);
+			if (!answer) return;
+			if (!answer.ok) {
+				this.error = answer.error;
 				// Data of another route must not stand in for this one's.
 				if (this.dataRoute !== route) this.data = undefined;
 				return;
 			}
 			try {
-				this.accept(body, route);
+				this.accept(answer.body, route);
 			} catch (err) {
 				this.error = {
 					status: 200,
@@ -112,15 +103,7 @@ export class OnDemandRoute<T> {
 			this.stale = false;
 			this.error = undefined;
 			this.fetchedAt = this.changedAt = Date.now();
-			void writeSnapshot(route, body);
-		} catch (err) {
-			if (controller.signal.aborted) return;
-			this.error = {
-				status: 0,
-				message: `Network error: ${(err as Error).message}`,
-				reason: 'offline',
-				requires: undefined
-			};
+			void writeSnapshot(route, answer.body);
 		} finally {
 			if (this.inFlight === controller) {
 				this.inFlight = undefined;
