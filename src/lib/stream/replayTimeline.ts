@@ -6,6 +6,7 @@
  */
 import type { ClassicChain } from '../contract/schemas';
 import { chunkRow, type RingChunk } from './ringChunk';
+import { etDay } from '../charts/sessionTime';
 
 /** One recorded snapshot: a row of a chunk that kept the strike ladder. */
 export interface RecordedFrame {
@@ -41,18 +42,6 @@ export function framesOf(chunks: readonly RingChunk[]): RecordedFrame[] {
 	}
 	frames.sort((a, b) => a.timestamp - b.timestamp);
 	return frames.filter((f, i) => i === 0 || f.timestamp !== frames[i - 1].timestamp);
-}
-
-const etDate = new Intl.DateTimeFormat('en-CA', {
-	timeZone: 'America/New_York',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit'
-});
-
-/** The New York calendar day of a unix time, "2026-11-23". */
-export function etDay(unixSeconds: number): string {
-	return etDate.format(new Date(unixSeconds * 1000));
 }
 
 /** Today's session: the frames on the same New York day as the newest one. */
