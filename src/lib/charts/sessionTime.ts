@@ -4,6 +4,8 @@
  * (New York's offset is a whole number of hours, so ET minutes are unix minutes).
  */
 
+import { sessionCloseMinute } from '../contract/marketCalendar';
+
 const etParts = new Intl.DateTimeFormat('en-US', {
 	timeZone: 'America/New_York',
 	hourCycle: 'h23',
@@ -16,7 +18,6 @@ const etParts = new Intl.DateTimeFormat('en-US', {
 });
 
 export const OPEN_SECOND = 9.5 * 3600;
-export const CLOSE_SECOND = 16 * 3600;
 
 function wallOf(unixS: number): { date: string; utcOfWall: number } {
 	const f: Record<string, string> = {};
@@ -51,10 +52,11 @@ export interface SessionBounds {
 	close: number;
 }
 
+/** The day's session; it closes at 13:00 on an NYSE early-close day (contract/marketCalendar). */
 export function sessionBounds(day: string): SessionBounds {
 	const midnight = etInstant(day, 0);
 	// The session is far from the 02:00 DST switch, so open/close are midnight + a fixed offset.
-	return { midnight, open: midnight + OPEN_SECOND, close: midnight + CLOSE_SECOND };
+	return { midnight, open: midnight + OPEN_SECOND, close: midnight + sessionCloseMinute(day) * 60 };
 }
 
 /** "10:42" or "10:42:07" (with seconds) of a second-of-day. */

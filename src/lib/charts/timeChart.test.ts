@@ -22,6 +22,10 @@ describe('session time', () => {
 		expect(new Date(sessionBounds('2026-07-01').close * 1000).toISOString()).toBe(
 			'2026-07-01T20:00:00.000Z'
 		);
+		// The day after Thanksgiving closes at 13:00 ET.
+		expect(new Date(sessionBounds('2026-11-27').close * 1000).toISOString()).toBe(
+			'2026-11-27T18:00:00.000Z'
+		);
 		// The spring-forward day is 23 hours long.
 		expect(etInstant('2026-03-08', 24 * 3600) - etInstant('2026-03-08', 0)).toBe(23 * 3600);
 		expect(etDay(day.open)).toBe('2026-11-23');
