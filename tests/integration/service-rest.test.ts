@@ -14,7 +14,7 @@ import {
 } from '../../src/lib/contract/schemas';
 import { safeParse } from '../../src/lib/contract/validate';
 import { eodMembers } from '../../src/service/http/eod';
-import type { ResearchResult } from '../../src/service/http/research/dataset';
+import type { ResearchResult } from '../../src/lib/contract/research';
 import type { WhoamiResponse } from '../../src/service/http/whoami';
 import { etDate } from '../../src/service/quota/windows';
 import {

@@ -118,3 +118,37 @@ export function parseResearchQuery(
 	}
 	return { ok: true, value: value as ResearchQuery };
 }
+
+// The JSON of GET /research/{ticker}/{metric}?format=json. The upstream documents only the
+// query; this is the shape the embedded service answers and the dashboard's views read.
+
+/** Which side a research row aggregates: calls, puts, or both. */
+export type ContractType = 'call' | 'put' | 'all';
+
+export interface TableRow {
+	expiry: string;
+	dte: number;
+	strike: number;
+	type: ContractType;
+	value: number;
+}
+
+export interface LevelRow {
+	expiry: string;
+	dte: number;
+	value: number | null;
+}
+
+/** One research answer: a table, skew series, term rows, a surface grid or chain levels. */
+export interface ResearchResult {
+	ticker: string;
+	metric: string;
+	timestamp: number;
+	spot: number;
+	view: 'table' | 'skew' | 'term' | 'surface' | 'level';
+	rows?: TableRow[];
+	series?: { expiry: string; dte: number; type: ContractType; points: [number, number][] }[];
+	term?: { expiry: string; dte: number; type: ContractType; value: number }[];
+	surface?: { strikes: number[]; expiries: string[]; dte: number[]; values: (number | null)[][] };
+	level?: { value: number | null; expiries: LevelRow[] };
+}

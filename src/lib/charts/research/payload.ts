@@ -4,13 +4,9 @@
  * arrival so a payload of another shape is a sentence on screen, not a blank chart.
  */
 
-// The JSON shape is the one the embedded service computes (the upstream documents only the
-// query); its types are shared rather than restated, and checked at run time below.
-import type {
-	ContractType,
-	ResearchResult,
-	TableRow
-} from '../../../service/http/research/dataset';
+// The JSON shape is the contract's (the embedded service answers with it); checked at run time
+// below.
+import type { ContractType, ResearchResult, TableRow } from '../../contract/research';
 
 export type { ContractType, TableRow };
 export type ResearchPayload = ResearchResult;

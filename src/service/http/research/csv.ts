@@ -1,5 +1,5 @@
 /** CSV rendering of research results (RFC 4180 line endings, header row first). */
-import type { ResearchResult } from './dataset';
+import type { ResearchResult } from '../../../lib/contract/research';
 
 function line(cells: (string | number | null)[]): string {
 	return cells

@@ -3,7 +3,13 @@
  * metric per contract, aggregates (calls with puts, across expiries) and shapes the result as a
  * table or a skew, term or surface grid.
  */
-import type { ResearchQuery } from '../../../lib/contract/research';
+import type {
+	LevelRow,
+	ResearchQuery,
+	ResearchResult,
+	TableRow
+} from '../../../lib/contract/research';
+
 import { chainArraysFromContracts } from '../../../lib/analytics/chain';
 import { unitExposure } from '../../../lib/analytics/exposures';
 import { zeroGamma } from '../../../lib/analytics/zeroGamma';
@@ -11,35 +17,6 @@ import { HttpError } from '../respond';
 import type { ChainRecords, ContractRecord } from './contracts';
 import { fullGreeks, type FullGreeks, type GreekName } from './greeks';
 import { isAdditive, type MetricSpec } from './metrics';
-
-export type ContractType = 'call' | 'put' | 'all';
-
-export interface TableRow {
-	expiry: string;
-	dte: number;
-	strike: number;
-	type: ContractType;
-	value: number;
-}
-
-export interface LevelRow {
-	expiry: string;
-	dte: number;
-	value: number | null;
-}
-
-export interface ResearchResult {
-	ticker: string;
-	metric: string;
-	timestamp: number;
-	spot: number;
-	view: 'table' | 'skew' | 'term' | 'surface' | 'level';
-	rows?: TableRow[];
-	series?: { expiry: string; dte: number; type: ContractType; points: [number, number][] }[];
-	term?: { expiry: string; dte: number; type: ContractType; value: number }[];
-	surface?: { strikes: number[]; expiries: string[]; dte: number[]; values: (number | null)[][] };
-	level?: { value: number | null; expiries: LevelRow[] };
-}
 
 const ATM_BAND = 0.01;
 const NTM_BAND = 0.05;
