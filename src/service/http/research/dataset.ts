@@ -9,7 +9,6 @@ import type {
 	ResearchResult,
 	TableRow
 } from '../../../lib/contract/research';
-
 import { chainArraysFromContracts } from '../../../lib/analytics/chain';
 import { unitExposure } from '../../../lib/analytics/exposures';
 import { zeroGamma } from '../../../lib/analytics/zeroGamma';
