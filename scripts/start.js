@@ -46,22 +46,11 @@ function buildIsStale() {
 	return undefined;
 }
 
-/** @param {string} host */
-function isLoopback(host) {
-	const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-	return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const port = process.env.PORT?.trim() || '3000';
-if (!isLoopback(host) && !process.env.GEXDECK_PASSWORD?.trim()) {
-	console.error(
-		`gexdeck: HOST=${host} would expose the dashboard (and your API key's quota) to the network.\n` +
-			'Set GEXDECK_PASSWORD to require a login, or leave HOST unset to stay on 127.0.0.1.'
-	);
-	process.exit(1);
-}
 // adapter-node would bind 0.0.0.0 by default; gexdeck binds loopback unless told otherwise.
+// Whether a non-loopback HOST may be bound is the request gate's decision
+// (src/lib/server/requestGate.ts), made in the app's init hook when the handler is imported.
 process.env.HOST = host;
 process.env.PORT = port;
 
@@ -85,7 +74,16 @@ console.log(
 );
 // The adapter's request handler; importing it runs the app's init hook (which starts the
 // embedded service), so the server listens only once the upstream is ready.
-const { handler } = await import(pathToFileURL(join(root, 'build', 'handler.js')).href);
+/** @type {{ handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void }} */
+let app;
+try {
+	app = await import(pathToFileURL(join(root, 'build', 'handler.js')).href);
+} catch (err) {
+	// The init hook refuses an unsafe configuration (e.g. a public HOST without a password).
+	console.error(/** @type {Error} */ (err).message);
+	process.exit(1);
+}
+const { handler } = app;
 
 /**
  * GET /api/* goes to the proxy's node:http fast path when the app offers one (see
@@ -94,12 +92,20 @@ const { handler } = await import(pathToFileURL(join(root, 'build', 'handler.js')
  */
 const fastApi = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.fastApi')];
 const server = createServer((req, res) => {
-	if (fastApi && fastApi(req, res)) return;
-	handler(req, res);
+	// One request's failure is a 500 and a log line, never the end of the process.
+	try {
+		if (fastApi && fastApi(req, res)) return;
+		handler(req, res);
+	} catch (err) {
+		console.error('gexdeck: request failed:', err);
+		if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+		res.end('{"error":"Internal error; see the dashboard log."}');
+	}
 });
 server.keepAliveTimeout = 65_000;
 // Parts of the app that need the raw server (WebSocket upgrades) registered themselves through
-// src/lib/server/httpServer.ts while the app initialised.
+// src/lib/server/httpServer.ts while the app initialised (the request gate's server guard too:
+// error listeners on every upgrade socket, the bound address checked once listening).
 const attachers = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.httpServerAttachers')] ?? [];
 for (const attach of attachers) attach(server);
 

@@ -1,21 +1,37 @@
-import { error, redirect, type Handle, type ServerInit } from '@sveltejs/kit';
-import { SESSION_COOKIE, sessionValid } from '$lib/server/auth';
-import { config, isLoopbackHost } from '$lib/server/config';
-import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
+import { redirect, type Handle, type ServerInit } from '@sveltejs/kit';
+import type { IncomingMessage } from 'node:http';
+import { config } from '$lib/server/config';
 import { FAST_API, handleFastApi } from '$lib/server/fastApi';
-import { API_CSP, SECURITY_HEADERS } from '$lib/server/securityHeaders';
+import { onHttpServer } from '$lib/server/httpServer';
+import {
+	bindRefusal,
+	checkRequest,
+	CSRF_COOKIE,
+	csrfFailure,
+	currentPolicy,
+	guardHttpServer,
+	guardProcess,
+	newCsrfToken,
+	refusalBody
+} from '$lib/server/requestGate';
+import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
+import { STREAM_PATH } from '$lib/stream/protocol';
 
 export const init: ServerInit = async () => {
-	const cfg = config();
-	if (!isLoopbackHost(cfg.host) && !cfg.password) {
-		console.error(
-			`gexdeck: HOST=${cfg.host} is not a loopback address; set GEXDECK_PASSWORD to allow access.`
-		);
+	guardProcess();
+	// adapter-node's own entry (`node build`) reads HOST only after this hook ran and would bind
+	// 0.0.0.0: an unset HOST means loopback here, as with `npm start`.
+	if (!process.env.HOST?.trim() && !process.env.SOCKET_PATH?.trim()) {
+		process.env.HOST = '127.0.0.1';
 	}
+	const cfg = config();
+	const refusal = bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password));
+	if (refusal) throw new Error(refusal);
 	// Offer the proxy's node:http fast path to scripts/start.js (see $lib/server/fastApi).
 	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
+	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();
 	try {
@@ -32,22 +48,50 @@ function themeOf(value: string | undefined | null): 'dark' | 'light' {
 	return value === 'light' ? 'light' : 'dark';
 }
 
-/** Paths reachable without a session (the login page itself). */
-function isPublicPath(pathname: string): boolean {
-	return pathname === '/login' || pathname.startsWith('/login/');
-}
-
 export const handle: Handle = async ({ event, resolve }) => {
 	const cfg = config();
+	const headers = securityHeaders(cfg.secureCookies);
+	const json = (status: number, body: string) =>
+		new Response(body, {
+			status,
+			headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }
+		});
+	// adapter-node hands over the node request: its socket says which address was really bound.
+	const req = (event.platform as { req?: IncomingMessage } | undefined)?.req;
+	let clientAddress: string | undefined;
+	try {
+		clientAddress = event.getClientAddress();
+	} catch {
+		clientAddress = undefined; // ADDRESS_HEADER configured but absent: the socket decides
+	}
+	const verdict = checkRequest(
+		{
+			method: event.request.method,
+			pathname: event.url.pathname,
+			host: req?.headers.host ?? event.request.headers.get('host') ?? undefined,
+			origin: event.request.headers.get('origin') ?? undefined,
+			cookie: event.request.headers.get('cookie') ?? undefined,
+			localAddress: req?.socket.localAddress,
+			localPort: req?.socket.localPort,
+			clientAddress
+		},
+		currentPolicy()
+	);
 	const passwordRequired = Boolean(cfg.password);
-	if (!isLoopbackHost(cfg.host) && !cfg.password) {
-		error(
-			503,
-			'gexdeck is bound to a non-loopback address without GEXDECK_PASSWORD; refusing access.'
-		);
+	if (!verdict.ok) {
+		const { pathname } = event.url;
+		if (
+			verdict.status === 401 &&
+			event.request.method === 'GET' &&
+			!pathname.startsWith('/api/') &&
+			!event.isDataRequest
+		) {
+			redirect(303, `/login?next=${encodeURIComponent(pathname + event.url.search)}`);
+		}
+		return json(verdict.status, refusalBody(verdict));
 	}
 
-	let csrf = event.cookies.get(CSRF_COOKIE);
+	let csrf = verdict.cookies.get(CSRF_COOKIE);
 	if (!csrf) {
 		csrf = newCsrfToken();
 		event.cookies.set(CSRF_COOKIE, csrf, {
@@ -57,37 +101,19 @@ export const handle: Handle = async ({ event, resolve }) => {
 			secure: cfg.secureCookies
 		});
 	}
-	const authenticated =
-		!passwordRequired || sessionValid(event.cookies.get(SESSION_COOKIE) ?? undefined);
 	event.locals.csrf = csrf;
-	event.locals.authenticated = authenticated;
+	event.locals.authenticated = verdict.authenticated;
 	event.locals.passwordRequired = passwordRequired;
 
-	const { pathname } = event.url;
-	if (!authenticated && !isPublicPath(pathname)) {
-		if (pathname.startsWith('/api/') || event.request.method !== 'GET') {
-			return new Response(JSON.stringify({ error: 'Log in first.' }), {
-				status: 401,
-				headers: { 'content-type': 'application/json', ...SECURITY_HEADERS }
-			});
-		}
-		redirect(303, `/login?next=${encodeURIComponent(pathname + event.url.search)}`);
-	}
-
-	const refused = await csrfFailure(event.request, event.cookies.get(CSRF_COOKIE));
-	if (refused) {
-		return new Response(JSON.stringify({ error: `Forbidden: ${refused}.` }), {
-			status: 403,
-			headers: { 'content-type': 'application/json', ...SECURITY_HEADERS }
-		});
-	}
+	const refused = await csrfFailure(event.request, verdict.cookies.get(CSRF_COOKIE));
+	if (refused) return json(403, JSON.stringify({ error: `Forbidden: ${refused}.` }));
 
 	// The theme is applied in the server's HTML, so a light-theme user never sees a dark flash.
-	const theme = themeOf(event.url.searchParams.get('theme') ?? event.cookies.get(THEME_COOKIE));
+	const theme = themeOf(event.url.searchParams.get('theme') ?? verdict.cookies.get(THEME_COOKIE));
 	const response = await resolve(event, {
 		transformPageChunk: ({ html }) => html.replace('data-theme="dark"', `data-theme="${theme}"`)
 	});
-	for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+	for (const [name, value] of Object.entries(headers)) {
 		if (!response.headers.has(name)) response.headers.set(name, value);
 	}
 	// Pages get SvelteKit's hashed CSP from svelte.config.js; API answers get the strictest one.

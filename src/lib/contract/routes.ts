@@ -338,8 +338,10 @@ export function routePath(r: RouteSpec, params: RouteParams = {}): string {
 	});
 	const path = `/${filled.join('/')}`;
 	const full = r.servedAt === 'root' ? path : `/v2${path}`;
-	// Building must never produce a path that matching would refuse.
-	if (!matchRoute(r.method, full))
+	// Building must never produce a path that matching would refuse. Matching sees decoded
+	// segments (a research ticker may contain `^`, sent as %5E), so check the decoded form.
+	const decoded = full.split('/').map(decodeURIComponent).join('/');
+	if (!matchRoute(r.method, decoded))
 		throw new RangeError(`invalid parameters for route ${r.id}: ${full}`);
 	return full;
 }

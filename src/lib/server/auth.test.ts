@@ -1,12 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
 	createSession,
 	LoginThrottle,
 	passwordMatches,
+	safeNext,
 	sessionValid,
 	SESSION_TTL_MS
 } from './auth';
-import { csrfFailure } from './csrf';
 
 describe('dashboard access', () => {
 	it('compares passwords exactly', () => {
@@ -23,51 +24,70 @@ describe('dashboard access', () => {
 		expect(sessionValid(undefined, 0)).toBe(false);
 	});
 
-	it('throttles repeated failed logins with a growing lockout', () => {
+	it('slows wrong passwords per client and dashboard-wide, never locking anyone out', () => {
 		let now = 0;
-		const t = new LoginThrottle(3, () => now);
-		t.fail('ip');
-		t.fail('ip');
-		expect(t.waitMs('ip')).toBe(0);
-		t.fail('ip');
-		expect(t.waitMs('ip')).toBe(2000);
-		now = 2000;
-		t.fail('ip');
-		expect(t.waitMs('ip')).toBe(4000);
-		expect(t.waitMs('other')).toBe(0);
-		t.succeed('ip');
-		expect(t.waitMs('ip')).toBe(0);
+		const t = new LoginThrottle({
+			freeFailures: 2,
+			baseDelayMs: 1000,
+			maxDelayMs: 8000,
+			globalCap: 11,
+			windowMs: 60_000,
+			now: () => now
+		});
+		expect(t.failed('ip').delayMs).toBe(0);
+		expect(t.failed('ip').delayMs).toBe(0);
+		expect(t.failed('ip').delayMs).toBe(1000);
+		expect(t.failed('ip').delayMs).toBe(2000);
+		for (let i = 0; i < 5; i++) t.failed('ip');
+		expect(t.failed('ip').delayMs).toBe(8000);
+		// Another client is not slowed by this one...
+		expect(t.failed('other').delayMs).toBe(0);
+		// ...until the dashboard-wide cap of failures in the window is passed.
+		expect(t.failed('third')).toEqual({ delayMs: 8000, globalCapped: true });
+		// The right password clears the client's record; the window forgets old failures.
+		t.succeeded('ip');
+		now = 61_000;
+		expect(t.failed('ip')).toEqual({ delayMs: 0, globalCapped: false });
 	});
 });
 
-describe('CSRF', () => {
-	const post = (headers: Record<string, string>, body?: string) =>
-		new Request('http://127.0.0.1:3000/account?/saveKeys', {
-			method: 'POST',
-			headers: { host: '127.0.0.1:3000', ...headers },
-			body
-		});
-	const form = { 'content-type': 'application/x-www-form-urlencoded' };
-
-	it('lets safe methods through', async () => {
-		expect(await csrfFailure(new Request('http://x/'), undefined)).toBeUndefined();
+describe('the page after login (next)', () => {
+	it('keeps same-origin paths', () => {
+		expect(safeNext('/account')).toBe('/account');
+		expect(safeNext('/SPX/classic?x=1#top')).toBe('/SPX/classic?x=1#top');
+		expect(safeNext('/a/../b')).toBe('/b');
 	});
 
-	it('needs this host as Origin and the token in a header or form field', async () => {
-		const origin = { origin: 'http://127.0.0.1:3000' };
-		expect(await csrfFailure(post({ ...origin, 'x-csrf-token': 'tok' }), 'tok')).toBeUndefined();
-		expect(await csrfFailure(post({ ...origin, ...form }, 'csrf=tok&a=1'), 'tok')).toBeUndefined();
-		expect(await csrfFailure(post({ ...origin, ...form }, 'csrf=nope'), 'tok')).toMatch(/token/);
-		expect(await csrfFailure(post({ ...origin }), 'tok')).toMatch(/token/);
-		expect(
-			await csrfFailure(post({ origin: 'http://evil.example', 'x-csrf-token': 'tok' }), 'tok')
-		).toMatch(/cross-origin/);
-		expect(await csrfFailure(post({ 'x-csrf-token': 'tok' }), 'tok')).toMatch(/cross-origin/);
-		expect(
-			await csrfFailure(post({ 'sec-fetch-site': 'same-origin', 'x-csrf-token': 'tok' }), 'tok')
-		).toBeUndefined();
-		expect(await csrfFailure(post({ ...origin, 'x-csrf-token': 'tok' }), undefined)).toMatch(
-			/token/
+	it('refuses other sites, control characters and backslashes', () => {
+		for (const bad of [
+			'/\t/evil.example',
+			'/\r\n/evil.example',
+			'/x\u0000y',
+			'/\u007f',
+			'//evil.example',
+			'/\\evil.example',
+			'https://evil.example/',
+			'evil.example',
+			'',
+			null,
+			undefined
+		]) {
+			expect(safeNext(bad)).toBe('/');
+		}
+	});
+
+	it('always yields a path of this site (fast-check)', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'binary' }), (raw) => {
+				for (const next of [raw, `/${raw}`, `//${raw}`, `/\t/${raw}`]) {
+					const out = safeNext(next);
+					expect(out.startsWith('/')).toBe(true);
+					expect(out.startsWith('//')).toBe(false);
+					expect(/[\x00-\x1f\x7f\\]/.test(out)).toBe(false);
+					expect(new URL(out, 'https://dash.example').origin).toBe('https://dash.example');
+				}
+			}),
+			{ numRuns: 2000 }
 		);
 	});
 });

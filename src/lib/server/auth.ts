@@ -1,7 +1,8 @@
 /**
  * Dashboard access: a password is required when one is configured (and always when bound to a
  * non-loopback address). Sessions are random tokens held in memory (a restart logs everyone out),
- * carried in an httpOnly SameSite=Strict cookie. Failed logins are rate limited per client.
+ * carried in an httpOnly SameSite=Strict cookie. Wrong passwords are slowed per client and
+ * dashboard-wide (LoginThrottle); after login only same-origin paths are followed (safeNext).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -39,37 +40,83 @@ export function endSession(token: string | undefined): void {
 }
 
 /**
- * Login attempts per client: 5 free failures, then each further failure doubles a lockout
- * (2 s, 4 s, ... capped at 15 min). A success clears the record.
+ * Wrong-password throttling that can never lock out the right password: the password is
+ * verified first and a right one always logs in. A wrong one is answered only after a delay
+ * that grows with the client's recent failures (free attempts first, then doubling up to a
+ * cap), and after the dashboard-wide cap of failures in the window every wrong answer waits the
+ * longest delay. A guesser that waits for its answers gets a few guesses a minute; the user who
+ * shares its address (a reverse proxy without ADDRESS_HEADER) still logs in at once.
  */
+export interface LoginThrottleOptions {
+	freeFailures?: number;
+	baseDelayMs?: number;
+	maxDelayMs?: number;
+	/** Failures are forgotten after this long without one. */
+	windowMs?: number;
+	/** Dashboard-wide failures in the window after which every wrong answer waits maxDelayMs. */
+	globalCap?: number;
+	now?: () => number;
+}
+
 export class LoginThrottle {
-	private readonly failures = new Map<string, { count: number; lockedUntil: number }>();
+	private readonly clients = new Map<string, { count: number; last: number }>();
+	private global: number[] = [];
+	private readonly o: Required<LoginThrottleOptions>;
 
-	constructor(
-		private readonly freeAttempts = 5,
-		private readonly now: () => number = Date.now
-	) {}
-
-	/** Milliseconds the client must still wait, 0 when it may try. */
-	waitMs(client: string): number {
-		const f = this.failures.get(client);
-		return f ? Math.max(0, f.lockedUntil - this.now()) : 0;
+	constructor(options: LoginThrottleOptions = {}) {
+		this.o = {
+			freeFailures: 5,
+			baseDelayMs: 1_000,
+			maxDelayMs: 30_000,
+			windowMs: 15 * 60_000,
+			globalCap: 100,
+			now: Date.now,
+			...options
+		};
 	}
 
-	fail(client: string): void {
-		const f = this.failures.get(client) ?? { count: 0, lockedUntil: 0 };
-		f.count++;
-		if (f.count >= this.freeAttempts) {
-			const lock = Math.min(15 * 60_000, 2_000 * 2 ** (f.count - this.freeAttempts));
-			f.lockedUntil = this.now() + lock;
-		}
-		this.failures.set(client, f);
-		if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value!);
+	/** Record a wrong password from `client`; the answer waits `delayMs`. */
+	failed(client: string): { delayMs: number; globalCapped: boolean } {
+		const now = this.o.now();
+		const prev = this.clients.get(client);
+		const count = prev && now - prev.last < this.o.windowMs ? prev.count + 1 : 1;
+		this.clients.delete(client); // re-insert: the Map stays ordered by last failure
+		this.clients.set(client, { count, last: now });
+		if (this.clients.size > 10_000) this.clients.delete(this.clients.keys().next().value!);
+		this.global = this.global.filter((t) => now - t < this.o.windowMs);
+		this.global.push(now);
+		const globalCapped = this.global.length > this.o.globalCap;
+		const extra = count - this.o.freeFailures;
+		const own = extra <= 0 ? 0 : Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** (extra - 1));
+		return { delayMs: globalCapped ? this.o.maxDelayMs : own, globalCapped };
 	}
 
-	succeed(client: string): void {
-		this.failures.delete(client);
+	/** The right password: the client's record is cleared. */
+	succeeded(client: string): void {
+		this.clients.delete(client);
 	}
 }
 
 export const loginThrottle = new LoginThrottle();
+
+const NEXT_BASE = 'http://gexdeck.invalid';
+
+/**
+ * Where to go after logging in: a path of this dashboard, never another site. `next` is parsed
+ * as a URL against a fixed base and must stay on it; control characters and backslashes (which
+ * browsers treat as `/` or drop, e.g. `/\t/evil.example`) are refused outright.
+ */
+export function safeNext(next: unknown): string {
+	if (typeof next !== 'string' || !next.startsWith('/') || next.length > 2048) return '/';
+	// eslint-disable-next-line no-control-regex
+	if (/[\x00-\x1f\x7f\\]/.test(next)) return '/';
+	let url: URL;
+	try {
+		url = new URL(next, NEXT_BASE);
+	} catch {
+		return '/';
+	}
+	if (url.origin !== NEXT_BASE) return '/';
+	const path = `${url.pathname}${url.search}${url.hash}`;
+	return path.startsWith('//') ? '/' : path;
+}

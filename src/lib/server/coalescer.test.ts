@@ -39,4 +39,34 @@ describe('Coalescer', () => {
 		const b = await c.run('b', async () => 'B');
 		expect([a.value, b.value]).toEqual(['A', 'B']);
 	});
+
+	it('drops finished entries once their ttl has passed (no unbounded map)', async () => {
+		let now = 0;
+		const c = new Coalescer<string>({ ttlMs: 1000, now: () => now });
+		for (let i = 0; i < 500; i++) await c.run(`research-${i}`, async () => 'x'.repeat(1000));
+		expect(c.size).toBe(500);
+		now = 1000;
+		await c.run('next', async () => 'y');
+		expect(c.size).toBe(1);
+	});
+
+	it('caps the bytes of finished results held', async () => {
+		const c = new Coalescer<string>({ ttlMs: 60_000, maxBytes: 10_000, sizeOf: (v) => v.length });
+		for (let i = 0; i < 100; i++) await c.run(`k${i}`, async () => 'x'.repeat(1000));
+		expect(c.heldBytes).toBeLessThanOrEqual(10_000);
+		expect(c.size).toBe(10);
+		// The newest are kept; a result larger than the cap is served but not held.
+		expect((await c.run('k99', async () => 'new')).outcome).toBe('hit');
+		const big = await c.run('big', async () => 'z'.repeat(20_000));
+		expect(big.value).toHaveLength(20_000);
+		expect(c.heldBytes).toBeLessThanOrEqual(10_000);
+	});
+
+	it('sweeps when idle, by timer', async () => {
+		const c = new Coalescer<string>({ ttlMs: 20 });
+		await c.run('a', async () => 'A');
+		expect(c.size).toBe(1);
+		await new Promise((r) => setTimeout(r, 80));
+		expect(c.size).toBe(0);
+	});
 });

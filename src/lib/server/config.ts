@@ -22,7 +22,9 @@ export interface DashboardConfig {
 	port: number;
 	/** Absolute path of the dashboard's own state (keys, ledger, sessions). */
 	dataDir: string;
-	/** Mark cookies Secure: only when ORIGIN says the dashboard is served over https. */
+	/** ORIGIN (adapter-node's public URL of the dashboard), normalised; undefined when unset. */
+	origin: string | undefined;
+	/** Mark cookies Secure and send HSTS: only when ORIGIN says the dashboard is served over https. */
 	secureCookies: boolean;
 	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
 	userAgent: string;
@@ -69,12 +71,29 @@ function parsePort(raw: string | undefined): number {
 	return port;
 }
 
+/** ORIGIN as an http(s) origin (adapter-node refuses anything else at start too). */
+function parseOrigin(raw: string | undefined): string | undefined {
+	const value = nonEmpty(raw);
+	if (!value) return undefined;
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new Error(`ORIGIN is not a URL: ${value}`);
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new Error(`ORIGIN must be http(s): ${value}`);
+	}
+	return url.origin;
+}
+
 let cached: DashboardConfig | undefined;
 
 /** The configuration, read once. Throws a clear error for a malformed value. */
 export function config(): DashboardConfig {
 	if (cached) return cached;
 	const dataDir = nonEmpty(env.GEXDECK_DATA_DIR) ?? 'data/dashboard';
+	const origin = parseOrigin(env.ORIGIN);
 	cached = {
 		upstream: parseUpstream(env.GEXDECK_UPSTREAM),
 		apiKey: nonEmpty(env.GEXDECK_API_KEY),
@@ -83,14 +102,9 @@ export function config(): DashboardConfig {
 		host: nonEmpty(env.HOST) ?? '127.0.0.1',
 		port: parsePort(env.PORT),
 		dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
-		secureCookies: (nonEmpty(env.ORIGIN) ?? '').startsWith('https:'),
+		origin,
+		secureCookies: origin?.startsWith('https:') ?? false,
 		userAgent: `gexdeck/${pkg.version}`
 	};
 	return cached;
-}
-
-/** Loopback binds need no password: only this machine can reach them. */
-export function isLoopbackHost(host: string): boolean {
-	const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-	return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }

@@ -1,30 +1,23 @@
 /**
  * The proxy's fast path for the built server: `scripts/start.js` hands GET/HEAD /api/* requests
  * straight to this node:http handler instead of SvelteKit's request pipeline (Request/Response
- * conversion, cookies, page machinery), which costs more than the proxy itself. The checks are
- * the same as in hooks.server.ts: session when a password is set, the allowlisted proxy, the
- * security headers. Anything else (other methods, pages) still goes through SvelteKit, where the
- * CSRF check applies.
+ * conversion, cookies, page machinery), which costs more than the proxy itself. It passes the
+ * same request gate as every other entry point (requestGate.ts) and sends the same security
+ * headers. Anything else (other methods, pages) still goes through SvelteKit, where the CSRF
+ * check applies. No exception escapes: a failure is a 500 for this request and a log line.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_COOKIE, sessionValid } from './auth';
-import { config, isLoopbackHost } from './config';
-import { API_CSP, SECURITY_HEADERS } from './securityHeaders';
+import { config } from './config';
+import { checkNodeRequest, refusalBody } from './requestGate';
+import { API_CSP, securityHeaders } from './securityHeaders';
 import { upstreamProxy } from './services';
 
 export const FAST_API = Symbol.for('gexdeck.fastApi');
 
 export type FastApiHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-function cookie(header: string | undefined, name: string): string | undefined {
-	if (!header) return undefined;
-	for (const part of header.split(';')) {
-		const i = part.indexOf('=');
-		if (i > 0 && part.slice(0, i).trim() === name)
-			return decodeURIComponent(part.slice(i + 1).trim());
-	}
-	return undefined;
-}
+const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+const INTERNAL = JSON.stringify({ error: 'Internal error; see the dashboard log.' });
 
 function send(
 	res: ServerResponse,
@@ -33,8 +26,23 @@ function send(
 	body: Uint8Array | string,
 	head: boolean
 ) {
-	res.writeHead(status, { ...SECURITY_HEADERS, 'content-security-policy': API_CSP, ...headers });
+	if (res.headersSent || res.destroyed) return;
+	const base = { ...securityHeaders(config().secureCookies), 'content-security-policy': API_CSP };
+	try {
+		res.writeHead(status, { ...base, ...headers });
+	} catch (err) {
+		// A header value node refuses (e.g. a control character from upstream): answer 500.
+		console.error(`gexdeck: /api answer not sendable: ${(err as Error).message}`);
+		res.writeHead(500, { ...base, ...JSON_HEADERS });
+		res.end(head ? undefined : INTERNAL);
+		return;
+	}
 	res.end(head ? undefined : body);
+}
+
+function fail(res: ServerResponse, head: boolean, err: unknown): void {
+	console.error(`gexdeck: /api request failed: ${(err as Error)?.stack ?? String(err)}`);
+	send(res, 500, JSON_HEADERS, INTERNAL, head);
 }
 
 /** Handles the request and returns true, or returns false to let SvelteKit handle it. */
@@ -42,45 +50,38 @@ export const handleFastApi: FastApiHandler = (req, res) => {
 	const method = req.method ?? 'GET';
 	const rawUrl = req.url ?? '/';
 	if ((method !== 'GET' && method !== 'HEAD') || !rawUrl.startsWith('/api/')) return false;
-	const cfg = config();
 	const head = method === 'HEAD';
-	const json = { 'content-type': 'application/json', 'cache-control': 'no-store' };
-	if (!isLoopbackHost(cfg.host) && !cfg.password) {
-		send(
-			res,
-			503,
-			json,
-			JSON.stringify({ error: 'Non-loopback bind without GEXDECK_PASSWORD.' }),
-			head
-		);
-		return true;
-	}
-	if (cfg.password && !sessionValid(cookie(req.headers.cookie, SESSION_COOKIE))) {
-		send(res, 401, json, JSON.stringify({ error: 'Log in first.' }), head);
-		return true;
-	}
-	const q = rawUrl.indexOf('?');
-	let path: string;
 	try {
-		// Decoded like SvelteKit decodes a rest parameter.
-		path = decodeURIComponent(rawUrl.slice(5, q === -1 ? undefined : q));
-	} catch {
-		send(res, 400, json, JSON.stringify({ error: 'Malformed path.', reason: 'invalid' }), head);
-		return true;
+		const q = rawUrl.indexOf('?');
+		const verdict = checkNodeRequest(req, '/api');
+		if (!verdict.ok) {
+			send(res, verdict.status, JSON_HEADERS, refusalBody(verdict), head);
+			return true;
+		}
+		let path: string;
+		try {
+			// Decoded like SvelteKit decodes a rest parameter.
+			path = decodeURIComponent(rawUrl.slice(5, q === -1 ? undefined : q));
+		} catch {
+			send(
+				res,
+				400,
+				JSON_HEADERS,
+				JSON.stringify({ error: 'Malformed path.', reason: 'invalid' }),
+				head
+			);
+			return true;
+		}
+		const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+		upstreamProxy()
+			.handle(method, path, query)
+			.then(
+				(result) => send(res, result.status, result.headers, result.body, head),
+				(err: unknown) => fail(res, head, err)
+			)
+			.catch((err: unknown) => fail(res, head, err));
+	} catch (err) {
+		fail(res, head, err);
 	}
-	const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-	upstreamProxy()
-		.handle(method, path, query)
-		.then(
-			(result) => send(res, result.status, result.headers, result.body, head),
-			(err: unknown) =>
-				send(
-					res,
-					500,
-					json,
-					JSON.stringify({ error: `Proxy failure: ${(err as Error).message}` }),
-					head
-				)
-		);
 	return true;
 };

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey } from '$lib/contract/keys';
 import { PoolBackoff } from './backoff';
@@ -15,7 +16,8 @@ const classicKey = generateKey('custom');
 const quantKey = generateKey('custom');
 const researchKey = generateKey('research');
 const seen: IncomingMessage[] = [];
-let mode: 'ok' | '429' = 'ok';
+let mode:
+	'ok' | '429' | 'leak-location' | 'leak-disposition' | 'disposition-ok' | 'disposition-bad' = 'ok';
 let server: Server;
 let base: string;
 
@@ -43,6 +45,15 @@ beforeAll(async () => {
 			return res.end(JSON.stringify(acct));
 		}
 		if (mode === '429') return res.writeHead(429).end('{"error":"Rate limit exceeded."}');
+		if (mode === 'leak-location') {
+			return res.writeHead(302, { location: `https://dl.example/x.zip?k=${key}` }).end();
+		}
+		const disposition = {
+			'leak-disposition': `attachment; filename="${key}.zip"`,
+			'disposition-ok': 'attachment; filename="SPX_2026-11-20.zip"',
+			'disposition-bad': 'attachment; filename="../../etc/passwd"; x=\\evil'
+		}[mode as string];
+		if (disposition) res.setHeader('content-disposition', disposition);
 		// Answer slowly so concurrent requests overlap.
 		setTimeout(() => res.end(JSON.stringify({ path: req.url, timestamp: 1 })), 30);
 	});
@@ -189,5 +200,75 @@ describe('UpstreamProxy', () => {
 		const { proxy } = proxyWith(quantKey);
 		const res = await proxy.handle('GET', 'whoami', new URLSearchParams());
 		expect(text(res.body)).not.toContain(quantKey);
+	});
+
+	it('withholds an answer whose Location or passed headers carry the key', async () => {
+		const { proxy } = proxyWith(quantKey);
+		for (const leak of ['leak-location', 'leak-disposition'] as const) {
+			mode = leak;
+			const res = await proxy.handle('GET', 'hist/eod/SPX', new URLSearchParams());
+			expect(res.status, leak).toBe(502);
+			expect(JSON.stringify(res), leak).not.toContain(quantKey);
+		}
+	});
+
+	it('passes content-disposition only with a safe file name', async () => {
+		const { proxy } = proxyWith(quantKey);
+		mode = 'disposition-ok';
+		const ok = await proxy.handle('GET', 'hist/eod/SPX', new URLSearchParams());
+		expect(ok.headers['content-disposition']).toBe('attachment; filename="SPX_2026-11-20.zip"');
+		mode = 'disposition-bad';
+		const bad = await proxy.handle('GET', 'hist/eod/QQQ', new URLSearchParams());
+		expect(bad.status).toBe(200);
+		expect(bad.headers['content-disposition']).toBeUndefined();
+	});
+
+	it('resolves research tickers with ^ or answers 400, never an internal error', async () => {
+		const { proxy } = proxyWith(quantKey);
+		const res = await proxy.handle('GET', 'research/^SPX/gex_oi', new URLSearchParams());
+		expect(res.status).toBe(200);
+		expect(dataCalls()[0].url).toBe('/v2/research/%5ESPX/gex_oi');
+	});
+
+	it('memoises successful plans only, capped', async () => {
+		const { proxy } = proxyWith(undefined);
+		for (let i = 0; i < 3000; i++) {
+			await proxy.handle('GET', `${'x'.repeat(500)}/${i}`, new URLSearchParams());
+			await proxy.handle('GET', `NOPE${i}/classic/gex_full`, new URLSearchParams());
+		}
+		expect(proxy.planCache.entries).toBe(0);
+		for (let i = 0; i < 2500; i++) {
+			await proxy.handle('GET', 'tickers', new URLSearchParams(`i=${i}`));
+			await proxy.handle('GET', 'SPX/classic/gex_full', new URLSearchParams(`key=${i}`));
+		}
+		expect(proxy.planCache.entries).toBe(0); // unknown query names are refusals too
+		for (let i = 0; i < 2500; i++) {
+			await proxy.handle(
+				'GET',
+				`hist/SPX/classic/gex_full/2026-01-0${(i % 9) + 1}`,
+				new URLSearchParams(`noredirect=${i}`)
+			);
+		}
+		const { entries, bytes } = proxy.planCache;
+		expect(entries).toBeLessThanOrEqual(2000);
+		expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+	});
+
+	it('never throws or answers 500 for arbitrary paths and queries (fast-check)', async () => {
+		const { proxy } = proxyWith(undefined);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.string({ unit: 'binary' }),
+				fc.string({ unit: 'binary' }),
+				fc.constantFrom('GET', 'HEAD', 'POST', 'DELETE', 'gEt', ''),
+				async (path, query, method) => {
+					expect(() => UpstreamProxy.resolve(method, path)).not.toThrow();
+					const res = await proxy.handle(method, path, new URLSearchParams(query));
+					expect(res.status).not.toBe(500);
+					expect(res.status).toBeGreaterThanOrEqual(200);
+				}
+			),
+			{ numRuns: 1500 }
+		);
 	});
 });

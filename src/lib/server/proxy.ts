@@ -58,6 +58,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
 const SLOW_ROUTES = new Set(['history', 'eod', 'research']);
 const WHOAMI_TTL_MS = 60_000;
+const PLAN_MAX_ENTRIES = 2_000;
+const PLAN_MAX_BYTES = 2 * 1024 * 1024;
+/** Finished upstream answers held for coalescing (research answers can be large). */
+const COALESCED_MAX_BYTES = 32 * 1024 * 1024;
+/** A download name the browser may be given: plain characters, no path, no quoting tricks. */
+const SAFE_DISPOSITION =
+	/^(attachment|inline)(;\s*filename="?[A-Za-z0-9][A-Za-z0-9._-]{0,127}"?)?$/i;
+
+/** A memoised plan: its key twice (string + map slot) and the plan's own objects. */
+function planBytes(key: string): number {
+	return key.length * 2 + 512;
+}
 
 function refusal(
 	status: number,
@@ -109,7 +121,11 @@ export class UpstreamProxy {
 
 	constructor(private readonly deps: ProxyDeps) {
 		this.backoff = deps.backoff ?? new PoolBackoff();
-		this.coalescer = new Coalescer({ ttlMs: deps.coalesceMs ?? 1000 });
+		this.coalescer = new Coalescer<UpstreamResponse>({
+			ttlMs: deps.coalesceMs ?? 1000,
+			maxBytes: COALESCED_MAX_BYTES,
+			sizeOf: (r) => r.body.length + 1024
+		});
 		this.get = deps.get ?? httpGet;
 	}
 
@@ -212,19 +228,33 @@ export class UpstreamProxy {
 	}
 
 	private readonly plans = new Map<string, Plan>();
+	private planBytes = 0;
 
 	/**
 	 * Route resolution and validation of a path + query, memoised: it is deterministic, and the
-	 * hot path (the same few live routes every second) should not re-validate each time.
+	 * hot path (the same few live routes every second) should not re-validate each time. Only
+	 * successes are kept (a refusal costs little to recompute and anyone can send endless
+	 * distinct invalid paths), capped by count and by bytes, oldest dropped first.
 	 */
 	private plan(path: string, query: URLSearchParams): Plan {
 		const key = `${path}?${query.toString()}`;
 		const hit = this.plans.get(key);
 		if (hit) return hit;
 		const plan = makePlan(path, query);
-		if (this.plans.size >= 5000) this.plans.clear();
+		if ('refusal' in plan) return plan;
 		this.plans.set(key, plan);
+		this.planBytes += planBytes(key);
+		for (const old of this.plans.keys()) {
+			if (this.plans.size <= PLAN_MAX_ENTRIES && this.planBytes <= PLAN_MAX_BYTES) break;
+			this.plans.delete(old);
+			this.planBytes -= planBytes(old);
+		}
 		return plan;
+	}
+
+	/** Plans currently memoised (count and approximate bytes), for tests and diagnostics. */
+	get planCache(): { entries: number; bytes: number } {
+		return { entries: this.plans.size, bytes: this.planBytes };
 	}
 
 	/** Handle one browser request to `/api/<path>?<query>`. */
@@ -294,8 +324,12 @@ export class UpstreamProxy {
 		route: RouteSpec,
 		key: string | undefined
 	): ProxyResult {
-		// Defence in depth: an upstream that echoed the key must not leak it to the browser.
-		if (key && res.body.includes(key)) {
+		// Defence in depth: an upstream that echoed the key (in the body, a passed header or a
+		// redirect's Location) must not leak it to the browser.
+		if (
+			key &&
+			(res.body.includes(key) || Object.values(res.headers).some((v) => v.includes(key)))
+		) {
 			return refusal(502, 'unreachable', 'The upstream response contained the API key; withheld.');
 		}
 		const headers: Record<string, string> = {
@@ -305,8 +339,9 @@ export class UpstreamProxy {
 			'x-gexdeck-coalesced': outcome
 		};
 		if (route.quotaPool) headers['x-gexdeck-pool'] = route.quotaPool;
-		if (res.headers['content-disposition']) {
-			headers['content-disposition'] = res.headers['content-disposition'];
+		const disposition = res.headers['content-disposition']?.trim();
+		if (disposition && SAFE_DISPOSITION.test(disposition)) {
+			headers['content-disposition'] = disposition;
 		}
 		if (res.headers['retry-after']) headers['retry-after'] = res.headers['retry-after'];
 		// A history redirect points at a pre-signed download elsewhere: hand it over as data,
@@ -339,6 +374,13 @@ function makePlan(path: string, query: URLSearchParams): Plan {
 		return {
 			refusal: refusal(404, 'off-list', 'Negotiation is done by the stream relay, not the proxy.')
 		};
+	}
+	try {
+		// The route's own path must build from the validated parameters; if it cannot, the
+		// request is invalid, never an internal error.
+		upstreamUrl({ rootUrl: 'http://upstream.invalid' } as UpstreamTarget, route, params, query);
+	} catch {
+		return { refusal: refusal(400, 'invalid', `Invalid parameters for /${path}.`) };
 	}
 	const urls = new Map<string, URL>();
 	return {

@@ -4,18 +4,12 @@ import {
 	endSession,
 	loginThrottle,
 	passwordMatches,
+	safeNext,
 	SESSION_COOKIE,
 	SESSION_TTL_MS
 } from '$lib/server/auth';
 import { config } from '$lib/server/config';
 import type { Actions, PageServerLoad } from './$types';
-
-/** Only same-site paths are followed after login (no open redirect). */
-function safeNext(next: string | null): string {
-	return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
-		? next
-		: '/';
-}
 
 export const load = (({ locals, url }) => {
 	if (!locals.passwordRequired || locals.authenticated)
@@ -23,29 +17,40 @@ export const load = (({ locals, url }) => {
 	return { next: safeNext(url.searchParams.get('next')) };
 }) satisfies PageServerLoad;
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export const actions = {
 	login: async ({ request, cookies, getClientAddress }) => {
 		const password = config().password;
 		if (!password) redirect(303, '/');
-		const client = getClientAddress();
-		const wait = loginThrottle.waitMs(client);
-		if (wait > 0) {
-			return fail(429, { message: `Too many attempts: wait ${Math.ceil(wait / 1000)} s.` });
+		let form: FormData;
+		try {
+			form = await request.formData();
+		} catch {
+			return fail(400, { message: 'The login form could not be read.' });
 		}
-		const form = await request.formData();
-		if (!passwordMatches(String(form.get('password') ?? ''), password)) {
-			loginThrottle.fail(client);
-			return fail(401, { message: 'Wrong password.' });
+		// The password is checked first: the right one always gets in, whatever the throttle says.
+		if (passwordMatches(String(form.get('password') ?? ''), password)) {
+			loginThrottle.succeeded(clientOf(getClientAddress));
+			cookies.set(SESSION_COOKIE, createSession(), {
+				path: '/',
+				httpOnly: true,
+				sameSite: 'strict',
+				secure: config().secureCookies,
+				maxAge: SESSION_TTL_MS / 1000
+			});
+			redirect(303, safeNext(form.get('next')));
 		}
-		loginThrottle.succeed(client);
-		cookies.set(SESSION_COOKIE, createSession(), {
-			path: '/',
-			httpOnly: true,
-			sameSite: 'strict',
-			secure: config().secureCookies,
-			maxAge: SESSION_TTL_MS / 1000
-		});
-		redirect(303, safeNext(String(form.get('next') ?? '/')));
+		const { delayMs, globalCapped } = loginThrottle.failed(clientOf(getClientAddress));
+		if (delayMs > 0) {
+			await sleep(delayMs);
+			return fail(429, {
+				message: globalCapped
+					? 'Wrong password. Too many attempts on this dashboard: answers are slowed.'
+					: `Wrong password. Too many attempts: answers are slowed (${Math.ceil(delayMs / 1000)} s).`
+			});
+		}
+		return fail(401, { message: 'Wrong password.' });
 	},
 
 	logout: async ({ cookies }) => {
@@ -54,3 +59,12 @@ export const actions = {
 		redirect(303, '/login');
 	}
 } satisfies Actions;
+
+/** The client's address (ADDRESS_HEADER behind a proxy); one shared bucket when it is absent. */
+function clientOf(getClientAddress: () => string): string {
+	try {
+		return getClientAddress();
+	} catch {
+		return 'unknown';
+	}
+}

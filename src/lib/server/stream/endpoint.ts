@@ -8,6 +8,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { parseViewerRequest, STREAM_PATH } from '../../stream/protocol';
+import { cookieValue } from '../cookies';
+import { refuseSocket } from '../httpServer';
 import type { StreamRelay } from './relay';
 
 /** Decides whether an upgrade request may open a viewer (true), else the refusal status. */
@@ -53,13 +55,16 @@ export function attachStreamEndpoint(
 	const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
 		const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
 		if (url.pathname !== path) return; // someone else's upgrade (vite HMR, hubs)
-		void accept(req, socket, head);
+		accept(req, socket, head).catch((err: unknown) => {
+			console.error(`gexdeck: /stream upgrade failed: ${(err as Error)?.message ?? err}`);
+			refuseSocket(socket, 500, 'Stream connection failed.');
+		});
 	};
 
 	async function accept(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
 		socket.on('error', () => undefined);
 		if (options.sameOrigin !== false && !sameOrigin(req)) {
-			return refuse(socket, 403, 'Cross-origin stream connection refused.');
+			return refuseSocket(socket, 403, 'Cross-origin stream connection refused.');
 		}
 		let verdict: boolean | { status: number; message: string };
 		try {
@@ -69,9 +74,9 @@ export function attachStreamEndpoint(
 		}
 		if (verdict !== true) {
 			const r = verdict === false ? { status: 401, message: 'Sign in first.' } : verdict;
-			return refuse(socket, r.status, r.message);
+			return refuseSocket(socket, r.status, r.message);
 		}
-		if (wss.clients.size >= maxViewers) return refuse(socket, 503, 'Too many stream viewers.');
+		if (wss.clients.size >= maxViewers) return refuseSocket(socket, 503, 'Too many stream viewers.');
 		wss.handleUpgrade(req, socket, head, (ws) => onViewer(ws, req));
 	}
 
@@ -147,17 +152,7 @@ export function attachStreamEndpoint(
 
 /** A cookie of the upgrade request (the dashboard's session cookie, for `authorize`). */
 export function cookieOf(req: IncomingMessage, name: string): string | undefined {
-	for (const part of String(req.headers.cookie ?? '').split(';')) {
-		const eq = part.indexOf('=');
-		if (eq > 0 && part.slice(0, eq).trim() === name) {
-			try {
-				return decodeURIComponent(part.slice(eq + 1).trim());
-			} catch {
-				return undefined;
-			}
-		}
-	}
-	return undefined;
+	return cookieValue(req.headers.cookie, name);
 }
 
 function sameOrigin(req: IncomingMessage): boolean {
@@ -169,15 +164,4 @@ function sameOrigin(req: IncomingMessage): boolean {
 	} catch {
 		return false;
 	}
-}
-
-function refuse(socket: Duplex, status: number, message: string): void {
-	const body = JSON.stringify({ error: message });
-	socket.end(
-		`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\n` +
-			'Content-Type: application/json\r\n' +
-			`Content-Length: ${Buffer.byteLength(body)}\r\n` +
-			'Connection: close\r\n\r\n' +
-			body
-	);
 }

@@ -1,19 +1,20 @@
 /**
  * The relay inside the dashboard: one StreamRelay per process, negotiating with the upstream
  * and custom-script key the dashboard currently uses (settings, environment or the embedded
- * demo account), and its `/stream` endpoint on the http.Server of scripts/start.js, guarded like
- * every other dashboard route (the session cookie when a password is set; refused on a
- * non-loopback bind without a password).
+ * demo account), and its `/stream` endpoint on the http.Server of scripts/start.js, behind the
+ * same request gate as every other dashboard route (requestGate.ts: Host and Origin allowlist,
+ * the session cookie when a password is set, loopback only without one).
  *
  * SvelteKit-only (it reads the dashboard's config): call mountStreamRelay() once from the init
  * hook in src/hooks.server.ts, and streamRelay().refresh() after the keys change.
  */
 import type { IncomingMessage } from 'node:http';
-import { SESSION_COOKIE, sessionValid } from '../auth';
-import { config, isLoopbackHost } from '../config';
+import { config } from '../config';
 import { onHttpServer } from '../httpServer';
+import { checkNodeRequest } from '../requestGate';
 import { upstreamTarget } from '../upstream';
-import { attachStreamEndpoint, cookieOf } from './endpoint';
+import { STREAM_PATH } from '../../stream/protocol';
+import { attachStreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
 
 let relay: StreamRelay | undefined;
@@ -32,19 +33,10 @@ export function streamRelay(): StreamRelay {
 	return relay;
 }
 
-/** Same rule as the hooks: a password means a valid session cookie; loopback needs none. */
+/** The request gate decides, as for every other entry point. */
 export function authorizeViewer(req: IncomingMessage): true | { status: number; message: string } {
-	const cfg = config();
-	if (!isLoopbackHost(cfg.host) && !cfg.password) {
-		return {
-			status: 503,
-			message: 'gexdeck is bound to a non-loopback address without GEXDECK_PASSWORD.'
-		};
-	}
-	if (!cfg.password) return true;
-	return sessionValid(cookieOf(req, SESSION_COOKIE))
-		? true
-		: { status: 401, message: 'Log in first.' };
+	const verdict = checkNodeRequest(req, STREAM_PATH);
+	return verdict.ok ? true : { status: verdict.status, message: verdict.error };
 }
 
 /** Registers `/stream` on the dashboard's server (scripts/start.js calls the attachers). */
@@ -53,7 +45,10 @@ export function mountStreamRelay(): StreamRelay {
 	if (mounted) return r;
 	mounted = true;
 	onHttpServer((server) => {
-		const endpoint = attachStreamEndpoint(server, r, authorizeViewer);
+		const endpoint = attachStreamEndpoint(server, r, authorizeViewer, {
+			// The gate checks Origin against the Host allowlist, stricter than Origin == Host.
+			sameOrigin: false
+		});
 		server.once('close', () => {
 			endpoint.close();
 			void r.close();
