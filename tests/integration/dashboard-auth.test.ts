@@ -4,77 +4,37 @@
  * SameSite=Strict; a non-loopback HOST without a password refuses to start. The upstream is a
  * stub (GEXDECK_UPSTREAM), which also proves the two-variable configuration.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	runToExit,
+	setCookies,
+	startDashboard,
+	startStubUpstream,
+	TEST_KEY,
+	type RunningDashboard,
+	type StubUpstream
+} from './dashboard-support';
 
-const root = join(import.meta.dirname, '..', '..');
-let stub: Server;
-let app: ChildProcess;
+let stub: StubUpstream;
+let app: RunningDashboard;
 let base: string;
-const seenUserAgents: string[] = [];
-
-function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const s = createServer();
-		s.listen(0, '127.0.0.1', () => {
-			const { port } = s.address() as AddressInfo;
-			s.close(() => resolve(port));
-		});
-	});
-}
 
 beforeAll(async () => {
-	stub = createServer((req, res) => {
-		seenUserAgents.push(String(req.headers['user-agent']));
-		res.setHeader('content-type', 'application/json');
-		if (req.url === '/v2/tickers') return res.end('{"stocks":[],"indexes":["SPX"],"futures":[]}');
-		res.writeHead(404).end('{"error":"not found"}');
+	stub = await startStubUpstream();
+	app = await startDashboard({
+		GEXDECK_PASSWORD: 'correct horse',
+		GEXDECK_UPSTREAM: stub.url,
+		GEXDECK_API_KEY: TEST_KEY
 	});
-	await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
-	const port = await freePort();
-	base = `http://127.0.0.1:${port}`;
-	app = spawn(process.execPath, ['scripts/start.js'], {
-		cwd: root,
-		env: {
-			...process.env,
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			GEXDECK_PASSWORD: 'correct horse',
-			GEXDECK_UPSTREAM: `http://127.0.0.1:${(stub.address() as AddressInfo).port}/v2`,
-			GEXDECK_API_KEY: `gexbot_custom_${'B'.repeat(43)}`,
-			GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-auth-'))
-		},
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	await new Promise<void>((resolve, reject) => {
-		let out = '';
-		app.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('Listening on')) resolve();
-		});
-		app.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
-	});
+	base = app.base;
 }, 240_000);
 
 afterAll(async () => {
-	app?.kill('SIGTERM');
-	await new Promise<void>((r) => stub.close(() => r()));
+	await app?.stop();
+	await stub?.close();
 });
 
-function cookiesOf(res: Response): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const c of res.headers.getSetCookie()) {
-		const [pair] = c.split(';');
-		const i = pair.indexOf('=');
-		out[pair.slice(0, i)] = pair.slice(i + 1);
-	}
-	return out;
-}
+const cookiesOf = (res: Response) => setCookies(res.headers);
 
 describe('password-protected dashboard', () => {
 	it('requires a session for pages and the proxy', async () => {
@@ -119,15 +79,14 @@ describe('password-protected dashboard', () => {
 		});
 		expect(api.status).toBe(200);
 		expect(await api.json()).toEqual({ stocks: [], indexes: ['SPX'], futures: [] });
-		expect(seenUserAgents.at(-1)).toMatch(/^gexdeck\/\d+\.\d+\.\d+$/);
+		expect(stub.userAgents.at(-1)).toMatch(/^gexdeck\/\d+\.\d+\.\d+$/);
 	});
 
-	it('rate limits repeated failed logins', async () => {
+	it('slows repeated wrong passwords but never locks out the right one', async () => {
 		const loginPage = await fetch(`${base}/login`);
 		const csrf = cookiesOf(loginPage).gexdeck_csrf;
-		const answers: string[] = [];
-		for (let i = 0; i < 7; i++) {
-			const res = await fetch(`${base}/login?/login`, {
+		const post = (password: string) =>
+			fetch(`${base}/login?/login`, {
 				method: 'POST',
 				redirect: 'manual',
 				headers: {
@@ -136,23 +95,27 @@ describe('password-protected dashboard', () => {
 					cookie: `gexdeck_csrf=${csrf}`,
 					'content-type': 'application/x-www-form-urlencoded'
 				},
-				body: new URLSearchParams({ csrf, password: `guess-${i}` })
+				body: new URLSearchParams({ csrf, password, next: '/account' })
 			});
-			answers.push(await res.text());
-		}
+		const answers: string[] = [];
+		for (let i = 0; i < 7; i++) answers.push(await (await post(`guess-${i}`)).text());
 		expect(answers.some((a) => a.includes('Too many attempts'))).toBe(true);
+		// Same address, right after: the right password is checked first and gets in.
+		const ok = await post('correct horse');
+		expect(ok.status).toBe(303);
+		expect(cookiesOf(ok).gexdeck_session).toBeTruthy();
 	});
 });
 
 describe('binding beyond loopback', () => {
-	it('refuses to start without a password', () => {
-		const run = spawnSync(process.execPath, ['scripts/start.js'], {
-			cwd: root,
-			env: { ...process.env, HOST: '0.0.0.0', PORT: '0', GEXDECK_PASSWORD: '' },
-			encoding: 'utf8',
-			timeout: 60_000
+	it('refuses to start without a password', async () => {
+		const run = await runToExit(['scripts/start.js'], {
+			HOST: '0.0.0.0',
+			PORT: '0',
+			GEXDECK_PASSWORD: '',
+			GEXDECK_UPSTREAM: stub.url
 		});
-		expect(run.status).toBe(1);
-		expect(run.stderr).toContain('GEXDECK_PASSWORD');
+		expect(run.code).toBe(1);
+		expect(run.output).toContain('GEXDECK_PASSWORD');
 	});
 });

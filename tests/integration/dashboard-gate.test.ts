@@ -1,0 +1,238 @@
+/**
+ * The request gate over real sockets, on the built dashboard: DNS rebinding (a foreign Host gets
+ * 421, a foreign Origin 403) on every entry point (pages, forms, the /api fast path, the /stream
+ * upgrade); only /login is public; `next` after login stays on this site; HSTS under an https
+ * ORIGIN; and safe defaults however the server is started (`npm start`, `node build`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	rawRequest,
+	runToExit,
+	setCookies,
+	startDashboard,
+	startStubUpstream,
+	TEST_KEY,
+	upgradeStatus,
+	type RunningDashboard,
+	type StubUpstream
+} from './dashboard-support';
+
+let stub: StubUpstream;
+const running: RunningDashboard[] = [];
+
+beforeAll(async () => {
+	stub = await startStubUpstream();
+}, 60_000);
+
+afterAll(async () => {
+	await Promise.all(running.map((d) => d.stop()));
+	await stub?.close();
+});
+
+async function dashboard(
+	env: Record<string, string | undefined> = {},
+	entry: 'start' | 'build' = 'start'
+): Promise<RunningDashboard> {
+	const d = await startDashboard(
+		{ GEXDECK_UPSTREAM: stub.url, GEXDECK_API_KEY: TEST_KEY, ...env },
+		entry
+	);
+	running.push(d);
+	return d;
+}
+
+describe('loopback dashboard without a password (DNS rebinding)', () => {
+	let d: RunningDashboard;
+	beforeAll(async () => {
+		d = await dashboard();
+	}, 240_000);
+
+	it('answers its own names', async () => {
+		for (const host of [`127.0.0.1:${d.port}`, `localhost:${d.port}`]) {
+			expect((await rawRequest(d.port, 'GET', '/api/tickers', { host })).status).toBe(200);
+			expect((await rawRequest(d.port, 'GET', '/account', { host })).status).toBe(200);
+		}
+		expect(
+			(await upgradeStatus(d.port, '/stream', { origin: `http://localhost:${d.port}` })).status
+		).toBe(101);
+	});
+
+	it('refuses a foreign Host with 421 on pages, forms, /api and /stream', async () => {
+		const host = `evil.example:${d.port}`;
+		for (const [method, path] of [
+			['GET', '/api/whoami'],
+			['GET', '/api/tickers'],
+			['GET', '/account'],
+			['GET', '/'],
+			['POST', '/account?/switchAccount']
+		]) {
+			const res = await rawRequest(d.port, method, path, { host });
+			expect(res.status, `${method} ${path}`).toBe(421);
+			expect(JSON.parse(res.body).error).toMatch(/does not answer to the host "evil.example/);
+			// The CSRF token of /account is never handed to the rebinding page.
+			expect(res.body).not.toMatch(/name="csrf"/);
+		}
+		expect((await upgradeStatus(d.port, '/stream', { host })).status).toBe(421);
+	});
+
+	it('refuses a foreign Origin with 403, also on the /stream upgrade', async () => {
+		const origin = `http://evil.example:${d.port}`;
+		expect((await rawRequest(d.port, 'GET', '/api/tickers', { origin })).status).toBe(403);
+		const page = await rawRequest(d.port, 'GET', '/account');
+		const csrf = setCookies(page.headers).gexdeck_csrf;
+		const form = await rawRequest(
+			d.port,
+			'POST',
+			'/account?/switchAccount',
+			{
+				origin,
+				cookie: `gexdeck_csrf=${csrf}`,
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			`csrf=${csrf}&account=x`
+		);
+		expect(form.status).toBe(403);
+		expect(JSON.parse(form.body).error).toMatch(/Cross-origin request refused/);
+		expect((await upgradeStatus(d.port, '/stream', { origin })).status).toBe(403);
+	});
+
+	it('sends no HSTS over plain http', async () => {
+		const res = await rawRequest(d.port, 'GET', '/api/tickers');
+		expect(res.headers['strict-transport-security']).toBeUndefined();
+	});
+});
+
+describe('password-protected dashboard', () => {
+	let d: RunningDashboard;
+	let session: string;
+	beforeAll(async () => {
+		d = await dashboard({ GEXDECK_PASSWORD: 'correct horse' });
+		const page = await rawRequest(d.port, 'GET', '/login');
+		const csrf = setCookies(page.headers).gexdeck_csrf;
+		const ok = await rawRequest(
+			d.port,
+			'POST',
+			'/login?/login',
+			{
+				origin: d.base,
+				cookie: `gexdeck_csrf=${csrf}`,
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			new URLSearchParams({ csrf, password: 'correct horse', next: '/' }).toString()
+		);
+		session = setCookies(ok.headers).gexdeck_session;
+	}, 240_000);
+
+	it('makes only /login itself public', async () => {
+		expect((await rawRequest(d.port, 'GET', '/login')).status).toBe(200);
+		for (const path of [
+			'/login/classic/gex_full/__data.json',
+			'/login/classic/gex_full',
+			'/api/tickers'
+		]) {
+			const res = await rawRequest(d.port, 'GET', path);
+			expect([401, 303], path).toContain(res.status);
+			expect(res.body, path).not.toContain('"login"');
+		}
+		expect((await rawRequest(d.port, 'GET', '/login/classic/gex_full/__data.json')).status).toBe(
+			401
+		);
+	});
+
+	it('answers a malformed session cookie with 401 and stays up', async () => {
+		for (const cookie of ['gexdeck_session=%', 'gexdeck_session=%E0%A4%A', 'gexdeck_session="']) {
+			expect((await rawRequest(d.port, 'GET', '/api/tickers', { cookie })).status).toBe(401);
+			expect((await upgradeStatus(d.port, '/stream', { cookie })).status).toBe(401);
+			expect((await rawRequest(d.port, 'GET', '/account', { cookie })).status).toBe(303);
+		}
+		expect(d.proc.exitCode).toBeNull();
+		expect(
+			(await rawRequest(d.port, 'GET', '/api/tickers', { cookie: `gexdeck_session=${session}` }))
+				.status
+		).toBe(200);
+	});
+
+	it('after login goes only to a path of this site', async () => {
+		const page = await rawRequest(d.port, 'GET', '/login');
+		const csrf = setCookies(page.headers).gexdeck_csrf;
+		const login = (next: string) =>
+			rawRequest(
+				d.port,
+				'POST',
+				'/login?/login',
+				{
+					origin: d.base,
+					accept: 'text/html',
+					cookie: `gexdeck_csrf=${csrf}`,
+					'content-type': 'application/x-www-form-urlencoded'
+				},
+				new URLSearchParams({ csrf, password: 'correct horse', next }).toString()
+			);
+		for (const next of ['/\t/evil.example', '/\r\n/evil.example', '//evil.example', '/\\evil']) {
+			const res = await login(next);
+			expect(res.status, JSON.stringify(next)).toBe(303);
+			expect(res.headers.location).toBe('/');
+		}
+		expect((await login('/account?tab=keys')).headers.location).toBe('/account?tab=keys');
+		// Already signed in, /login forwards to `next` at once: the same rule applies.
+		const cookie = `gexdeck_session=${session}`;
+		for (const q of ['next=/%09/evil.example', 'next=/%0d%0aSet-Cookie:x=1', 'next=%5C%5Cevil']) {
+			const res = await rawRequest(d.port, 'GET', `/login?${q}`, { cookie });
+			expect(res.status, q).toBe(303);
+			expect(res.headers.location, q).toBe('/');
+		}
+		// Not signed in: the page renders with a safe hidden `next`.
+		const anon = await rawRequest(d.port, 'GET', '/login?next=/%09/evil.example');
+		expect(anon.status).toBe(200);
+		expect(anon.body).toContain('name="next" value="/"');
+	});
+});
+
+describe('https ORIGIN behind a reverse proxy', () => {
+	it('accepts the public host, sends HSTS, refuses other hosts', async () => {
+		const d = await dashboard({
+			ORIGIN: 'https://dash.example.com',
+			GEXDECK_PASSWORD: 'pw',
+			ADDRESS_HEADER: 'x-forwarded-for',
+			XFF_DEPTH: '1'
+		});
+		const api = await rawRequest(d.port, 'GET', '/login', {
+			host: 'dash.example.com',
+			origin: 'https://dash.example.com',
+			'x-forwarded-for': '203.0.113.7'
+		});
+		expect(api.status).toBe(200);
+		expect(api.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+		expect((await rawRequest(d.port, 'GET', '/login', { host: 'evil.example' })).status).toBe(421);
+	});
+});
+
+describe('safe by default however started', () => {
+	it('`node build` with no HOST binds loopback and serves', async () => {
+		const d = await dashboard({ HOST: undefined }, 'build');
+		expect(d.output()).toContain(`Listening on http://127.0.0.1:${d.port}`);
+		expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(200);
+		expect(
+			(await rawRequest(d.port, 'GET', '/api/tickers', { host: `evil.example:${d.port}` })).status
+		).toBe(421);
+	});
+
+	it('`node build` and `npm start` refuse a public HOST without a password', async () => {
+		for (const args of [['build'], ['scripts/start.js']]) {
+			const run = await runToExit(args, {
+				HOST: '0.0.0.0',
+				PORT: '0',
+				GEXDECK_PASSWORD: undefined,
+				GEXDECK_UPSTREAM: stub.url
+			});
+			expect(run.code, args[0]).not.toBe(0);
+			expect(run.output, args[0]).toContain('GEXDECK_PASSWORD');
+		}
+	});
+
+	it('`node build` on 0.0.0.0 with a password serves loopback and needs a login', async () => {
+		const d = await dashboard({ HOST: '0.0.0.0', GEXDECK_PASSWORD: 'pw' }, 'build');
+		expect((await rawRequest(d.port, 'GET', '/login')).status).toBe(200);
+		expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(401);
+	});
+});

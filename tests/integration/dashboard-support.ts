@@ -1,0 +1,241 @@
+/**
+ * Helpers of the dashboard integration tests: a stub upstream (GEXDECK_UPSTREAM, so no embedded
+ * service has to warm up), the built dashboard started the way users start it (`npm start` =
+ * scripts/start.js, or adapter-node's own `node build`) on a free loopback port with a fresh data
+ * folder, and raw HTTP requests whose Host/Origin/Cookie headers fetch() would not let us forge.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const root = join(import.meta.dirname, '..', '..');
+export const TEST_KEY = `gexbot_custom_${'B'.repeat(43)}`;
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const s = createServer();
+		s.listen(0, '127.0.0.1', () => {
+			const { port } = s.address() as AddressInfo;
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+export interface StubUpstream {
+	server: Server;
+	/** `http://127.0.0.1:<port>/v2` */
+	url: string;
+	userAgents: string[];
+	close(): Promise<void>;
+}
+
+/** A stand-in upstream: /v2/tickers and /v2/whoami answer, everything else 404. */
+export async function startStubUpstream(): Promise<StubUpstream> {
+	const userAgents: string[] = [];
+	const server = createServer((req, res) => {
+		userAgents.push(String(req.headers['user-agent']));
+		res.setHeader('content-type', 'application/json');
+		if (req.url === '/v2/tickers') return res.end('{"stocks":[],"indexes":["SPX"],"futures":[]}');
+		if (req.url === '/v2/whoami') {
+			return res.end(
+				JSON.stringify({
+					_id: 'acct',
+					role: 'user',
+					max_level: 'quant',
+					level: ['classic', 'state', 'orderflow', 'quant'],
+					addons: ['research'],
+					permissions: [],
+					entitlements: {},
+					api_key: { id: 'gexbot_custom_…BBBB', integration: 'custom' }
+				})
+			);
+		}
+		res.writeHead(404).end('{"error":"not found"}');
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	return {
+		server,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
+		userAgents,
+		close: () => new Promise<void>((r) => server.close(() => r()))
+	};
+}
+
+export interface RunningDashboard {
+	proc: ChildProcess;
+	port: number;
+	base: string;
+	/** Everything the process printed so far (stdout and stderr). */
+	output(): string;
+	stop(): Promise<void>;
+}
+
+/**
+ * Start the built dashboard and wait for its "Listening on" line. `entry` 'start' is
+ * `node scripts/start.js` (npm start), 'build' is adapter-node's `node build`.
+ */
+export async function startDashboard(
+	env: Record<string, string | undefined>,
+	entry: 'start' | 'build' = 'start'
+): Promise<RunningDashboard> {
+	const port = await freePort();
+	const fullEnv: Record<string, string> = {};
+	for (const [k, v] of Object.entries({
+		...process.env,
+		HOST: '127.0.0.1',
+		PORT: String(port),
+		GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-dash-')),
+		...env
+	})) {
+		if (v !== undefined) fullEnv[k] = v;
+	}
+	const proc = spawn(process.execPath, [entry === 'start' ? 'scripts/start.js' : 'build'], {
+		cwd: root,
+		env: fullEnv,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let out = '';
+	proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+	await new Promise<void>((resolve, reject) => {
+		const onData = () => {
+			if (out.includes('Listening on')) {
+				proc.stdout!.off('data', onData);
+				resolve();
+			}
+		};
+		proc.stdout!.on('data', onData);
+		proc.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
+	});
+	return {
+		proc,
+		port,
+		base: `http://127.0.0.1:${port}`,
+		output: () => out,
+		stop: async () => {
+			if (proc.exitCode !== null || proc.signalCode !== null) return;
+			const exited = new Promise((r) => proc.once('exit', r));
+			proc.kill('SIGTERM');
+			await exited;
+		}
+	};
+}
+
+/** Run `node <args>` to completion (a start that must refuse), with its exit code and output. */
+export function runToExit(
+	args: string[],
+	env: Record<string, string | undefined>,
+	timeoutMs = 120_000
+): Promise<{ code: number | null; output: string }> {
+	const fullEnv: Record<string, string> = {};
+	for (const [k, v] of Object.entries({ ...process.env, ...env })) {
+		if (v !== undefined) fullEnv[k] = v;
+	}
+	const proc = spawn(process.execPath, args, {
+		cwd: root,
+		env: fullEnv,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+	proc.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+	const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+	return new Promise((resolve) =>
+		proc.once('exit', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output });
+		})
+	);
+}
+
+export interface RawAnswer {
+	status: number;
+	headers: IncomingMessage['headers'];
+	body: string;
+}
+
+/** One request with exactly these headers (Host, Origin, Cookie included), to 127.0.0.1. */
+export function rawRequest(
+	port: number,
+	method: string,
+	path: string,
+	headers: Record<string, string> = {},
+	body?: string
+): Promise<RawAnswer> {
+	return new Promise((resolve, reject) => {
+		const req = request(
+			{
+				host: '127.0.0.1',
+				port,
+				method,
+				path,
+				headers: { host: `127.0.0.1:${port}`, ...headers },
+				setHost: false
+			},
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (c: string) => (text += c));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text })
+				);
+				res.on('error', reject);
+			}
+		);
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+/** An upgrade request to `path`: the status line the server answered, or 101 on a WebSocket. */
+export function upgradeStatus(
+	port: number,
+	path: string,
+	headers: Record<string, string> = {}
+): Promise<{ status: number; body: string }> {
+	return new Promise((resolve, reject) => {
+		const req = request({
+			host: '127.0.0.1',
+			port,
+			path,
+			setHost: false,
+			headers: {
+				host: `127.0.0.1:${port}`,
+				connection: 'Upgrade',
+				upgrade: 'websocket',
+				'sec-websocket-version': '13',
+				'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+				...headers
+			}
+		});
+		req.on('upgrade', (res, socket) => {
+			socket.destroy();
+			resolve({ status: res.statusCode ?? 0, body: '' });
+		});
+		req.on('response', (res) => {
+			let body = '';
+			res.on('data', (c: Buffer) => (body += c.toString()));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+		});
+		req.on('error', reject);
+		req.end();
+	});
+}
+
+/** Cookies set by an answer, name -> value. */
+export function setCookies(headers: Headers | IncomingMessage['headers']): Record<string, string> {
+	const list =
+		headers instanceof Headers
+			? headers.getSetCookie()
+			: ([] as string[]).concat(headers['set-cookie'] ?? []);
+	const out: Record<string, string> = {};
+	for (const c of list) {
+		const [pair] = c.split(';');
+		const i = pair.indexOf('=');
+		out[pair.slice(0, i)] = pair.slice(i + 1);
+	}
+	return out;
+}
