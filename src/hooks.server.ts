@@ -1,4 +1,4 @@
-import { redirect, type Handle, type ServerInit } from '@sveltejs/kit';
+import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
 import { FAST_API, handleFastApi } from '$lib/server/fastApi';
@@ -86,7 +86,15 @@ export const handle: Handle = async ({ event, resolve }) => {
 			!pathname.startsWith('/api/') &&
 			!event.isDataRequest
 		) {
-			redirect(303, `/login?next=${encodeURIComponent(pathname + event.url.search)}`);
+			// Returned, not thrown: a redirect thrown from handle on an undecodable path escaped
+			// SvelteKit as an unhandled rejection.
+			return new Response(null, {
+				status: 303,
+				headers: {
+					location: `/login?next=${encodeURIComponent(pathname + event.url.search)}`,
+					...headers
+				}
+			});
 		}
 		return json(verdict.status, refusalBody(verdict));
 	}
@@ -121,4 +129,12 @@ export const handle: Handle = async ({ event, resolve }) => {
 		response.headers.set('content-security-policy', API_CSP);
 	}
 	return response;
+};
+
+/** One log line per failed request (a stack only for real faults); the page never sees internals. */
+export const handleError: HandleServerError = ({ error, event, status, message }) => {
+	const where = `${event.request.method} ${event.url.pathname}`;
+	if (status >= 500) console.error(`gexdeck: ${status} ${where}:`, error);
+	else console.error(`gexdeck: ${status} ${where}: ${message}`);
+	return { message: status >= 500 ? 'Internal error; see the dashboard log.' : message };
 };
