@@ -15,6 +15,8 @@ import {
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
+import { quotaLedger } from '$lib/server/services';
+import { readSettings } from '$lib/server/settings';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
 import { STREAM_PATH } from '$lib/stream/protocol';
@@ -29,6 +31,10 @@ export const init: ServerInit = async () => {
 	const cfg = config();
 	const refusal = bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password));
 	if (refusal) throw new Error(refusal);
+	// Stored state is read now: a corrupt settings or ledger file stops the start with an error
+	// naming the file (a copy kept), rather than surfacing later or being silently reset.
+	readSettings();
+	quotaLedger();
 	// Offer the proxy's node:http fast path to scripts/start.js (see $lib/server/fastApi).
 	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));

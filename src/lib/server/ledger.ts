@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { etWindows } from '../state/marketHours';
-import { readJsonFile, writeJsonFile } from './jsonFile';
+import { nodeFileOps, readJsonFile, writeJsonFile, type FileOps } from './jsonFile';
 
 export interface WindowSpend {
 	window: string;
@@ -25,17 +25,31 @@ interface LedgerFile {
 	accounts: Record<string, Record<string, PoolSpend>>;
 }
 
+function isLedgerFile(v: unknown): v is LedgerFile {
+	const f = v as LedgerFile;
+	return (
+		typeof v === 'object' &&
+		v !== null &&
+		f.version === 1 &&
+		typeof f.accounts === 'object' &&
+		f.accounts !== null
+	);
+}
+
 export class QuotaLedger {
 	private file: LedgerFile;
 	private timer: NodeJS.Timeout | undefined;
+	/** The last write failure (full disk, read-only folder), until a write succeeds again. */
+	lastWriteError: string | undefined;
 
+	/** A ledger file that is not what gexdeck wrote throws CorruptFileError (a copy kept). */
 	constructor(
 		private readonly path: string,
 		private readonly now: () => Date = () => new Date(),
-		private readonly flushDelayMs = 500
+		private readonly flushDelayMs = 500,
+		private readonly ops: FileOps = nodeFileOps
 	) {
-		const loaded = readJsonFile<LedgerFile>(path);
-		this.file = loaded?.version === 1 && loaded.accounts ? loaded : { version: 1, accounts: {} };
+		this.file = readJsonFile(path, isLedgerFile, ops) ?? { version: 1, accounts: {} };
 	}
 
 	static inDataDir(dataDir: string): QuotaLedger {
@@ -81,14 +95,28 @@ export class QuotaLedger {
 		if (this.timer) return;
 		this.timer = setTimeout(() => {
 			this.timer = undefined;
-			this.flush();
+			try {
+				this.flush();
+			} catch {
+				// Counts stay in memory; the next record tries again (flush logged why).
+			}
 		}, this.flushDelayMs);
 		this.timer.unref();
 	}
 
+	/** Write the ledger now. On failure the file on disk keeps its last good version, the
+	 * counts stay in memory for the next attempt, and the error is logged and thrown. */
 	flush(): void {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
-		writeJsonFile(this.path, this.file);
+		try {
+			writeJsonFile(this.path, this.file, this.ops);
+			this.lastWriteError = undefined;
+		} catch (err) {
+			const message = (err as Error).message;
+			if (message !== this.lastWriteError) console.error(`gexdeck: ${message}`);
+			this.lastWriteError = message;
+			throw err;
+		}
 	}
 }

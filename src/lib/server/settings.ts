@@ -34,15 +34,28 @@ function settingsPath(): string {
 
 let cached: StoredSettings | undefined;
 
+function isStoredSettings(v: unknown): v is StoredSettings {
+	if (typeof v !== 'object' || v === null || (v as StoredSettings).version !== 1) return false;
+	const s = v as Record<string, unknown>;
+	return ['customKey', 'researchKey', 'demoAccountId'].every(
+		(k) => s[k] === undefined || typeof s[k] === 'string'
+	);
+}
+
+/**
+ * The stored settings. A settings file that is not what gexdeck wrote throws CorruptFileError
+ * (a copy kept): the keys in it are never silently replaced by an empty file.
+ */
 export function readSettings(): StoredSettings {
-	if (!cached) {
-		const file = readJsonFile<StoredSettings>(settingsPath());
-		cached = file && file.version === 1 ? file : { version: 1 };
-	}
+	cached ??= readJsonFile(settingsPath(), isStoredSettings) ?? { version: 1 };
 	return cached;
 }
 
-/** Merge `patch` into the stored settings; `undefined` members are removed. */
+/**
+ * Merge `patch` into the stored settings; `undefined` members are removed. Throws a clear error
+ * when the file cannot be written (full disk, read-only folder); the old file and the settings
+ * in memory are then unchanged.
+ */
 export function updateSettings(patch: Partial<Omit<StoredSettings, 'version'>>): StoredSettings {
 	const next: StoredSettings = { ...readSettings(), ...patch, version: 1 };
 	for (const k of Object.keys(next) as (keyof StoredSettings)[]) {

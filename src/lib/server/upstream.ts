@@ -14,6 +14,7 @@ import {
 	type DemoAccount,
 	type EmbeddedService
 } from './embedded';
+import { ensurePrivateDir } from './jsonFile';
 import { readSettings, type StoredSettings } from './settings';
 
 export type KeySource = 'settings' | 'environment' | 'demo account' | 'none';
@@ -35,16 +36,22 @@ export interface UpstreamTarget {
 
 let embedded: Promise<EmbeddedService> | undefined;
 
+function startEmbedded(): Promise<EmbeddedService> {
+	// The service creates its folder inside ours: ours must exist first, owner-only (0700).
+	ensurePrivateDir(config().dataDir);
+	return startEmbeddedService(join(config().dataDir, 'service'));
+}
+
 function embeddedService(): Promise<EmbeddedService> {
 	if (embedded) {
 		// A child that died is started again on the next request rather than failing forever.
 		const current = embedded;
 		embedded = current.then(
-			(svc) => (svc.alive() ? svc : startEmbeddedService(join(config().dataDir, 'service'))),
-			() => startEmbeddedService(join(config().dataDir, 'service'))
+			(svc) => (svc.alive() ? svc : startEmbedded()),
+			() => startEmbedded()
 		);
 	} else {
-		embedded = startEmbeddedService(join(config().dataDir, 'service'));
+		embedded = startEmbedded();
 	}
 	return embedded;
 }

@@ -33,6 +33,20 @@ async function verifyKey(key: string): Promise<string | undefined> {
 		: `The upstream refused this key (whoami answered ${res.status}).`;
 }
 
+/**
+ * Store `patch`; on a full disk or read-only data folder the old settings file is kept and the
+ * page says so (a 507 with the file's name and the reason) instead of failing with a 500.
+ */
+function save(patch: Parameters<typeof updateSettings>[0]) {
+	try {
+		updateSettings(patch);
+		return undefined;
+	} catch (err) {
+		console.error(`gexdeck: ${(err as Error).message}`);
+		return fail(507, { message: `Not saved: ${(err as Error).message}` });
+	}
+}
+
 /** Whatever was learned about the old key (account, entitlements, the stream slot) is dropped. */
 function keysChanged(): void {
 	upstreamProxy().forgetAccounts();
@@ -68,13 +82,15 @@ export const actions = {
 			if (refused) return fail(400, { message: refused });
 			patch.researchKey = research;
 		}
-		updateSettings(patch);
+		const notSaved = save(patch);
+		if (notSaved) return notSaved;
 		keysChanged();
 		return { message: 'Saved. The browser only ever sees the masked key id.' };
 	},
 
 	clearKeys: async () => {
-		updateSettings({ customKey: undefined, researchKey: undefined });
+		const notSaved = save({ customKey: undefined, researchKey: undefined });
+		if (notSaved) return notSaved;
 		keysChanged();
 		return { message: 'Stored keys removed.' };
 	},
@@ -87,7 +103,8 @@ export const actions = {
 		if (target.kind !== 'embedded' || !target.demoAccounts.some((a) => a._id === id)) {
 			return fail(400, { message: 'Unknown demo account.' });
 		}
-		updateSettings({ demoAccountId: id, customKey: undefined, researchKey: undefined });
+		const notSaved = save({ demoAccountId: id, customKey: undefined, researchKey: undefined });
+		if (notSaved) return notSaved;
 		keysChanged();
 		return { message: `Now using demo account ${id}.` };
 	}

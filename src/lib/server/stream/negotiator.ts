@@ -87,6 +87,8 @@ export class Negotiator {
 					'Content-Type': 'application/json'
 				},
 				body: JSON.stringify(body),
+				// A redirect would carry the key's POST to wherever it points: refuse it.
+				redirect: 'error',
 				signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
 			});
 		} catch (e) {

@@ -1,0 +1,81 @@
+/**
+ * The dashboard's state files over a real start: a corrupt settings or ledger file stops the
+ * start with an error naming the file, a copy is kept and the file is not reset; the data
+ * folder is created owner-only (0700) by the first write, its files 0600.
+ */
+import {
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	rawRequest,
+	runToExit,
+	startDashboard,
+	startStubUpstream,
+	TEST_KEY,
+	type StubUpstream
+} from './dashboard-support';
+
+let stub: StubUpstream;
+
+beforeAll(async () => {
+	stub = await startStubUpstream();
+});
+
+afterAll(async () => {
+	await stub?.close();
+});
+
+describe('state files at start', () => {
+	for (const file of ['settings.json', 'ledger.json']) {
+		it(`a corrupt ${file} stops the start, naming the file, and keeps a copy`, async () => {
+			const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-corrupt-'));
+			const garbage = '{"version":1,"customKey":"gexbot_custom_';
+			writeFileSync(join(dataDir, file), garbage);
+			const run = await runToExit(['scripts/start.js'], {
+				HOST: '127.0.0.1',
+				PORT: '0',
+				GEXDECK_DATA_DIR: dataDir,
+				GEXDECK_UPSTREAM: stub.url,
+				GEXDECK_API_KEY: TEST_KEY
+			});
+			expect(run.code).toBe(1);
+			expect(run.output).toContain(join(dataDir, file));
+			expect(run.output).toMatch(/is corrupt/);
+			expect(readFileSync(join(dataDir, file), 'utf8')).toBe(garbage);
+			const copies = readdirSync(dataDir).filter((f) => f.startsWith(`${file}.corrupt-`));
+			expect(copies).toHaveLength(1);
+			expect(readFileSync(join(dataDir, copies[0]), 'utf8')).toBe(garbage);
+		});
+	}
+
+	it('creates the data folder 0700 with the first write, files 0600', async () => {
+		const parent = mkdtempSync(join(tmpdir(), 'gexdeck-mode-'));
+		const dataDir = join(parent, 'state', 'dashboard');
+		const d = await startDashboard({
+			GEXDECK_DATA_DIR: dataDir,
+			GEXDECK_UPSTREAM: stub.url,
+			GEXDECK_API_KEY: TEST_KEY
+		});
+		try {
+			// A quota-pool route is counted in the ledger, written shortly after.
+			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_full');
+			const ledger = join(dataDir, 'ledger.json');
+			for (let i = 0; i < 50 && !existsSync(ledger); i++) {
+				await new Promise((r) => setTimeout(r, 100));
+			}
+			expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+			expect(statSync(join(parent, 'state')).mode & 0o777).toBe(0o700);
+			expect(statSync(ledger).mode & 0o777).toBe(0o600);
+		} finally {
+			await d.stop();
+		}
+	});
+});
