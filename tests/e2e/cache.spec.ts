@@ -28,3 +28,34 @@ test('storage failures turn the cache off with a notice, never a broken page', a
 	await expect(page.locator('rect.bar').first()).toBeVisible();
 	await expect(page.locator('.cache-notice')).toContainText('offline cache turned off');
 });
+
+test('a full browser storage (quota exceeded) turns the cache off and the page keeps working', async ({
+	page
+}) => {
+	await page.addInitScript(() => {
+		const quota = () => {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		};
+		IDBObjectStore.prototype.put = quota;
+		IDBObjectStore.prototype.add = quota;
+	});
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	await expect(page.locator('.cache-notice')).toContainText('Browser storage is full');
+});
+
+test('an upgrade blocked by another connection turns the cache off instead of stalling', async ({
+	page
+}) => {
+	await page.addInitScript(() => {
+		// An old tab's connection at version 1 that never closes on versionchange.
+		const old = indexedDB.open('gexdeck', 1);
+		old.onsuccess = () => {
+			(window as unknown as { heldDb: IDBDatabase }).heldDb = old.result;
+		};
+	});
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	await expect(page.locator('.cache-notice')).toContainText('Browser storage is blocked');
+	await page.screenshot({ path: 'test-results/cache-blocked.png' });
+});

@@ -207,6 +207,19 @@ describe('https ORIGIN behind a reverse proxy', () => {
 	});
 });
 
+describe('reverse proxy on this machine without a password', () => {
+	it('refuses forwarded network clients on every entry point (ADDRESS_HEADER)', async () => {
+		const d = await dashboard({ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '1' });
+		const remote = { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' };
+		expect((await rawRequest(d.port, 'GET', '/api/tickers', remote)).status).toBe(403);
+		expect((await rawRequest(d.port, 'GET', '/account', remote)).status).toBe(403);
+		expect((await upgradeStatus(d.port, '/stream', remote)).status).toBe(403);
+		const local = { 'x-forwarded-for': '203.0.113.7, 127.0.0.1' };
+		expect((await rawRequest(d.port, 'GET', '/api/tickers', local)).status).toBe(200);
+		expect((await rawRequest(d.port, 'GET', '/account', local)).status).toBe(200);
+	});
+});
+
 describe('safe by default however started', () => {
 	it('`node build` with no HOST binds loopback and serves', async () => {
 		const d = await dashboard({ HOST: undefined }, 'build');

@@ -1,8 +1,9 @@
 /**
  * The browser's IndexedDB cache of the last snapshot of every route viewed, so a reload paints
  * at once (marked stale until fresh data arrives) and the last data stays readable offline.
- * Any storage failure (private mode, quota exceeded, blocked upgrade) turns the cache off for the
- * session with a notice; it never breaks a page. Nothing here leaves the browser.
+ * Any storage failure (private mode, quota exceeded, an upgrade blocked by another tab) turns the
+ * cache off for the session with a notice and the page works from the network only; it never
+ * breaks or stalls a page. Nothing here leaves the browser.
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { DB_NAME, DB_VERSION, upgrade, type CachedSnapshot, type GexdeckDB } from './schema';
@@ -21,18 +22,43 @@ function disable(err: unknown): undefined {
 	cacheStatus.notice =
 		name === 'QuotaExceededError'
 			? 'Browser storage is full: offline cache turned off for this session.'
-			: 'Browser storage is unavailable (private mode?): offline cache turned off.';
+			: name === 'TimeoutError'
+				? 'Browser storage is blocked (another gexdeck tab?): offline cache turned off.'
+				: 'Browser storage is unavailable (private mode?): offline cache turned off.';
 	return undefined;
+}
+
+/**
+ * An open that another tab blocks (it holds an older version open) would wait forever and the
+ * page would wait with it: after this long the cache is turned off and the page goes to the
+ * network only.
+ */
+const OPEN_TIMEOUT_MS = 3_000;
+
+function openWithTimeout(): Promise<IDBPDatabase<GexdeckDB>> {
+	let timedOut = false;
+	const opening = openDB<GexdeckDB>(DB_NAME, DB_VERSION, {
+		upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
+		blocking: (_current, _next, event) => (event.target as IDBDatabase).close()
+	});
+	// A connection that arrives after the timeout is closed, not leaked.
+	opening.then((database) => timedOut && database.close()).catch(() => undefined);
+	return Promise.race([
+		opening,
+		new Promise<never>((_, reject) =>
+			setTimeout(() => {
+				timedOut = true;
+				reject(new DOMException('IndexedDB did not open in time', 'TimeoutError'));
+			}, OPEN_TIMEOUT_MS)
+		)
+	]);
 }
 
 function db(): Promise<IDBPDatabase<GexdeckDB> | undefined> {
 	if (!dbPromise) {
 		try {
 			if (typeof indexedDB === 'undefined') throw new Error('no IndexedDB');
-			dbPromise = openDB<GexdeckDB>(DB_NAME, DB_VERSION, {
-				upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
-				blocking: (_current, _next, event) => (event.target as IDBDatabase).close()
-			}).catch(disable);
+			dbPromise = openWithTimeout().catch(disable);
 		} catch (err) {
 			// Some private modes throw from indexedDB.open itself rather than failing the request.
 			dbPromise = Promise.resolve(disable(err));

@@ -24,6 +24,12 @@ export interface DashboardConfig {
 	dataDir: string;
 	/** ORIGIN (adapter-node's public URL of the dashboard), normalised; undefined when unset. */
 	origin: string | undefined;
+	/**
+	 * adapter-node's ADDRESS_HEADER (lower case) and XFF_DEPTH: where a reverse proxy puts the
+	 * client's address. The raw node entry points (/api fast path, /stream) read it the same way.
+	 */
+	addressHeader: string | undefined;
+	xffDepth: number;
 	/** Mark cookies Secure and send HSTS: only when ORIGIN says the dashboard is served over https. */
 	secureCookies: boolean;
 	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
@@ -103,6 +109,8 @@ export function config(): DashboardConfig {
 		port: parsePort(env.PORT),
 		dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
 		origin,
+		addressHeader: nonEmpty(env.ADDRESS_HEADER)?.toLowerCase(),
+		xffDepth: Math.max(1, Number.parseInt(nonEmpty(env.XFF_DEPTH) ?? '1', 10) || 1),
 		secureCookies: origin?.startsWith('https:') ?? false,
 		userAgent: `gexdeck/${pkg.version}`
 	};

@@ -187,6 +187,23 @@ function header(req: IncomingMessage, name: string): string | undefined {
 	return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * The client's address as adapter-node's getClientAddress sees it: the ADDRESS_HEADER set by a
+ * reverse proxy (X-Forwarded-For read XFF_DEPTH entries from the right), else the socket's peer.
+ */
+export function clientAddressOf(req: IncomingMessage): string | undefined {
+	const { addressHeader, xffDepth } = config();
+	if (addressHeader) {
+		const value = header(req, addressHeader);
+		if (value !== undefined) {
+			if (addressHeader !== 'x-forwarded-for') return value.trim();
+			const parts = value.split(',');
+			return parts[parts.length - xffDepth]?.trim() ?? parts[0].trim();
+		}
+	}
+	return req.socket?.remoteAddress;
+}
+
 /** The gate for a raw node:http request (the /api fast path, the /stream upgrade). */
 export function checkNodeRequest(req: IncomingMessage, pathname: string): GateVerdict {
 	return checkRequest(
@@ -198,7 +215,7 @@ export function checkNodeRequest(req: IncomingMessage, pathname: string): GateVe
 			cookie: req.headers.cookie,
 			localAddress: req.socket?.localAddress,
 			localPort: req.socket?.localPort,
-			clientAddress: req.socket?.remoteAddress
+			clientAddress: clientAddressOf(req)
 		},
 		currentPolicy()
 	);
