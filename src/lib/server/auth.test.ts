@@ -83,6 +83,7 @@ describe('the page after login (next)', () => {
 					const out = safeNext(next);
 					expect(out.startsWith('/')).toBe(true);
 					expect(out.startsWith('//')).toBe(false);
+					// eslint-disable-next-line no-control-regex
 					expect(/[\x00-\x1f\x7f\\]/.test(out)).toBe(false);
 					expect(new URL(out, 'https://dash.example').origin).toBe('https://dash.example');
 				}
