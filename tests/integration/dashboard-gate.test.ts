@@ -31,7 +31,7 @@ afterAll(async () => {
 
 async function dashboard(
 	env: Record<string, string | undefined> = {},
-	entry: 'start' | 'build' = 'start'
+	entry: 'start' | 'build' | 'preview' = 'start'
 ): Promise<RunningDashboard> {
 	const d = await startDashboard(
 		{ GEXDECK_UPSTREAM: stub.url, GEXDECK_API_KEY: TEST_KEY, ...env },
@@ -247,5 +247,18 @@ describe('safe by default however started', () => {
 		const d = await dashboard({ HOST: '0.0.0.0', GEXDECK_PASSWORD: 'pw' }, 'build');
 		expect((await rawRequest(d.port, 'GET', '/login')).status).toBe(200);
 		expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(401);
+	});
+
+	it('`npm run preview` passes the same gate', async () => {
+		const d = await dashboard({ HOST: undefined }, 'preview');
+		expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(200);
+		expect((await rawRequest(d.port, 'GET', '/account')).status).toBe(200);
+		// Vite's own host check or the gate's: refused either way.
+		const rebound = await rawRequest(d.port, 'GET', '/account', { host: `evil.example:${d.port}` });
+		expect([403, 421]).toContain(rebound.status);
+		const origin = await rawRequest(d.port, 'GET', '/api/tickers', {
+			origin: `http://evil.example:${d.port}`
+		});
+		expect(origin.status).toBe(403);
 	});
 });

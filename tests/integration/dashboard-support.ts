@@ -73,13 +73,30 @@ export interface RunningDashboard {
 	stop(): Promise<void>;
 }
 
-/**
- * Start the built dashboard and wait for its "Listening on" line. `entry` 'start' is
- * `node scripts/start.js` (npm start), 'build' is adapter-node's `node build`.
- */
+const ENTRIES = {
+	/** `npm start` */
+	start: { args: () => ['scripts/start.js'], ready: 'Listening on' },
+	/** adapter-node's own `node build` */
+	build: { args: () => ['build'], ready: 'Listening on' },
+	/** `npm run preview` (vite preview of the build), on loopback */
+	preview: {
+		args: (port: number) => [
+			join('node_modules', 'vite', 'bin', 'vite.js'),
+			'preview',
+			'--port',
+			String(port),
+			'--strictPort',
+			'--host',
+			'127.0.0.1'
+		],
+		ready: 'Local:'
+	}
+};
+
+/** Start the built dashboard the way `entry` does and wait until it listens. */
 export async function startDashboard(
 	env: Record<string, string | undefined>,
-	entry: 'start' | 'build' = 'start'
+	entry: keyof typeof ENTRIES = 'start'
 ): Promise<RunningDashboard> {
 	const port = await freePort();
 	const fullEnv: Record<string, string> = {};
@@ -92,7 +109,7 @@ export async function startDashboard(
 	})) {
 		if (v !== undefined) fullEnv[k] = v;
 	}
-	const proc = spawn(process.execPath, [entry === 'start' ? 'scripts/start.js' : 'build'], {
+	const proc = spawn(process.execPath, ENTRIES[entry].args(port), {
 		cwd: root,
 		env: fullEnv,
 		stdio: ['ignore', 'pipe', 'pipe']
@@ -102,7 +119,7 @@ export async function startDashboard(
 	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
 	await new Promise<void>((resolve, reject) => {
 		const onData = () => {
-			if (out.includes('Listening on')) {
+			if (out.includes(ENTRIES[entry].ready)) {
 				proc.stdout!.off('data', onData);
 				resolve();
 			}
