@@ -6,6 +6,7 @@
  * and answering afterwards, and never print an uncaught error. `gexdeck_session=%` used to kill
  * it (URIError from the fast path's cookie parser).
  */
+import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -285,5 +286,35 @@ describe('the dashboard process survives hostile input', () => {
 			expect(res.status, path).toBeLessThan(500);
 			expect(res.body, path).not.toMatch(/Proxy failure|RangeError|at .*\.js/);
 		}
+	});
+
+	it('never answers 500 to arbitrary /api paths, queries and cookies (fast-check, real socket)', async () => {
+		const piece = fc.oneof(
+			fc.constantFrom('%', '%E0', '%A4%A', '%ZZ', '..', '/', '^', '%5E', '%2F', '%00', '~'),
+			fc.webSegment(),
+			fc.constantFrom('SPX', 'classic', 'state', 'gex_full', 'research', 'hist', 'eod', 'majors')
+		);
+		const printable = fc.string({
+			unit: fc.integer({ min: 0x20, max: 0x7e }).map(String.fromCharCode)
+		});
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(piece, { maxLength: 8 }),
+				fc.array(piece, { maxLength: 4 }),
+				printable,
+				fc.boolean(),
+				async (parts, query, cookieText, signedIn) => {
+					const path = `/api/${parts.join('')}?${query.join('&')}`;
+					const cookie = signedIn
+						? `gexdeck_session=${session}; x=${cookieText}`
+						: `gexdeck_session=${cookieText}`;
+					const res = await rawRequest(d.port, 'GET', path, { cookie });
+					expect(res.status, path).toBeGreaterThanOrEqual(200);
+					expect(res.status, path).toBeLessThan(500);
+				}
+			),
+			{ numRuns: 300 }
+		);
+		expect(d.proc.exitCode).toBeNull();
 	});
 });
