@@ -17,7 +17,13 @@ const quantKey = generateKey('custom');
 const researchKey = generateKey('research');
 const seen: IncomingMessage[] = [];
 let mode:
-	'ok' | '429' | 'leak-location' | 'leak-disposition' | 'disposition-ok' | 'disposition-bad' = 'ok';
+	| 'ok'
+	| '429'
+	| 'leak-location'
+	| 'leak-disposition'
+	| 'disposition-ok'
+	| 'disposition-bad'
+	| 'disposition-research' = 'ok';
 let server: Server;
 let base: string;
 
@@ -51,7 +57,8 @@ beforeAll(async () => {
 		const disposition = {
 			'leak-disposition': `attachment; filename="${key}.zip"`,
 			'disposition-ok': 'attachment; filename="SPX_2026-11-20.zip"',
-			'disposition-bad': 'attachment; filename="../../etc/passwd"; x=\\evil'
+			'disposition-bad': 'attachment; filename="../../etc/passwd"; x=\\evil',
+			'disposition-research': 'inline; filename="^SPX_gex_oi.csv"'
 		}[mode as string];
 		if (disposition) res.setHeader('content-disposition', disposition);
 		// Answer slowly so concurrent requests overlap.
@@ -214,6 +221,10 @@ describe('UpstreamProxy', () => {
 
 	it('passes content-disposition only with a safe file name', async () => {
 		const { proxy } = proxyWith(quantKey);
+		// The names the embedded service gives its downloads pass.
+		mode = 'disposition-research';
+		const research = await proxy.handle('GET', 'research/^SPX/gex_oi', new URLSearchParams());
+		expect(research.headers['content-disposition']).toBe('inline; filename="^SPX_gex_oi.csv"');
 		mode = 'disposition-ok';
 		const ok = await proxy.handle('GET', 'hist/eod/SPX', new URLSearchParams());
 		expect(ok.headers['content-disposition']).toBe('attachment; filename="SPX_2026-11-20.zip"');

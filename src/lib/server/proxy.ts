@@ -64,7 +64,7 @@ const PLAN_MAX_BYTES = 2 * 1024 * 1024;
 const COALESCED_MAX_BYTES = 32 * 1024 * 1024;
 /** A download name the browser may be given: plain characters, no path, no quoting tricks. */
 const SAFE_DISPOSITION =
-	/^(attachment|inline)(;\s*filename="?[A-Za-z0-9][A-Za-z0-9._-]{0,127}"?)?$/i;
+	/^(attachment|inline)(;\s*filename="?[A-Za-z0-9^][A-Za-z0-9^._-]{0,127}"?)?$/i;
 
 /** A memoised plan: its key twice (string + map slot) and the plan's own objects. */
 function planBytes(key: string): number {
