@@ -104,11 +104,11 @@ function portOf(url: URL): number {
 }
 
 /** The URL of `host` as a browser would address it, or undefined for anything that is not. */
-function hostUrl(host: string, scheme = 'http:'): URL | undefined {
+function hostUrl(host: string): URL | undefined {
 	const h = host.trim().toLowerCase();
 	if (!h || /[\s/\\@?#]/.test(h)) return undefined;
 	try {
-		const url = new URL(`${scheme}//${h}`);
+		const url = new URL(`http://${h}`);
 		return url.host === h || `${url.hostname}:${portOf(url)}` === h ? url : undefined;
 	} catch {
 		return undefined;
