@@ -24,6 +24,13 @@ describe('dashboard access', () => {
 		expect(sessionValid(undefined, 0)).toBe(false);
 	});
 
+	it('holds a bounded number of sessions (expired first, then the oldest go)', () => {
+		const first = createSession(0);
+		for (let i = 0; i < 10_000; i++) createSession(1);
+		expect(sessionValid(first, 2)).toBe(false);
+		expect(sessionValid(createSession(2), 3)).toBe(true);
+	});
+
 	it('slows wrong passwords per client and dashboard-wide, never locking anyone out', () => {
 		let now = 0;
 		const t = new LoginThrottle({

@@ -18,8 +18,18 @@ export function passwordMatches(given: string, expected: string): boolean {
 	return timingSafeEqual(a, b);
 }
 
+/** Sessions held at most; past it, expired ones are purged, then the oldest dropped. */
+const MAX_SESSIONS = 10_000;
+
 export function createSession(now = Date.now()): string {
 	const token = randomBytes(32).toString('base64url');
+	if (sessions.size >= MAX_SESSIONS) {
+		for (const [t, expires] of sessions) if (expires <= now) sessions.delete(t);
+		for (const t of sessions.keys()) {
+			if (sessions.size < MAX_SESSIONS) break;
+			sessions.delete(t);
+		}
+	}
 	sessions.set(token, now + SESSION_TTL_MS);
 	return token;
 }
@@ -60,7 +70,8 @@ export interface LoginThrottleOptions {
 
 export class LoginThrottle {
 	private readonly clients = new Map<string, { count: number; last: number }>();
-	private global: number[] = [];
+	/** Dashboard-wide failures per minute (bounded: one slot per minute of the window). */
+	private readonly perMinute = new Map<number, number>();
 	private readonly o: Required<LoginThrottleOptions>;
 
 	constructor(options: LoginThrottleOptions = {}) {
@@ -83,9 +94,14 @@ export class LoginThrottle {
 		this.clients.delete(client); // re-insert: the Map stays ordered by last failure
 		this.clients.set(client, { count, last: now });
 		if (this.clients.size > 10_000) this.clients.delete(this.clients.keys().next().value!);
-		this.global = this.global.filter((t) => now - t < this.o.windowMs);
-		this.global.push(now);
-		const globalCapped = this.global.length > this.o.globalCap;
+		const minute = Math.floor(now / 60_000);
+		this.perMinute.set(minute, (this.perMinute.get(minute) ?? 0) + 1);
+		let recent = 0;
+		for (const [m, n] of this.perMinute) {
+			if ((minute - m) * 60_000 >= this.o.windowMs) this.perMinute.delete(m);
+			else recent += n;
+		}
+		const globalCapped = recent > this.o.globalCap;
 		const extra = count - this.o.freeFailures;
 		const own = extra <= 0 ? 0 : Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** (extra - 1));
 		return { delayMs: globalCapped ? this.o.maxDelayMs : own, globalCapped };
