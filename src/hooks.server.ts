@@ -86,14 +86,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	const passwordRequired = Boolean(cfg.password);
 	if (!verdict.ok) {
 		const { pathname } = event.url;
-		if (
-			verdict.status === 401 &&
-			event.request.method === 'GET' &&
-			!pathname.startsWith('/api/') &&
-			!event.isDataRequest
-		) {
+		if (verdict.status === 401 && event.request.method === 'GET' && !pathname.startsWith('/api/')) {
 			// Returned, not thrown: a redirect thrown from handle on an undecodable path escaped
-			// SvelteKit as an unhandled rejection.
+			// SvelteKit as an unhandled rejection. For a client-side navigation (__data.json)
+			// SvelteKit turns this answer into its JSON redirect, so the page goes to the login.
 			return new Response(null, {
 				status: 303,
 				headers: {

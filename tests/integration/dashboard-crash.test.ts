@@ -109,6 +109,8 @@ const paths = [
 	'/login?next=%0d%0aSet-Cookie:%20x=1',
 	'/login?next=/%09/evil.example',
 	'/login/classic/gex_full/__data.json',
+	'/%/__data.json',
+	'/%E0%A4%A/__data.json?x-sveltekit-invalidated=%',
 	'/account',
 	'/SPX/classic?x-sveltekit-invalidated=%',
 	'/_app/%',
