@@ -5,6 +5,8 @@
  */
 import {
 	existsSync,
+	mkdirSync,
+	rmSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
@@ -74,6 +76,47 @@ describe('state files at start', () => {
 			expect(statSync(dataDir).mode & 0o777).toBe(0o700);
 			expect(statSync(join(parent, 'state')).mode & 0o777).toBe(0o700);
 			expect(statSync(ledger).mode & 0o777).toBe(0o600);
+		} finally {
+			await d.stop();
+		}
+	});
+
+	it('a ledger that cannot be saved keeps the process up and says so on the Account page', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-fail-'));
+		const d = await startDashboard({
+			GEXDECK_DATA_DIR: dataDir,
+			GEXDECK_UPSTREAM: stub.url,
+			GEXDECK_API_KEY: TEST_KEY
+		});
+		const ledger = join(dataDir, 'ledger.json');
+		const waitFor = async (check: () => boolean | Promise<boolean>) => {
+			for (let i = 0; i < 50 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100));
+		};
+		const accountPage = async () => (await rawRequest(d.port, 'GET', '/account')).body;
+		try {
+			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_full');
+			await waitFor(() => existsSync(ledger));
+			// The rename onto the ledger now fails (a non-empty folder is in its place), as on a
+			// read-only or full disk.
+			rmSync(ledger);
+			mkdirSync(join(ledger, 'blocker'), { recursive: true });
+			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_zero');
+			await waitFor(async () => (await accountPage()).includes('ledger-write-error'));
+			const page = await accountPage();
+			expect(page).toContain('the ledger file is not being saved');
+			expect(page).toContain('ledger.json could not be saved');
+			expect(d.proc.exitCode).toBeNull();
+			expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(200);
+			// Once the disk works again the counts are written and the notice goes.
+			rmSync(ledger, { recursive: true });
+			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_one');
+			await waitFor(() => existsSync(ledger));
+			const saved = JSON.parse(readFileSync(ledger, 'utf8'));
+			const counts = Object.values(
+				saved.accounts as Record<string, Record<string, { daily: { requests: number } }>>
+			)[0];
+			expect(counts.api_default.daily.requests).toBe(3);
+			expect(await accountPage()).not.toContain('ledger-write-error');
 		} finally {
 			await d.stop();
 		}

@@ -38,6 +38,8 @@ export interface AccountStatus {
 	research: KeyStatus;
 	features: FeatureStatus[];
 	ledger: Record<string, PoolSpend>;
+	/** Why the ledger file could not be saved (full disk, read-only folder), or null. */
+	ledgerWriteError: string | null;
 	pools: Record<string, PoolBackoffState>;
 	demoAccounts: UpstreamTarget['demoAccounts'];
 	demoAccountId: string | null;
@@ -114,6 +116,7 @@ export async function accountStatus(): Promise<AccountStatus> {
 			research: none,
 			features: [],
 			ledger: {},
+			ledgerWriteError: quotaLedger().lastWriteError ?? null,
 			pools: {},
 			demoAccounts: [],
 			demoAccountId: null
@@ -157,6 +160,7 @@ export async function accountStatus(): Promise<AccountStatus> {
 		research,
 		features,
 		ledger: quotaLedger().usage(accountId),
+		ledgerWriteError: quotaLedger().lastWriteError ?? null,
 		pools,
 		demoAccounts: target.demoAccounts,
 		demoAccountId: target.demoAccountId ?? null
