@@ -150,6 +150,36 @@ describe('password-protected dashboard', () => {
 		).toBe(200);
 	});
 
+	it('logging out ends the session', async () => {
+		const page = await rawRequest(d.port, 'GET', '/login');
+		const csrf = setCookies(page.headers).gexdeck_csrf;
+		const form = {
+			origin: d.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		};
+		const login = await rawRequest(
+			d.port,
+			'POST',
+			'/login?/login',
+			form,
+			new URLSearchParams({ csrf, password: 'correct horse' }).toString()
+		);
+		const own = setCookies(login.headers).gexdeck_session;
+		const cookie = `gexdeck_session=${own}; gexdeck_csrf=${csrf}`;
+		expect((await rawRequest(d.port, 'GET', '/api/tickers', { cookie })).status).toBe(200);
+		const out = await rawRequest(
+			d.port,
+			'POST',
+			'/login?/logout',
+			{ ...form, cookie },
+			new URLSearchParams({ csrf }).toString()
+		);
+		expect(out.status).toBe(303);
+		expect((await rawRequest(d.port, 'GET', '/api/tickers', { cookie })).status).toBe(401);
+	});
+
 	it('after login goes only to a path of this site', async () => {
 		const page = await rawRequest(d.port, 'GET', '/login');
 		const csrf = setCookies(page.headers).gexdeck_csrf;

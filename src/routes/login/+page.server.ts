@@ -9,6 +9,7 @@ import {
 	SESSION_TTL_MS
 } from '$lib/server/auth';
 import { config } from '$lib/server/config';
+import { cookieValue } from '$lib/server/cookies';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load = (({ locals, url }) => {
@@ -53,8 +54,8 @@ export const actions = {
 		return fail(401, { message: 'Wrong password.' });
 	},
 
-	logout: async ({ cookies }) => {
-		endSession(cookies.get(SESSION_COOKIE));
+	logout: async ({ cookies, request }) => {
+		endSession(cookieValue(request.headers.get('cookie'), SESSION_COOKIE));
 		cookies.delete(SESSION_COOKIE, { path: '/' });
 		redirect(303, '/login');
 	}
