@@ -383,8 +383,9 @@ describe('vite preview', () => {
 			expect([403, 421]).toContain(
 				await getWithHost(`${preview.base}/healthz`, `evil.example:${port}`)
 			);
+			// Vite's own SIGTERM handler ends preview once its server closed (exit code 128 + 15).
 			preview.child.kill('SIGTERM');
-			expect(await preview.exited).toBe(0);
+			expect([0, 143]).toContain(await preview.exited);
 		} finally {
 			if (preview.child.exitCode === null) preview.child.kill('SIGKILL');
 		}

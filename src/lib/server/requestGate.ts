@@ -276,7 +276,8 @@ export async function csrfFailure(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The http.Server itself (scripts/start.js): nothing a client sends may take the process down.
+// The http.Server itself (whichever entry made it, see httpServer.ts): nothing a client sends
+// may take the process down.
 
 /**
  * Guards the dashboard's http.Server: every upgrade socket gets an 'error' listener before any
