@@ -60,6 +60,9 @@ function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): void {
 	}
 }
 
+/** Never part of the build context (deploy/Dockerfile.dockerignore excludes them too). */
+const NOT_CONTEXT = ['.git', 'node_modules', 'build', 'data', '.svelte-kit', 'test-results'];
+
 /** The files of the build context: what git tracks or would track (.gitignore applies). */
 function copyContext(into: string): void {
 	const listed = spawnSync(
@@ -70,7 +73,14 @@ function copyContext(into: string): void {
 			encoding: 'utf8'
 		}
 	);
-	if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+	if (listed.status !== 0) {
+		// Not a git checkout (an unpacked archive): the folder minus what is never context.
+		cpSync(root, into, {
+			recursive: true,
+			filter: (src) => !NOT_CONTEXT.some((n) => src === join(root, n))
+		});
+		return;
+	}
 	for (const file of listed.stdout.split('\0').filter(Boolean)) {
 		const from = join(root, file);
 		if (!existsSync(from)) continue; // deleted in the working tree
