@@ -1,8 +1,34 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { buildEmbeddedService } from './scripts/build-service.js';
+
+/**
+ * `vite build` (and so `npm run build`, `npm start` and the e2e runner) also compiles the
+ * embedded service (src/service/main.ts) into build/service/main.js, so `node build` needs
+ * neither tsx nor src/. It runs after the adapter wrote build/ (the adapter empties the folder).
+ */
+function embeddedService(): Plugin {
+	let ssr = false;
+	return {
+		name: 'gexdeck-embedded-service',
+		apply: 'build',
+		configResolved(config) {
+			ssr = Boolean(config.build.ssr);
+		},
+		closeBundle: {
+			order: 'post',
+			sequential: true,
+			async handler() {
+				// SvelteKit's server build runs the adapter; its nested client build must not.
+				if (ssr) await buildEmbeddedService();
+			}
+		}
+	};
+}
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [sveltekit(), embeddedService()],
 	test: {
 		testTimeout: 30_000,
 		hookTimeout: 60_000,

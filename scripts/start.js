@@ -2,13 +2,15 @@
 /**
  * `npm start`: run gexdeck from a fresh clone right after `npm ci`.
  *
- * Builds the app when build/ is missing or older than the sources, then serves the adapter-node
- * handler from this process (with the proxy's fast path for /api), honouring PORT and HOST
- * (default 127.0.0.1:3000). Without GEXDECK_UPSTREAM the dashboard starts the embedded service itself (and stops it on exit).
+ * Builds the app when build/ is missing or older than the sources (`vite build`, which also
+ * compiles the embedded service into build/service/), then runs adapter-node's own entry,
+ * build/index.js, exactly as `node build` does: same server, /api fast path, /stream, health
+ * probes and graceful shutdown (all attached by the app itself, see src/lib/server/production.ts).
+ * HOST defaults to 127.0.0.1 and PORT to 3000. Without GEXDECK_UPSTREAM the dashboard starts the
+ * embedded service itself (and stops it on exit).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,6 +32,7 @@ function newestMtime(path) {
 function buildIsStale() {
 	const marker = join(root, 'build', 'index.js');
 	if (!existsSync(marker)) return 'build/ is missing';
+	if (!existsSync(join(root, 'build', 'service', 'main.js'))) return 'build/service/ is missing';
 	const built = statSync(marker).mtimeMs;
 	const inputs = [
 		'src',
@@ -37,6 +40,7 @@ function buildIsStale() {
 		'proto',
 		'svelte.config.js',
 		'vite.config.ts',
+		'scripts/build-service.js',
 		'package.json',
 		'package-lock.json'
 	];
@@ -58,6 +62,13 @@ const stale = buildIsStale();
 if (stale) {
 	console.log(`gexdeck: building (${stale})…`);
 	const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+	if (!existsSync(vite)) {
+		// A production install (npm ci --omit=dev) runs a build made elsewhere.
+		console.error(
+			'gexdeck: cannot build without the dev dependencies: run `npm ci && npm run build`'
+		);
+		process.exit(1);
+	}
 	const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
 		stdio: 'inherit'
 	});
@@ -72,62 +83,11 @@ console.log(
 		? `gexdeck: upstream ${process.env.GEXDECK_UPSTREAM}`
 		: 'gexdeck: starting the embedded service (set GEXDECK_UPSTREAM to use another service)'
 );
-// The adapter's request handler; importing it runs the app's init hook (which starts the
-// embedded service), so the server listens only once the upstream is ready.
-/** @type {{ handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void }} */
-let app;
 try {
-	app = await import(pathToFileURL(join(root, 'build', 'handler.js')).href);
+	// Importing it runs the app's init hook (which starts the embedded service), then listens.
+	await import(pathToFileURL(join(root, 'build', 'index.js')).href);
 } catch (err) {
 	// The init hook refuses an unsafe configuration (e.g. a public HOST without a password).
 	console.error(/** @type {Error} */ (err).message);
 	process.exit(1);
 }
-const { handler } = app;
-
-/**
- * GET /api/* goes to the proxy's node:http fast path when the app offers one (see
- * src/lib/server/fastApi.ts); everything else to SvelteKit.
- * @type {((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean) | undefined}
- */
-const fastApi = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.fastApi')];
-const server = createServer((req, res) => {
-	// One request's failure is a 500 and a log line, never the end of the process.
-	try {
-		if (fastApi && fastApi(req, res)) return;
-		handler(req, res);
-	} catch (err) {
-		console.error('gexdeck: request failed:', err);
-		if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-		res.end('{"error":"Internal error; see the dashboard log."}');
-	}
-});
-server.keepAliveTimeout = 65_000;
-// Parts of the app that need the raw server (WebSocket upgrades) registered themselves through
-// src/lib/server/httpServer.ts while the app initialised (the request gate's server guard too:
-// error listeners on every upgrade socket, the bound address checked once listening).
-const attachers = /** @type {any} */ (globalThis)[Symbol.for('gexdeck.httpServerAttachers')] ?? [];
-for (const attach of attachers) attach(server);
-
-let stopping = false;
-/** @param {string} signal */
-function shutdown(signal) {
-	if (stopping) return;
-	stopping = true;
-	console.log(`gexdeck: ${signal}, shutting down`);
-	server.close(() => {
-		// Lets the app stop what it started (the embedded service child).
-		/** @type {any} */ (process).emit('sveltekit:shutdown', signal);
-		process.exit(0);
-	});
-	server.closeIdleConnections();
-	setTimeout(() => process.exit(0), 5_000).unref();
-}
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-
-server.listen(Number(port), host, () => {
-	const shownHost = host.includes(':') ? `[${host}]` : host;
-	console.log(`Listening on http://${shownHost}:${port}`);
-	console.log(`gexdeck: open http://${shownHost}:${port}/`);
-});

@@ -1,8 +1,10 @@
 import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
-import { FAST_API, handleFastApi } from '$lib/server/fastApi';
+import { dev } from '$app/environment';
 import { onHttpServer } from '$lib/server/httpServer';
+import { log } from '$lib/server/log';
+import { startProductionServer } from '$lib/server/production';
 import {
 	bindRefusal,
 	checkRequest,
@@ -35,16 +37,16 @@ export const init: ServerInit = async () => {
 	// naming the file (a copy kept), rather than surfacing later or being silently reset.
 	readSettings();
 	quotaLedger();
-	// Offer the proxy's node:http fast path to scripts/start.js (see $lib/server/fastApi).
-	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();
+	// The /api fast path, /stream and graceful shutdown under every production entry.
+	if (!dev) startProductionServer();
 	try {
 		await warmUp();
 	} catch (err) {
 		// The pages show the error; the server itself stays up so the Account page can help.
-		console.error(`gexdeck: ${(err as Error).message}`);
+		log.error((err as Error).message);
 	}
 };
 

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { log } from './log';
 
 export interface DemoKey {
 	key: string;
@@ -91,20 +92,66 @@ export function findProjectRoot(): string {
 	);
 }
 
+/** Path of the compiled service inside the build folder (scripts/build-service.js writes it). */
+export const BUILT_SERVICE_ENTRY = join('service', 'main.js');
+
+/**
+ * How to run the embedded service: the compiled build/service/main.js when this code runs from
+ * adapter-node's build (a production install has no tsx and may have no src/), else the
+ * TypeScript sources through tsx (vite dev, preview, tests).
+ */
+export function serviceCommand(from = dirname(fileURLToPath(import.meta.url))): {
+	args: string[];
+	cwd: string;
+} {
+	let dir = resolve(from);
+	for (;;) {
+		const entry = join(dir, BUILT_SERVICE_ENTRY);
+		if (existsSync(join(dir, 'handler.js')) && existsSync(entry)) {
+			return { args: [entry], cwd: process.cwd() };
+		}
+		const parent = dirname(dir);
+		if (parent === dir) break;
+		dir = parent;
+	}
+	const root = findProjectRoot();
+	return { args: ['--import', 'tsx', join(root, 'src', 'service', 'main.ts')], cwd: root };
+}
+
 const children = new Set<ChildProcess>();
 let exitHooked = false;
 
 function hookExit(): void {
 	if (exitHooked) return;
 	exitHooked = true;
-	const killAll = () => {
+	// Last resort when the process ends without a graceful shutdown (stopEmbeddedServices).
+	process.on('exit', () => {
 		for (const child of children) child.kill('SIGTERM');
 		children.clear();
-	};
-	process.on('exit', killAll);
-	// adapter-node emits this after a graceful SIGINT/SIGTERM shutdown; the child must go too,
-	// or its handle keeps the dashboard's process alive.
-	process.on('sveltekit:shutdown' as 'exit', killAll);
+	});
+}
+
+/**
+ * Stops every embedded service child: SIGTERM (it closes its sockets and flushes its counters),
+ * SIGKILL after `graceMs`. Resolves once all have exited.
+ */
+export async function stopEmbeddedServices(graceMs = 3_000): Promise<void> {
+	const running = [...children];
+	children.clear();
+	await Promise.all(
+		running.map(
+			(child) =>
+				new Promise<void>((done) => {
+					if (child.exitCode !== null || child.signalCode !== null) return done();
+					const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+					child.once('exit', () => {
+						clearTimeout(kill);
+						done();
+					});
+					child.kill('SIGTERM');
+				})
+		)
+	);
 }
 
 /** Start the embedded service and wait for its ready line (2 min at most: the market model warms up first). */
@@ -112,23 +159,14 @@ export function startEmbeddedService(
 	dataDir: string,
 	timeoutMs = 120_000
 ): Promise<EmbeddedService> {
-	const root = findProjectRoot();
+	const command = serviceCommand();
 	hookExit();
 	const child = spawn(
 		process.execPath,
-		[
-			'--import',
-			'tsx',
-			join(root, 'src', 'service', 'main.ts'),
-			'--port',
-			'0',
-			'--ready-json',
-			'--data-dir',
-			dataDir
-		],
+		[...command.args, '--port', '0', '--ready-json', '--data-dir', dataDir],
 		{
-			cwd: root,
-			stdio: ['ignore', 'pipe', 'inherit'],
+			cwd: command.cwd,
+			stdio: ['ignore', 'pipe', 'pipe'],
 			env: { ...process.env, NODE_ENV: 'production' }
 		}
 	);
@@ -139,6 +177,8 @@ export function startEmbeddedService(
 		children.delete(child);
 	});
 
+	// Its diagnostics join the dashboard's log (one JSON object per line with GEXDECK_LOG=json).
+	createInterface({ input: child.stderr! }).on('line', (line) => log.forward('service', line));
 	return new Promise((resolvePromise, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		const timer = setTimeout(() => {

@@ -1,18 +1,18 @@
 /**
- * The proxy's fast path for the built server: `scripts/start.js` hands GET/HEAD /api/* requests
- * straight to this node:http handler instead of SvelteKit's request pipeline (Request/Response
- * conversion, cookies, page machinery), which costs more than the proxy itself. It passes the
- * same request gate as every other entry point (requestGate.ts) and sends the same security
- * headers. Anything else (other methods, pages) still goes through SvelteKit, where the CSRF
- * check applies. No exception escapes: a failure is a 500 for this request and a log line.
+ * The proxy's fast path: GET/HEAD /api/* requests go straight to this node:http handler
+ * (attached to the dashboard's http.Server by the init hook through httpServer.ts, under every
+ * entry point) instead of SvelteKit's request pipeline (Request/Response conversion, cookies,
+ * page machinery), which costs more than the proxy itself. It passes the same request gate as
+ * every other entry point (requestGate.ts) and sends the same security headers. Anything else
+ * (other methods, pages) still goes through SvelteKit, where the CSRF check applies. No
+ * exception escapes: a failure is a 500 for this request and a log line.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from './config';
+import { errorText, log } from './log';
 import { checkNodeRequest, refusalBody } from './requestGate';
 import { API_CSP, securityHeaders } from './securityHeaders';
 import { upstreamProxy } from './services';
-
-export const FAST_API = Symbol.for('gexdeck.fastApi');
 
 export type FastApiHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -32,7 +32,7 @@ function send(
 		res.writeHead(status, { ...base, ...headers });
 	} catch (err) {
 		// A header value node refuses (e.g. a control character from upstream): answer 500.
-		console.error(`gexdeck: /api answer not sendable: ${(err as Error).message}`);
+		log.error('/api answer not sendable', { error: (err as Error).message });
 		res.writeHead(500, { ...base, ...JSON_HEADERS });
 		res.end(head ? undefined : INTERNAL);
 		return;
@@ -41,7 +41,7 @@ function send(
 }
 
 function fail(res: ServerResponse, head: boolean, err: unknown): void {
-	console.error(`gexdeck: /api request failed: ${(err as Error)?.stack ?? String(err)}`);
+	log.error('/api request failed', { error: errorText(err) });
 	send(res, 500, JSON_HEADERS, INTERNAL, head);
 }
 

@@ -1,21 +1,76 @@
 /**
- * The seam between the app and the node:http server that `scripts/start.js` creates: server-side
- * parts that need the raw server (e.g. the stream relay's WebSocket upgrade on /stream) register
- * here, typically from the `init` hook; start.js calls every registered function once the server
- * exists, before it listens. Under `vite dev` nothing calls them.
+ * The seam between the app and the node:http server that serves it, whichever entry created
+ * it: adapter-node's `node build`, `npm start` (which runs the same build/index.js) or
+ * `vite preview`. Server-side parts that need the raw server (the /stream WebSocket upgrade,
+ * the /api fast path, the request gate's server guard) register with onHttpServer(), typically
+ * from the `init` hook; watchHttpServer() hands them the server when it accepts its first
+ * connection (Node's documented `net.server.socket` diagnostics channel fires before the server
+ * parses any request or upgrade on it), so no entry point has to pass the server in.
  */
-import type { Server } from 'node:http';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-
-export const HTTP_SERVER_ATTACHERS = Symbol.for('gexdeck.httpServerAttachers');
 
 export type HttpServerAttacher = (server: Server) => void;
 
-/** Register `attach` to be called with the dashboard's http.Server. */
+const attachers: HttpServerAttacher[] = [];
+let attached: Server | undefined;
+let watching = false;
+
+/** Register `attach` to be called with the dashboard's http.Server (at once if it is known). */
 export function onHttpServer(attach: HttpServerAttacher): void {
-	const g = globalThis as Record<symbol, unknown>;
-	const list = (g[HTTP_SERVER_ATTACHERS] ??= []) as HttpServerAttacher[];
-	list.push(attach);
+	attachers.push(attach);
+	if (attached) attach(attached);
+}
+
+/** The dashboard's http.Server once it has accepted a connection, else undefined. */
+export function httpServer(): Server | undefined {
+	return attached;
+}
+
+/** Hands `server` to every attacher (once per process; later servers are ignored). */
+export function attachHttpServer(server: Server): void {
+	if (attached) return;
+	attached = server;
+	for (const attach of attachers) attach(server);
+}
+
+const SOCKET_CHANNEL = 'net.server.socket';
+
+function onSocket(message: unknown): void {
+	// Node sets socket.server on every accepted connection before publishing it.
+	const server = (message as { socket?: { server?: unknown } }).socket?.server;
+	if (!(server instanceof Server)) return;
+	unsubscribe(SOCKET_CHANNEL, onSocket);
+	attachHttpServer(server);
+}
+
+/** Attach to the first http.Server of this process that accepts a connection. */
+export function watchHttpServer(): void {
+	if (watching || attached) return;
+	watching = true;
+	subscribe(SOCKET_CHANNEL, onSocket);
+}
+
+/**
+ * Lets `intercept` answer a request before the server's own listeners (the adapter's handler)
+ * see it: the /api fast path. A request it takes (returns true) never reaches them.
+ */
+export function interceptRequests(
+	server: Server,
+	intercept: (req: IncomingMessage, res: ServerResponse) => boolean
+): void {
+	const emit = server.emit;
+	server.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+		if (event === 'request' && intercept(args[0] as IncomingMessage, args[1] as ServerResponse)) {
+			return true;
+		}
+		return (emit as (event: string | symbol, ...args: unknown[]) => boolean).call(
+			this,
+			event,
+			...args
+		);
+	} as Server['emit'];
 }
 
 const STATUS_TEXT: Record<number, string> = {

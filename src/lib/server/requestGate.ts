@@ -1,8 +1,8 @@
 /**
  * The dashboard's one request gate. Every entry point asks it before doing anything: SvelteKit
  * pages and forms (src/hooks.server.ts), the /api fast path (fastApi.ts), the /stream upgrade
- * (stream/mount.ts) and, through the init hook and the http.Server attacher, scripts/start.js
- * and adapter-node's own `node build`.
+ * (stream/mount.ts) and, through the init hook and the http.Server attacher (httpServer.ts),
+ * adapter-node's `node build`, `npm start` (the same entry) and `vite preview`.
  *
  * In order, a request is refused when:
  * 1. no password is set and it did not arrive on loopback (the address its socket is bound to,
@@ -23,6 +23,7 @@ import { SESSION_COOKIE, sessionValid } from './auth';
 import { config } from './config';
 import { parseCookies } from './cookies';
 import { refuseSocket } from './httpServer';
+import { errorText, log } from './log';
 
 export const CSRF_COOKIE = 'gexdeck_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -87,9 +88,14 @@ export function currentPolicy(): GatePolicy {
 	};
 }
 
-/** Paths reachable without a session: the login page itself and nothing below it. */
+/**
+ * Paths reachable without a session: the login page itself and nothing below it, and the
+ * health probes (/healthz, /readyz), which answer only a fixed vocabulary (health.ts).
+ */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/healthz', '/readyz']);
+
 export function isPublicPath(pathname: string): boolean {
-	return pathname === '/login';
+	return PUBLIC_PATHS.has(pathname);
 }
 
 /** A header value shown in an error body: printable and short. */
@@ -287,7 +293,8 @@ export async function csrfFailure(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The http.Server itself (scripts/start.js): nothing a client sends may take the process down.
+// The http.Server itself (whichever entry made it, see httpServer.ts): nothing a client sends
+// may take the process down.
 
 /**
  * Guards the dashboard's http.Server: every upgrade socket gets an 'error' listener before any
@@ -298,7 +305,7 @@ export function guardHttpServer(server: Server, claimedPaths: readonly string[])
 	server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
 		socket.on('error', (err) => {
 			if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') {
-				console.error(`gexdeck: upgrade socket error: ${err.message}`);
+				log.error('upgrade socket error', { error: err.message });
 			}
 		});
 		const raw = req.url ?? '/';
@@ -306,15 +313,18 @@ export function guardHttpServer(server: Server, claimedPaths: readonly string[])
 		const path = q === -1 ? raw : raw.slice(0, q);
 		if (!claimedPaths.includes(path)) refuseSocket(socket, 404, 'No WebSocket endpoint here.');
 	});
-	server.on('listening', () => {
+	const checkBound = () => {
 		const bound = server.address();
 		if (!bound || typeof bound === 'string') return;
 		const refusal = bindRefusal((bound as AddressInfo).address, currentPolicy().passwordRequired);
 		if (refusal) {
-			console.error(refusal);
+			log.error(refusal);
 			process.exit(1);
 		}
-	});
+	};
+	// The server is handed over at its first connection (httpServer.ts), when it already listens.
+	if (server.listening) checkBound();
+	else server.on('listening', checkBound);
 }
 
 let processGuarded = false;
@@ -327,6 +337,6 @@ export function guardProcess(): void {
 	if (processGuarded) return;
 	processGuarded = true;
 	process.on('unhandledRejection', (reason) => {
-		console.error('gexdeck: unhandled rejection:', reason);
+		log.error('unhandled rejection', { error: errorText(reason) });
 	});
 }

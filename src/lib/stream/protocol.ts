@@ -6,6 +6,12 @@
 
 export const STREAM_PATH = '/stream';
 
+/**
+ * WebSocket close code the dashboard sends to every viewer when it shuts down gracefully
+ * (1012, "Service Restart"): the page reconnects at once and keeps its subscriptions.
+ */
+export const RESTARTING_CLOSE_CODE = 1012;
+
 /** What the relay's hold on the upstream slot looks like. */
 export type RelayState =
 	/** No group wanted: nothing negotiated or the slot is idle. */

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../wire/encode';
 import type { WorkerToPage } from './messages';
+import { RESTARTING_CLOSE_CODE } from './protocol';
 import { encodeRelayFrame } from './relayFrame';
 import { StreamWorkerCore, type WorkerSocket } from './workerCore';
 
@@ -24,9 +25,9 @@ class FakeSocket implements WorkerSocket {
 		this.readyState = 1;
 		this.onopen?.({});
 	}
-	drop(reason: string) {
+	drop(reason: string, code = 1006) {
 		this.readyState = 3;
-		this.onclose?.({ code: 1006, reason });
+		this.onclose?.({ code, reason });
 	}
 }
 
@@ -122,6 +123,32 @@ describe('StreamWorkerCore', () => {
 		h.timers[1].fn();
 		h.sockets[2].drop('again');
 		expect(h.timers[2].ms).toBeGreaterThan(h.timers[1].ms);
+	});
+
+	it('reconnects at the shortest delay when the dashboard restarts (close code 1012)', () => {
+		const h = harness();
+		h.core.handle({ type: 'connect', url: 'ws://x/stream' });
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		h.sockets[0].open();
+		// Two failures first, so the backoff has grown.
+		h.sockets[0].drop('network');
+		h.timers[0].fn();
+		h.sockets[1].drop('network');
+		h.timers[1].fn();
+		h.sockets[2].open();
+		h.sockets[2].drop('Dashboard restarting', RESTARTING_CLOSE_CODE);
+		expect(h.posted.at(-1)?.message).toMatchObject({
+			type: 'connection',
+			state: 'closed',
+			detail: 'dashboard restarting; reconnecting'
+		});
+		expect(h.timers[2].ms).toBeLessThanOrEqual(h.timers[0].ms);
+		h.timers[2].fn();
+		h.sockets[3].open();
+		expect(JSON.parse(h.sockets[3].sent[0])).toEqual({
+			type: 'subscribe',
+			groups: ['SPX_classic_gex_full']
+		});
 	});
 
 	it('forwards relay control messages to the page', () => {

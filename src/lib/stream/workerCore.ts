@@ -8,7 +8,7 @@
 import { UpdateCoalescer } from './coalescer';
 import { decodeRelayMessage } from './decode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
-import { parseRelayMessage } from './protocol';
+import { parseRelayMessage, RESTARTING_CLOSE_CODE } from './protocol';
 import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */
@@ -190,6 +190,12 @@ export class StreamWorkerCore {
 		socket.onclose = (ev) => {
 			if (this.socket !== socket) return;
 			this.socket = undefined;
+			if (ev.code === RESTARTING_CLOSE_CODE) {
+				// A graceful restart, not a failure: retry from the shortest delay, groups restored.
+				this.attempt = 0;
+				this.scheduleReconnect('dashboard restarting; reconnecting');
+				return;
+			}
 			this.scheduleReconnect(ev.reason || `closed (${ev.code ?? '?'})`);
 		};
 		socket.onerror = () => undefined; // onclose follows and decides

@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { parseViewerRequest, STREAM_PATH } from '../../stream/protocol';
 import { cookieValue } from '../cookies';
 import { refuseSocket } from '../httpServer';
+import { log } from '../log';
 import type { StreamRelay } from './relay';
 
 /** Decides whether an upgrade request may open a viewer (true), else the refusal status. */
@@ -33,7 +34,8 @@ export interface StreamEndpointOptions {
 export interface StreamEndpoint {
 	/** Viewers currently connected. */
 	readonly size: number;
-	close(): void;
+	/** Stops accepting viewers and closes the connected ones with `code` (default 1001). */
+	close(code?: number, reason?: string): void;
 }
 
 export function attachStreamEndpoint(
@@ -56,7 +58,7 @@ export function attachStreamEndpoint(
 		const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
 		if (url.pathname !== path) return; // someone else's upgrade (vite HMR, hubs)
 		accept(req, socket, head).catch((err: unknown) => {
-			console.error(`gexdeck: /stream upgrade failed: ${(err as Error)?.message ?? err}`);
+			log.error('/stream upgrade failed', { error: (err as Error)?.message ?? String(err) });
 			refuseSocket(socket, 500, 'Stream connection failed.');
 		});
 	};
@@ -76,7 +78,8 @@ export function attachStreamEndpoint(
 			const r = verdict === false ? { status: 401, message: 'Sign in first.' } : verdict;
 			return refuseSocket(socket, r.status, r.message);
 		}
-		if (wss.clients.size >= maxViewers) return refuseSocket(socket, 503, 'Too many stream viewers.');
+		if (wss.clients.size >= maxViewers)
+			return refuseSocket(socket, 503, 'Too many stream viewers.');
 		wss.handleUpgrade(req, socket, head, (ws) => onViewer(ws, req));
 	}
 
@@ -141,10 +144,15 @@ export function attachStreamEndpoint(
 		get size() {
 			return wss.clients.size;
 		},
-		close() {
+		close(code = 1001, reason = 'Stream endpoint closing') {
 			clearInterval(ping);
 			server.off('upgrade', onUpgrade);
-			for (const ws of wss.clients) ws.close(1001, 'Stream endpoint closing');
+			for (const ws of wss.clients) ws.close(code, reason);
+			// A viewer that never answers the close handshake must not hold the server open.
+			const stragglers = [...wss.clients];
+			setTimeout(() => {
+				for (const ws of stragglers) ws.terminate();
+			}, 1_000).unref();
 			wss.close();
 		}
 	};

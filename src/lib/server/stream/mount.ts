@@ -1,7 +1,7 @@
 /**
  * The relay inside the dashboard: one StreamRelay per process, negotiating with the upstream
  * and custom-script key the dashboard currently uses (settings, environment or the embedded
- * demo account), and its `/stream` endpoint on the http.Server of scripts/start.js, behind the
+ * demo account), and its `/stream` endpoint on the dashboard's http.Server (httpServer.ts), behind the
  * same request gate as every other dashboard route (requestGate.ts: Host and Origin allowlist,
  * the session cookie when a password is set, loopback only without one).
  *
@@ -11,14 +11,16 @@
 import type { IncomingMessage } from 'node:http';
 import { config } from '../config';
 import { onHttpServer } from '../httpServer';
+import { log } from '../log';
 import { checkNodeRequest } from '../requestGate';
 import { upstreamTarget } from '../upstream';
-import { STREAM_PATH } from '../../stream/protocol';
-import { attachStreamEndpoint } from './endpoint';
+import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../stream/protocol';
+import { attachStreamEndpoint, type StreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
 
 let relay: StreamRelay | undefined;
 let mounted = false;
+let endpoint: StreamEndpoint | undefined;
 
 /** The process's relay (created on first use). */
 export function streamRelay(): StreamRelay {
@@ -28,7 +30,7 @@ export function streamRelay(): StreamRelay {
 			return { baseUrl: t.baseUrl, key: t.customKey };
 		},
 		userAgent: config().userAgent,
-		log: (message) => console.log(`gexdeck: ${message}`)
+		log: (message) => log.info(message)
 	});
 	return relay;
 }
@@ -39,20 +41,31 @@ export function authorizeViewer(req: IncomingMessage): true | { status: number; 
 	return verdict.ok ? true : { status: verdict.status, message: verdict.error };
 }
 
-/** Registers `/stream` on the dashboard's server (scripts/start.js calls the attachers). */
+/** Registers `/stream` on the dashboard's server once it is known (see httpServer.ts). */
 export function mountStreamRelay(): StreamRelay {
 	const r = streamRelay();
 	if (mounted) return r;
 	mounted = true;
 	onHttpServer((server) => {
-		const endpoint = attachStreamEndpoint(server, r, authorizeViewer, {
+		const attached = attachStreamEndpoint(server, r, authorizeViewer, {
 			// The gate checks Origin against the Host allowlist, stricter than Origin == Host.
 			sameOrigin: false
 		});
+		endpoint = attached;
 		server.once('close', () => {
-			endpoint.close();
+			attached.close();
 			void r.close();
 		});
 	});
 	return r;
+}
+
+/**
+ * Graceful shutdown: every viewer is closed with the "restarting" code (the page reconnects
+ * on its own once the dashboard is back), then the upstream hubs are closed so the account's
+ * WebSocket slot is free for the next process.
+ */
+export async function stopStreamRelay(): Promise<void> {
+	endpoint?.close(RESTARTING_CLOSE_CODE, 'Dashboard restarting');
+	await relay?.close();
 }

@@ -1,0 +1,107 @@
+/**
+ * What GET /healthz and GET /readyz answer. Both are public (no session: probes of systemd,
+ * Docker or a load balancer have none) and so say nothing beyond a fixed vocabulary: no URLs,
+ * keys, error texts or counts.
+ *
+ * Ready means: not shutting down, the upstream answers HTTP at all (any status; no key is sent,
+ * so no quota is spent; the answer is cached briefly so probes cannot hammer it), the relay is
+ * not closed, and the data folder is writable.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RelayState } from '../stream/protocol';
+
+export type CheckResult = 'ok' | 'failing';
+
+export interface Readiness {
+	status: 'ready' | 'not ready';
+	checks: {
+		upstream: CheckResult;
+		disk: CheckResult;
+		relay: RelayState;
+		shutdown: 'no' | 'in progress';
+	};
+}
+
+export interface ReadinessDeps {
+	stopping: () => boolean;
+	/** Resolves true when the upstream answered HTTP. */
+	upstreamReachable: () => Promise<boolean>;
+	relayState: () => RelayState;
+	dataDir: string;
+}
+
+/** Whether `dir` accepts a new file (created, written and removed again). */
+export function diskWritable(dir: string): boolean {
+	const probe = join(dir, `.readyz-${process.pid}`);
+	try {
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(probe, 'ok');
+		rmSync(probe, { force: true });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
+	const stopping = deps.stopping();
+	const [upstream, disk] = await Promise.all([
+		stopping ? Promise.resolve(false) : deps.upstreamReachable().catch(() => false),
+		Promise.resolve(diskWritable(deps.dataDir))
+	]);
+	const relay = deps.relayState();
+	const ready = !stopping && upstream && disk && relay !== 'closed';
+	return {
+		status: ready ? 'ready' : 'not ready',
+		checks: {
+			upstream: upstream ? 'ok' : 'failing',
+			disk: disk ? 'ok' : 'failing',
+			relay,
+			shutdown: stopping ? 'in progress' : 'no'
+		}
+	};
+}
+
+/**
+ * `probe(url)` resolves true when something answers HTTP at `url` within `timeoutMs`; the
+ * answer is reused for `cacheMs`, and concurrent probes share one request.
+ */
+export function cachedReachability(
+	url: () => Promise<string>,
+	options: { timeoutMs?: number; cacheMs?: number; now?: () => number; fetch?: typeof fetch } = {}
+): () => Promise<boolean> {
+	const timeoutMs = options.timeoutMs ?? 3_000;
+	const cacheMs = options.cacheMs ?? 5_000;
+	const now = options.now ?? Date.now;
+	const doFetch = options.fetch ?? fetch;
+	let last: { at: number; value: Promise<boolean> } | undefined;
+	const probe = async (): Promise<boolean> => {
+		try {
+			const target = await withTimeout(url(), timeoutMs);
+			const res = await doFetch(target, {
+				method: 'HEAD',
+				redirect: 'manual',
+				signal: AbortSignal.timeout(timeoutMs)
+			});
+			await res.body?.cancel();
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	return () => {
+		if (!last || now() - last.at > cacheMs) last = { at: now(), value: probe() };
+		return last.value;
+	};
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	return Promise.race([
+		promise,
+		new Promise<T>((_, reject) => {
+			timer = setTimeout(() => reject(new Error('timeout')), ms);
+		})
+	]).finally(() => clearTimeout(timer));
+}
