@@ -56,6 +56,9 @@ export interface StreamRelayOptions {
 	log?: (message: string) => void;
 }
 
+/** Spot frames remembered per group to drop the copies other hubs send (ticks of skew). */
+const SPOT_WINDOW = 16;
+
 /** A failure this long after the previous one restarts the backoff from its base delay. */
 const BACKOFF_RESET_MS = 5 * 60_000;
 
@@ -94,7 +97,8 @@ export class StreamRelay {
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs = new Map<string, HubSocket>();
-	private readonly lastSpot = new Map<string, Buffer>();
+	/** Per spot group, the latest frames relayed (duplicates from other hubs are dropped). */
+	private readonly recentSpots = new Map<string, Buffer[]>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
 	private urls: Record<string, string> | undefined;
@@ -509,12 +513,19 @@ export class StreamRelay {
 		this.counters.bytesIn += any.length;
 		let audience: ReadonlySet<Viewer> | undefined;
 		if (group.endsWith('_spot')) {
-			const last = this.lastSpot.get(group);
-			if (last && last.equals(any)) {
+			// One calculation's spot arrives once per hub of its ticker, and the hubs drift apart
+			// by a few ticks under load: comparing with the last frame only let an older spot
+			// through again after a newer one (out of order, twice). The first arrival of each
+			// frame is in order (every hub sends in order), so later copies within a short window
+			// are dropped.
+			let recent = this.recentSpots.get(group);
+			if (!recent) this.recentSpots.set(group, (recent = []));
+			if (recent.some((b) => b.equals(any))) {
 				this.counters.spotDuplicates++;
 				return;
 			}
-			this.lastSpot.set(group, any);
+			recent.push(any);
+			if (recent.length > SPOT_WINDOW) recent.shift();
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
 		if (!audience || audience.size === 0) return;
