@@ -172,7 +172,12 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 		longIdleTimeoutMs: limits.longIdleTimeoutMs
 	};
 	const routes: ExtraRoutes = { exact: new Map(), prefix: new Map() };
-	const server = createServer(createRequestHandler(context, routes));
+	const server = createServer(
+		// Node checks the header and request timeouts on this interval (default 30 s, which
+		// would let a slow client hold a socket twice as long as the bound says).
+		{ connectionsCheckingInterval: Math.max(50, Math.min(5_000, limits.headersTimeoutMs / 3)) },
+		createRequestHandler(context, routes)
+	);
 	// requestTimeout bounds receiving the request only; a long history generation answers after
 	// it and is bounded by the idle timeout, raised for those routes (router.ts).
 	server.headersTimeout = limits.headersTimeoutMs;

@@ -57,7 +57,7 @@ const RESOLVED_CACHE_MAX_KEY = 256;
 const resolvedCache = new Map<string, RouteResolution>();
 let resolvedCacheBytes = 0;
 
-function resolveCached(method: string, pathname: string): RouteResolution {
+export function resolveCached(method: string, pathname: string): RouteResolution {
 	const key = `${method} ${pathname}`;
 	const hit = resolvedCache.get(key);
 	if (hit) return hit;
