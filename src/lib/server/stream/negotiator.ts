@@ -87,12 +87,24 @@ export class Negotiator {
 					'Content-Type': 'application/json'
 				},
 				body: JSON.stringify(body),
+				// A redirect could carry the key's request elsewhere; the upstream never redirects.
+				redirect: 'error',
 				signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
 			});
 		} catch (e) {
 			throw new NegotiationError(0, `negotiate ${method} failed: ${(e as Error).message}`);
 		}
-		const text = await res.text().catch(() => '');
+		// The timeout covers the body too: an answer that trickles in or is cut off is a network
+		// failure (retried later), not an empty answer.
+		let text: string;
+		try {
+			text = await res.text();
+		} catch (e) {
+			throw new NegotiationError(
+				0,
+				`negotiate ${method}: the answer (${res.status}) was cut off: ${(e as Error).message}`
+			);
+		}
 		let json: unknown;
 		try {
 			json = text ? JSON.parse(text) : {};

@@ -50,6 +50,8 @@ export interface StreamRelayOptions {
 	urlTtlMs?: number;
 	/** Bytes a viewer may have in flight before its frames are coalesced (latest-only). */
 	viewerHighWater?: number;
+	/** Bounds of one negotiation request and one hub handshake (ms); default 10 s each. */
+	timeouts?: { negotiateMs?: number; handshakeMs?: number };
 	now?: () => number;
 	random?: () => number;
 	fetch?: typeof fetch;
@@ -285,7 +287,8 @@ export class StreamRelay {
 				baseUrl: t.baseUrl,
 				key: t.key,
 				userAgent: this.options.userAgent,
-				fetch: this.options.fetch
+				fetch: this.options.fetch,
+				timeoutMs: this.options.timeouts?.negotiateMs
 			});
 			this.negotiatorId = id;
 		}
@@ -324,6 +327,10 @@ export class StreamRelay {
 				}
 				const end = await this.openHub(hub, url);
 				if (end?.slotTaken) return;
+				if (end?.refusedStatus === 429) {
+					// Rate limited, not refused: the URL stays good, and a POST would only add load.
+					throw new NegotiationError(429, `hub ${hub}: ${end.reason}`);
+				}
 				if (end?.refusedStatus !== undefined && end.refusedStatus < 500) {
 					// Expired or superseded URL: only a new negotiation gives a usable one.
 					this.log(`relay: ${hub} URL refused (${end.refusedStatus}: ${end.reason})`);
@@ -392,7 +399,10 @@ export class StreamRelay {
 						this.onHubEnd(socket, end);
 					}
 				},
-				{ userAgent: this.options.userAgent }
+				{
+					userAgent: this.options.userAgent,
+					handshakeTimeoutMs: this.options.timeouts?.handshakeMs
+				}
 			);
 			this.hubs.set(hub, socket);
 			socket.ready.then(
@@ -488,7 +498,12 @@ export class StreamRelay {
 		let delay = exp / 2 + (this.random() * exp) / 2;
 		if (err.retryAfterMs) delay = Math.max(delay, err.retryAfterMs);
 		this.attempt++;
-		this.setState('reconnecting', `${err.message}; retrying in ${Math.round(delay)} ms`);
+		// The viewer's status line: what the upstream said, with its status when it gave one.
+		const what =
+			err.status > 0 && !err.message.includes(String(err.status))
+				? `upstream answered ${err.status}: ${err.message}`
+				: err.message;
+		this.setState('reconnecting', `${what}; retrying in ${Math.round(delay)} ms`);
 		this.retryTimer = setTimeout(() => {
 			this.retryTimer = undefined;
 			this.schedule();
