@@ -90,11 +90,23 @@ function slope(xs: number[], ys: number[]): number {
 }
 
 const MB = 1024 * 1024;
+let t0 = performance.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-soak-'));
 const service = await startService({ dataDir, tickers: TICKERS, start: START, speed: SPEED });
 const servicePid = service.process.pid!;
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
-const relay = new StreamRelay({ baseUrl: service.baseUrl, key, userAgent: 'gexdeck-bench/1.0' });
+/** What the relay logged (hub drops and their reasons go into the report). */
+const relayLog: string[] = [];
+const relay = new StreamRelay({
+	baseUrl: service.baseUrl,
+	key,
+	userAgent: 'gexdeck-bench/1.0',
+	log: (m) => {
+		if (relayLog.length < 20)
+			relayLog.push(`${((performance.now() - t0) / 60_000).toFixed(1)} min: ${m}`);
+		console.error(`soak relay: ${m}`);
+	}
+});
 const http = createServer((_q, s) => s.writeHead(404).end());
 const endpoint = attachStreamEndpoint(http, relay, () => true);
 await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
@@ -123,8 +135,7 @@ interface Sample {
 	serviceRss: number;
 }
 const samples: Sample[] = [];
-const t0 = performance.now();
-const cpu0 = process.cpuUsage();
+t0 = performance.now();
 const serviceCpu0 = cpuMsOf(servicePid);
 const c0 = { ...relay.counters };
 let cpuAfterWarmup: NodeJS.CpuUsage | undefined;
@@ -153,7 +164,6 @@ const relayCpuMsPerS = (relayCpu.user + relayCpu.system) / 1000 / measuredS;
 const serviceCpuMsPerS = (cpuMsOf(servicePid) - serviceCpuAfterWarmup) / measuredS;
 const framesOutPerS = (relay.counters.framesOut - framesAfterWarmup) / measuredS;
 const totalCpuS = (cpuMsOf(servicePid) - serviceCpu0) / 1000;
-void cpu0;
 
 // Stop the source, let the last frames drain, then compare what the viewers got with what the
 // relay delivered.
@@ -226,6 +236,7 @@ console.log(`| frame check | ${zeroGaps ? 'pass: zero gaps' : 'FAIL'} | pass |`)
 console.log(
 	`\nRSS samples (minute relay/service MB): ${samples.map((s) => `${f(s.minute, 1)} ${f(s.relayRss / MB, 0)}/${f(s.serviceRss / MB, 0)}`).join(', ')}`
 );
+if (relayLog.length > 0) console.log(`\nRelay log: ${relayLog.join(' | ')}`);
 console.log(`\n(Node ${process.version}; shared machine)`);
 
 viewers.stdin!.write('exit\n');

@@ -5,13 +5,12 @@
  * proxy never hangs or throws, calls the upstream only as often as its backoff allows (calls are
  * counted), and its error body says what is happening.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/lib/contract/keys';
 import { PoolBackoff } from '../../src/lib/server/backoff';
@@ -20,6 +19,7 @@ import { QuotaLedger } from '../../src/lib/server/ledger';
 import { UpstreamProxy, type ProxyResult } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { demoAccounts } from '../../src/service/accounts/demo';
+import { spawnService } from './service-support';
 
 const key = generateKey('custom');
 const dir = mkdtempSync(join(tmpdir(), 'gexdeck-proxy-faults-'));
@@ -172,34 +172,9 @@ describe('proxy against the embedded service killed and restarted', () => {
 	});
 
 	async function startService(port: number): Promise<{ child: ChildProcess; root: string }> {
-		const child = spawn(
-			process.execPath,
-			[
-				'--import',
-				'tsx',
-				'src/service/main.ts',
-				'--port',
-				String(port),
-				'--ready-json',
-				'--data-dir',
-				join(dir, 'service'),
-				'--tickers',
-				'SPX',
-				'--start',
-				'2026-11-18T16:00:00Z'
-			],
-			{ stdio: ['ignore', 'pipe', 'inherit'] }
-		);
+		const { child, url } = await spawnService({ dataDir: join(dir, 'service'), port });
 		children.push(child);
-		for await (const line of createInterface({ input: child.stdout! })) {
-			if (!line.startsWith('{')) continue;
-			const ready = JSON.parse(line) as { event: string; base_url: string };
-			if (ready.event === 'ready') {
-				child.stdout!.resume();
-				return { child, root: ready.base_url.replace(/\/v2$/, '') };
-			}
-		}
-		throw new Error('service exited before it was ready');
+		return { child, root: url.replace(/\/v2$/, '') };
 	}
 
 	it('answers 502 with the reason while the service is down, and 200 again after', async () => {

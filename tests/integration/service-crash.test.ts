@@ -6,16 +6,15 @@
  * runs as its own process (src/service/main.ts, as `npm run service` starts it), so a crash is
  * an exit, and it must still answer REST, negotiation and a hub connection afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WEBPUBSUB_SUBPROTOCOL } from '../../src/lib/contract/pubsub';
 import { demoAccounts } from '../../src/service/accounts/demo';
+import { negotiateUrls, sendThenReset, spawnService } from './service-support';
 
 const accounts = demoAccounts().accounts;
 const quantKey = accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
@@ -27,36 +26,12 @@ let stderr = '';
 
 beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-crash-'));
-	child = spawn(
-		process.execPath,
-		[
-			'--import',
-			'tsx',
-			'src/service/main.ts',
-			'--port',
-			'0',
-			'--ready-json',
-			'--data-dir',
-			dataDir,
-			'--tickers',
-			'SPX,UNG',
-			'--start',
-			'2026-11-18T16:00:00Z',
-			'--seed',
-			'3'
-		],
-		{ stdio: ['ignore', 'pipe', 'pipe'] }
-	);
-	child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-	for await (const line of createInterface({ input: child.stdout! })) {
-		if (!line.startsWith('{')) continue;
-		const ready = JSON.parse(line) as { event: string; base_url: string };
-		if (ready.event === 'ready') {
-			port = Number(new URL(ready.base_url).port);
-			break;
-		}
-	}
-	child.stdout!.resume();
+	({ child, port } = await spawnService({
+		dataDir,
+		tickers: ['SPX', 'UNG'],
+		seed: 3,
+		onStderr: (text) => (stderr += text)
+	}));
 }, 60_000);
 
 afterAll(async () => {
@@ -67,27 +42,7 @@ afterAll(async () => {
 	rmSync(dataDir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Sends `bytes` on a fresh TCP connection, waits `waitMs` (collecting what comes back), then
- * resets the connection. Resolves with what the server sent.
- */
-function attack(bytes: string | Buffer, waitMs: number): Promise<string> {
-	return new Promise((resolve) => {
-		const socket = connect(port, '127.0.0.1');
-		let got = '';
-		socket.on('data', (d) => (got += d.toString('latin1')));
-		socket.on('error', () => undefined);
-		socket.once('connect', () => {
-			socket.write(bytes);
-			setTimeout(() => {
-				if (!socket.destroyed) socket.resetAndDestroy();
-				resolve(got);
-			}, waitMs);
-		});
-	});
-}
+const attack = (bytes: string | Buffer, waitMs: number) => sendThenReset(port, bytes, waitMs);
 
 async function get(path: string, headers: Record<string, string> = {}) {
 	const res = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -97,19 +52,8 @@ async function get(path: string, headers: Record<string, string> = {}) {
 	return { status: res.status, text: await res.text() };
 }
 
-async function negotiate(): Promise<Record<string, string>> {
-	const res = await fetch(`http://127.0.0.1:${port}/v2/negotiate`, {
-		method: 'POST',
-		headers: {
-			'User-Agent': UA,
-			Authorization: `Bearer ${quantKey}`,
-			'Content-Type': 'application/json'
-		},
-		body: JSON.stringify({ groups: ['SPX_classic_gex_full', 'SPX_spot'] })
-	});
-	expect(res.status).toBe(200);
-	return ((await res.json()) as { websocket_urls: Record<string, string> }).websocket_urls;
-}
+const negotiate = () =>
+	negotiateUrls(`http://127.0.0.1:${port}/v2`, quantKey, ['SPX_classic_gex_full', 'SPX_spot']);
 
 /** The service is alive and answers REST, negotiation and a hub connection. */
 async function expectHealthy(): Promise<void> {

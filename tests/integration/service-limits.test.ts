@@ -21,6 +21,7 @@ import { attachHubs, type Hubs } from '../../src/service/hubs/index';
 import { REPLACED_REASON } from '../../src/service/hubs/slots';
 import { startService, type RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
+import { negotiateUrls } from './service-support';
 
 const UA = 'gexdeck-tests/1.0';
 const quantKey = demoAccounts()
@@ -143,18 +144,7 @@ describe('service limits', () => {
 	});
 
 	it('one negotiated URL holds one WebSocket: a newer connection replaces the older', async () => {
-		const res = await fetch(`${service.url}/negotiate`, {
-			method: 'POST',
-			headers: {
-				'User-Agent': UA,
-				Authorization: `Bearer ${quantKey}`,
-				'Content-Type': 'application/json'
-			},
-			body: JSON.stringify({ groups: ['SPX_classic_gex_full', 'SPX_spot'] })
-		});
-		const { websocket_urls: urls } = (await res.json()) as {
-			websocket_urls: Record<string, string>;
-		};
+		const urls = await negotiateUrls(service.url, quantKey, ['SPX_classic_gex_full', 'SPX_spot']);
 		const closes: { code: number; reason: string }[] = [];
 		const sockets: WebSocket[] = [];
 		for (let i = 0; i < 40; i++) {

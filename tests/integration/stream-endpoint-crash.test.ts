@@ -6,13 +6,14 @@
  * still connects and gets its status.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
 	StreamRelay,
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
+import { sendThenReset } from './service-support';
 import { StreamViewer } from './stream-relay.viewer';
 
 let server: Server;
@@ -40,21 +41,7 @@ afterAll(async () => {
 	server.close();
 });
 
-function attack(bytes: string, waitMs: number): Promise<string> {
-	return new Promise((resolve) => {
-		const socket = connect(port, '127.0.0.1');
-		let got = '';
-		socket.on('data', (d) => (got += d.toString('latin1')));
-		socket.on('error', () => undefined);
-		socket.once('connect', () => {
-			socket.write(bytes);
-			setTimeout(() => {
-				if (!socket.destroyed) socket.resetAndDestroy();
-				resolve(got);
-			}, waitMs);
-		});
-	});
-}
+const attack = (bytes: string, waitMs: number) => sendThenReset(port, bytes, waitMs);
 
 function upgrade(path: string, headers: Record<string, string> = {}): string {
 	const lines = [

@@ -17,6 +17,7 @@ import { StreamRelay } from '../../src/lib/server/stream';
 import type { ViewerSocket } from '../../src/lib/server/stream/viewer';
 import { parseRelayFrame } from '../../src/lib/stream/relayFrame';
 import type { StatusMessage } from '../../src/lib/stream/protocol';
+import { encodeFrame, initWireEncoder } from '../../src/lib/wire/encode';
 import { REPLACED_REASON } from '../../src/service/hubs/slots';
 
 const GROUP = 'SPX_classic_gex_full';
@@ -364,7 +365,13 @@ describe('hub faults', () => {
 	});
 
 	it('spot frames of one calculation on two hubs reach viewers once each, in order', async () => {
-		const spots = [1, 2, 3, 4, 5, 6].map((n) => Buffer.from([8, n]));
+		await initWireEncoder();
+		// 40 ticks: the lag below is longer than any short window of recent frames could cover.
+		const spots = Array.from({ length: 40 }, (_, n) =>
+			Buffer.from(
+				encodeFrame('spot', { timestamp: 1_763_500_000 + n, ticker: 'SPX', spot: 6000 + n })
+			)
+		);
 		const hubs: WebSocket[] = [];
 		upstream.negotiate = (_req, res) => upstream.urls(res, ['v2_classic', 'v2_orderflow']);
 		upstream.onHub = (ws) => hubs.push(ws);
@@ -377,12 +384,9 @@ describe('hub faults', () => {
 		const viewer = recorder();
 		relay.subscribe(relay.connect(viewer.socket, 'test'), [GROUP, 'SPX_orderflow_orderflow']);
 		await until('both hubs', () => hubs.length === 2 && relay.state === 'live');
-		// The orderflow hub lags three ticks behind the classic one.
-		for (let i = 0; i < spots.length; i++) {
-			hubs[0].send(frameText('SPX_spot', spots[i]));
-			if (i >= 3) hubs[1].send(frameText('SPX_spot', spots[i - 3]));
-		}
-		for (let i = 3; i < spots.length; i++) hubs[1].send(frameText('SPX_spot', spots[i]));
+		// The orderflow hub lags 40 ticks behind the classic one.
+		for (let i = 0; i < spots.length; i++) hubs[0].send(frameText('SPX_spot', spots[i]));
+		for (let i = 0; i < spots.length; i++) hubs[1].send(frameText('SPX_spot', spots[i]));
 		await until('the copies', () => relay.counters.spotDuplicates === spots.length);
 		expect(viewer.frames.map((f) => f.any)).toEqual(spots);
 	});

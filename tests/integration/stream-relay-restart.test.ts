@@ -5,53 +5,27 @@
  * while the service is down), then negotiates once with the new process (whose token secret is
  * new, so the old URL is refused) and frames flow to the viewer again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
 import { attachStreamEndpoint, StreamRelay } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
+import { spawnService } from './service-support';
 import { StreamViewer } from './stream-relay.viewer';
 
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-restart-'));
 const children: ChildProcess[] = [];
 
-/** The service as `npm run service` runs it; resolves with its base URL once it listens. */
-async function startServiceProcess(port: number): Promise<{ child: ChildProcess; url: string }> {
-	const child = spawn(
-		process.execPath,
-		[
-			'--import',
-			'tsx',
-			'src/service/main.ts',
-			'--port',
-			String(port),
-			'--ready-json',
-			'--data-dir',
-			dataDir,
-			'--tickers',
-			'SPX',
-			'--start',
-			'2026-11-18T16:00:00Z'
-		],
-		{ stdio: ['ignore', 'pipe', 'inherit'] }
-	);
-	children.push(child);
-	for await (const line of createInterface({ input: child.stdout! })) {
-		if (!line.startsWith('{')) continue;
-		const ready = JSON.parse(line) as { event: string; base_url: string };
-		if (ready.event === 'ready') {
-			child.stdout!.resume();
-			return { child, url: ready.base_url };
-		}
-	}
-	throw new Error('service exited before it was ready');
-}
+const startServiceProcess = async (port: number) => {
+	const started = await spawnService({ dataDir, port });
+	children.push(started.child);
+	return started;
+};
 
 let http: Server | undefined;
 let relay: StreamRelay | undefined;
@@ -65,7 +39,7 @@ afterAll(async () => {
 
 it('survives the service being killed mid-stream and restarted', async () => {
 	const first = await startServiceProcess(0);
-	const port = Number(new URL(first.url).port);
+	const port = first.port;
 	let posts = 0;
 	relay = new StreamRelay({
 		baseUrl: first.url,

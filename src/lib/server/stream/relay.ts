@@ -12,11 +12,13 @@
  *   - A dropped hub reconnects with its still-valid URL (no POST), after a backoff delay.
  *   - `Websocket Session Limit Reached` means another program of the account took the slot:
  *     the relay stops, tells every viewer, and waits for takeBack().
- * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame).
+ * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame); only spot
+ * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
 import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
 import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/protocol';
 import { encodeRelayFrame } from '../../stream/relayFrame';
+import { tryDecodeFrame } from '../../wire/decode';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
 import { HubSocket, type HubEnd } from './hubSocket';
 import { NegotiationError, Negotiator } from './negotiator';
@@ -58,9 +60,6 @@ export interface StreamRelayOptions {
 	log?: (message: string) => void;
 }
 
-/** Spot frames remembered per group to drop the copies other hubs send (ticks of skew). */
-const SPOT_WINDOW = 16;
-
 /** A failure this long after the previous one restarts the backoff from its base delay. */
 const BACKOFF_RESET_MS = 5 * 60_000;
 
@@ -99,8 +98,8 @@ export class StreamRelay {
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs = new Map<string, HubSocket>();
-	/** Per spot group, the latest frames relayed (duplicates from other hubs are dropped). */
-	private readonly recentSpots = new Map<string, Buffer[]>();
+	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
+	private readonly lastSpotAt = new Map<string, number>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
 	private urls: Record<string, string> | undefined;
@@ -528,19 +527,20 @@ export class StreamRelay {
 		this.counters.bytesIn += any.length;
 		let audience: ReadonlySet<Viewer> | undefined;
 		if (group.endsWith('_spot')) {
-			// One calculation's spot arrives once per hub of its ticker, and the hubs drift apart
-			// by a few ticks under load: comparing with the last frame only let an older spot
-			// through again after a newer one (out of order, twice). The first arrival of each
-			// frame is in order (every hub sends in order), so later copies within a short window
-			// are dropped.
-			let recent = this.recentSpots.get(group);
-			if (!recent) this.recentSpots.set(group, (recent = []));
-			if (recent.some((b) => b.equals(any))) {
-				this.counters.spotDuplicates++;
-				return;
+			// One calculation's spot arrives once per hub of its ticker, and under load one hub's
+			// frames can lag the other's by many ticks: comparing bytes with recent frames let the
+			// lagging hub's older spots through after newer ones (out of order, twice; the soak
+			// found it). So spot frames, and only they (a few tens of bytes), are decoded for
+			// their timestamp: a spot no newer than the last one relayed is dropped. One that
+			// does not decode is passed on for the viewer to count as corrupt.
+			const at = spotTimestamp(any);
+			if (at !== undefined) {
+				if (at <= (this.lastSpotAt.get(group) ?? -Infinity)) {
+					this.counters.spotDuplicates++;
+					return;
+				}
+				this.lastSpotAt.set(group, at);
 			}
-			recent.push(any);
-			if (recent.length > SPOT_WINDOW) recent.shift();
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
 		if (!audience || audience.size === 0) return;
@@ -578,4 +578,10 @@ export class StreamRelay {
 	private broadcastStatus(): void {
 		for (const v of this.viewers) v.sendMessage(this.status(v));
 	}
+}
+
+/** The timestamp of a spot frame's Any bytes; undefined when they do not decode as a spot. */
+function spotTimestamp(any: Uint8Array): number | undefined {
+	const decoded = tryDecodeFrame(any);
+	return decoded.ok && decoded.frame.kind === 'spot' ? decoded.frame.value.timestamp : undefined;
 }
