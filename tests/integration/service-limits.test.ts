@@ -2,7 +2,8 @@
  * The embedded service's bounds, over real sockets: a handler that throws answers 500 for that
  * request only; slow headers, an unfinished request and an idle socket are cut; connections
  * beyond the cap are refused; one negotiated URL holds one WebSocket (a newer one replaces the
- * older); the route-lookup cache keeps no refusals and stays within its bounds.
+ * older); a history answer may take longer than the idle bound; the route-lookup cache keeps
+ * no refusals and stays within its bounds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -27,6 +28,14 @@ const UA = 'gexdeck-tests/1.0';
 const quantKey = demoAccounts()
 	.accounts.find((a) => a._id === 'demo-quant')!
 	.keys.find((k) => k.integration === 'custom')!.key;
+/** A market whose stored days take a while to come (a day being generated). */
+class SlowDayMarket extends ManualMarket {
+	override async history(): Promise<Buffer> {
+		await new Promise((r) => setTimeout(r, 1_500));
+		return Buffer.from('[]');
+	}
+}
+
 let service: RunningService;
 let hubs: Hubs;
 let dataDir: string;
@@ -35,7 +44,7 @@ const MAX_CONNECTIONS = 6;
 beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-limits-'));
 	service = await startService({
-		market: new ManualMarket(),
+		market: new SlowDayMarket(),
 		accounts: demoAccounts(),
 		dataDir,
 		quotaFlushMs: 0,
@@ -130,6 +139,16 @@ describe('service limits', () => {
 		const c = await untilClosed(idle, 5_000);
 		expect(c.closed).toBe(true);
 		expect((await get('/v2/tickers')).status).toBe(200);
+	});
+
+	it('a history answer prepared for longer than the idle bound is not cut', async () => {
+		const date = new Date(service.market.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+		const started = Date.now();
+		const r = await get(`/v2/hist/SPX/classic/gex_full/${date}?noredirect=true`);
+		// Three idle bounds passed without a byte; the route's own bound held the socket open.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+		expect(r.status, r.text).toBe(200);
+		expect(JSON.parse(r.text)).toHaveProperty('url');
 	});
 
 	it('refuses connections beyond the cap and accepts again once some close', async () => {
