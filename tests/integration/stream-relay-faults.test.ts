@@ -231,6 +231,15 @@ describe('negotiation faults', () => {
 		expect(upstream.posts).toBeLessThanOrEqual(postsWhileHanging + 3);
 	});
 
+	it('a redirect on negotiation is not followed (the key would go along)', async () => {
+		upstream.negotiate = (_req, res) =>
+			res.writeHead(307, { Location: `http://${upstream.origin}/elsewhere` }).end();
+		const { relay, statuses } = start();
+		await until('reconnecting', () => relay.state === 'reconnecting');
+		expect(statuses.at(-1)!.reason).toMatch(/redirect/i);
+		expect(upstream.requests.every((r) => r === 'POST /v2/negotiate')).toBe(true);
+	});
+
 	it('a 429 storm on negotiation waits out Retry-After before asking again', async () => {
 		const times: number[] = [];
 		upstream.negotiate = (_req, res) => {
