@@ -37,8 +37,9 @@ export interface StreamEndpoint {
 /**
  * The default viewer cap. The 20-minute soak (`npm run bench -- soak`) held 50 viewers on 150
  * memberships at ten times the live feed's rate with zero missed frames, flat memory, and about
- * 4 ms of relay CPU per viewer per second (so about 0.4 ms at the live rate): 128 viewers at the
- * live rate cost about 5 % of a core, and each viewer's memory is bounded by its high-water mark.
+ * 4 ms of relay CPU per viewer per second; at the live rate the stream bench measures about 1 ms
+ * per viewer per second, so 128 viewers cost roughly a tenth of a core, and each viewer's memory
+ * is bounded by its high-water mark.
  */
 export const MAX_VIEWERS = 128;
 
