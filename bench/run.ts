@@ -8,11 +8,21 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const LONG = ['soak.bench.ts'];
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Names pick benchmarks; `--flag value` pairs are passed on to each of them (soak: --minutes).
+const wanted: string[] = [];
+const flags: string[] = [];
+for (let i = 2; i < process.argv.length; i++) {
+	const arg = process.argv[i];
+	if (!arg.startsWith('--')) wanted.push(arg);
+	else if (arg.includes('=') || process.argv[i + 1]?.startsWith('--') !== false) flags.push(arg);
+	else flags.push(arg, process.argv[++i]);
+}
 const files = readdirSync(here)
 	.filter((f) => f.endsWith('.bench.ts'))
-	.filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+	// The soak runs for 20 minutes: only when named (`npm run bench -- soak`).
+	.filter((f) => (wanted.length === 0 ? !LONG.includes(f) : wanted.some((w) => f.startsWith(w))))
 	.sort();
 
 if (files.length === 0) {
@@ -25,7 +35,7 @@ let failed = 0;
 for (const file of files) {
 	console.log(`\n=== ${file} ===`);
 	const started = Date.now();
-	const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], {
+	const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, file), ...flags], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		encoding: 'utf8',
 		maxBuffer: 64 * 1024 * 1024

@@ -137,6 +137,8 @@ export interface ServiceOptions {
 	/** Simulated start instant (an RTH moment, so frames flow whatever the wall clock says). */
 	start?: string;
 	seed?: number;
+	/** Simulated seconds per wall second (default 1). */
+	speed?: number;
 }
 
 /** The embedded service in its own process (src/service/main.ts), at simulated speed 1. */
@@ -157,7 +159,7 @@ export async function startService(
 			'--start',
 			o.start ?? '2026-11-18T16:00:00Z',
 			'--speed',
-			'1',
+			String(o.speed ?? 1),
 			'--seed',
 			String(o.seed ?? 5),
 			'--tickers',

@@ -48,7 +48,38 @@ export interface StartServiceOptions {
 	publicOrigin?: string;
 	/** Delay between a quota change and its write to disk (ms); default 200. */
 	quotaFlushMs?: number;
+	/** Timeouts and caps of the http server (defaults: SERVICE_LIMITS). */
+	limits?: Partial<ServiceLimits>;
 }
+
+/**
+ * What one peer may hold of the server. Every bound is on by default: a peer that sends headers
+ * slowly, never finishes its request, idles on a socket or opens connections without end is cut,
+ * so no client can hold the service's memory or sockets.
+ */
+export interface ServiceLimits {
+	/** Time to receive the request headers (ms). */
+	headersTimeoutMs: number;
+	/** Time to receive the whole request, body included (ms); the answer is not bounded by it. */
+	requestTimeoutMs: number;
+	/** A socket with no traffic either way for this long is closed (ms). */
+	idleTimeoutMs: number;
+	/**
+	 * The idle bound while a history link, download or EOD report is being prepared (ms): a day's
+	 * generation can take minutes before the first byte (see ServiceContext.longIdleTimeoutMs).
+	 */
+	longIdleTimeoutMs: number;
+	/** Open TCP connections at once (REST, negotiation and hub WebSockets together). */
+	maxConnections: number;
+}
+
+export const SERVICE_LIMITS: ServiceLimits = {
+	headersTimeoutMs: 15_000,
+	requestTimeoutMs: 30_000,
+	idleTimeoutMs: 60_000,
+	longIdleTimeoutMs: 15 * 60_000,
+	maxConnections: 1024
+};
 
 export interface RunningService {
 	/** Base URL including `/v2`, e.g. `http://127.0.0.1:40123/v2`. */
@@ -98,6 +129,7 @@ function simulatedNowPerMillisecond(
 
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
 	const host = options.host ?? '127.0.0.1';
+	const limits: ServiceLimits = { ...SERVICE_LIMITS, ...options.limits };
 	const dataDir = resolve(options.dataDir ?? 'data/service');
 	const accounts =
 		options.accounts instanceof AccountRegistry
@@ -136,13 +168,22 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 		quota,
 		signer: new UrlSigner(),
 		dataDir,
-		publicOrigin: options.publicOrigin
+		publicOrigin: options.publicOrigin,
+		longIdleTimeoutMs: limits.longIdleTimeoutMs
 	};
 	const routes: ExtraRoutes = { exact: new Map(), prefix: new Map() };
-	const server = createServer(createRequestHandler(context, routes));
-	// Long history generations must not be cut by Node's default request timeout.
-	server.requestTimeout = 0;
-	server.headersTimeout = 60_000;
+	const server = createServer(
+		// Node checks the header and request timeouts on this interval (default 30 s, which
+		// would let a slow client hold a socket twice as long as the bound says).
+		{ connectionsCheckingInterval: Math.max(50, Math.min(5_000, limits.headersTimeoutMs / 3)) },
+		createRequestHandler(context, routes)
+	);
+	// requestTimeout bounds receiving the request only; a long history generation answers after
+	// it and is bounded by the idle timeout, raised for those routes (router.ts).
+	server.headersTimeout = limits.headersTimeoutMs;
+	server.requestTimeout = limits.requestTimeoutMs;
+	server.timeout = limits.idleTimeoutMs;
+	server.maxConnections = limits.maxConnections;
 
 	await new Promise<void>((resolveListen, reject) => {
 		server.once('error', reject);

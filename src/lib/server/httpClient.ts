@@ -37,6 +37,9 @@ export function httpGet(
 				res.on('data', (c: Buffer) => chunks.push(c));
 				res.on('error', (err) => reject(new UpstreamUnreachableError(err.message)));
 				res.on('end', () => {
+					// Done: the socket may go back to the pool, where this request's deadline must
+					// not reach it.
+					clearTimeout(deadline);
 					const passed: Record<string, string> = {};
 					for (const name of PASSED_HEADERS) {
 						const v = res.headers[name];
@@ -51,9 +54,13 @@ export function httpGet(
 				});
 			}
 		);
-		req.on('timeout', () => {
+		// `timeout` above only notices silence; an answer trickling a byte a second never goes
+		// silent, so the whole exchange has a deadline too.
+		const timedOut = () =>
 			req.destroy(new UpstreamUnreachableError(`upstream timed out after ${timeoutMs} ms`));
-		});
+		const deadline = setTimeout(timedOut, timeoutMs);
+		req.on('close', () => clearTimeout(deadline));
+		req.on('timeout', timedOut);
 		req.on('error', (err) =>
 			reject(
 				err instanceof UpstreamUnreachableError ? err : new UpstreamUnreachableError(err.message)

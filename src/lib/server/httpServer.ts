@@ -87,6 +87,10 @@ const STATUS_TEXT: Record<number, string> = {
 export function refuseSocket(socket: Duplex, status: number, message: string): void {
 	const body = JSON.stringify({ error: message });
 	if (socket.destroyed) return;
+	if (!socket.writable) {
+		socket.destroy();
+		return;
+	}
 	socket.end(
 		`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
 			'Content-Type: application/json\r\n' +

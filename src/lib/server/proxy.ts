@@ -29,7 +29,9 @@ export type RefusalReason =
 	| 'no-key'
 	| 'key-rejected'
 	| 'backoff'
-	| 'unreachable';
+	| 'unreachable'
+	/** The upstream failed (5xx) without a JSON error body of its own. */
+	| 'upstream-error';
 
 export interface ProxyResult {
 	status: number;
@@ -203,6 +205,16 @@ export class UpstreamProxy {
 				refusal: refusal(502, 'unreachable', `Upstream unreachable: ${(err as Error).message}`)
 			};
 		}
+		if (typeof account === 'number' && account >= 500) {
+			// A failing upstream says nothing about the key.
+			return {
+				refusal: refusal(
+					502,
+					'unreachable',
+					`The upstream is failing: whoami answered ${account}; try again shortly.`
+				)
+			};
+		}
 		if (typeof account === 'number') {
 			return {
 				refusal: refusal(
@@ -352,6 +364,14 @@ export class UpstreamProxy {
 				headers: { ...headers, 'content-type': JSON_TYPE },
 				body: JSON.stringify({ url: res.headers.location })
 			};
+		}
+		if (res.status >= 500 && !res.contentType?.startsWith('application/json')) {
+			// A gateway's HTML error page would reach the browser as the answer; say what it was.
+			return refusal(
+				res.status,
+				'upstream-error',
+				`The upstream answered ${res.status} without an error message; try again shortly.`
+			);
 		}
 		return { status: res.status, headers, body: res.body };
 	}

@@ -16,6 +16,8 @@ export interface ServiceContext {
 	dataDir: string;
 	/** Origin used in download links; default: the request's Host header. */
 	publicOrigin?: string;
+	/** Socket idle bound while a history or EOD answer is prepared (ms); default 15 minutes. */
+	longIdleTimeoutMs?: number;
 }
 
 /** Count a request against the account's pool; throws the upstream's 429 when spent. */

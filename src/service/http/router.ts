@@ -45,44 +45,83 @@ function findExtra(extra: ExtraRoutes, pathname: string): ExtraRouteHandler | un
 
 /**
  * Route resolution is a pure function of method and path, and clients poll the same few paths
- * every second, so resolutions are memoised (bounded; cleared when full).
+ * every second, so resolutions are memoised. Only matches are kept: a refusal costs little to
+ * recompute, and keeping refusals let keyless requests with long invented paths fill the cache
+ * with their path and error text (hundreds of MB). The cache is bounded by entries and by key
+ * bytes, oldest entry out first.
  */
-const RESOLVED_CACHE_SIZE = 20_000;
+export const RESOLVED_CACHE_MAX_ENTRIES = 4_096;
+export const RESOLVED_CACHE_MAX_BYTES = 1024 * 1024;
+/** Longer paths are resolved every time (no documented route comes near this). */
+const RESOLVED_CACHE_MAX_KEY = 256;
 const resolvedCache = new Map<string, RouteResolution>();
+let resolvedCacheBytes = 0;
 
-function resolveCached(method: string, pathname: string): RouteResolution {
+export function resolveCached(method: string, pathname: string): RouteResolution {
 	const key = `${method} ${pathname}`;
-	let hit = resolvedCache.get(key);
-	if (!hit) {
-		hit = resolveRoute(method, pathname);
-		if (resolvedCache.size >= RESOLVED_CACHE_SIZE) resolvedCache.clear();
-		resolvedCache.set(key, hit);
+	const hit = resolvedCache.get(key);
+	if (hit) return hit;
+	const resolved = resolveRoute(method, pathname);
+	if (resolved.kind !== 'match' || key.length > RESOLVED_CACHE_MAX_KEY) return resolved;
+	while (
+		resolvedCache.size > 0 &&
+		(resolvedCache.size >= RESOLVED_CACHE_MAX_ENTRIES ||
+			resolvedCacheBytes + key.length > RESOLVED_CACHE_MAX_BYTES)
+	) {
+		const oldest = resolvedCache.keys().next().value!;
+		resolvedCache.delete(oldest);
+		resolvedCacheBytes -= oldest.length;
 	}
-	return hit;
+	resolvedCache.set(key, resolved);
+	resolvedCacheBytes += key.length;
+	return resolved;
+}
+
+/** Size of the route-lookup cache (tests check its bound). */
+export function resolvedCacheStats(): { entries: number; bytes: number } {
+	return { entries: resolvedCache.size, bytes: resolvedCacheBytes };
 }
 
 const EMPTY_QUERY = new URLSearchParams();
 
-function fail(res: ServerResponse, err: unknown): void {
-	if (res.headersSent) {
-		res.destroy(err instanceof Error ? err : undefined);
-		return;
+/** Answers a failed request: its HttpError, else a logged 500. Never throws. */
+export function fail(res: ServerResponse, err: unknown): void {
+	try {
+		if (res.headersSent || res.destroyed) {
+			// Half an answer is out: cutting the connection is the only honest end. Not passed to
+			// destroy(): an error there is emitted on `res`, which nobody listens to.
+			res.destroy();
+			return;
+		}
+		if (err instanceof HttpError) {
+			sendError(res, err.status, err.message, err.headers);
+			return;
+		}
+		console.error('[service] request failed:', err);
+		sendError(res, 500, 'Internal server error.');
+	} catch (again) {
+		console.error('[service] could not answer a failed request:', again);
+		res.destroy();
 	}
-	if (err instanceof HttpError) {
-		sendError(res, err.status, err.message, err.headers);
-		return;
-	}
-	console.error('[service] request failed:', err);
-	sendError(res, 500, 'Internal server error.');
 }
 
-/** An AbortSignal that fires when the client goes away before the answer is complete. */
-function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
+const DEFAULT_LONG_IDLE_MS = 15 * 60_000;
+
+/**
+ * For the routes whose answer may take minutes (history link, download, EOD report): an
+ * AbortSignal that fires when the client goes away before the answer is complete, and the
+ * socket's idle bound raised while the answer is prepared (restored after it, since the
+ * connection may carry further requests).
+ */
+function longAnswer(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): AbortSignal {
 	const controller = new AbortController();
+	const socket = req.socket;
+	const usual = socket.timeout ?? 0;
+	socket.setTimeout(ctx.longIdleTimeoutMs ?? DEFAULT_LONG_IDLE_MS);
 	res.on('close', () => {
 		if (!res.writableFinished) controller.abort();
+		if (!socket.destroyed) socket.setTimeout(usual);
 	});
-	void req;
 	return controller.signal;
 }
 
@@ -115,7 +154,7 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 				return;
 			}
 			if (pathname.startsWith(DOWNLOAD_PREFIX) && req.method === 'GET') {
-				historyDownload(ctx, req, res, pathname, query, clientGone(req, res)).catch(
+				historyDownload(ctx, req, res, pathname, query, longAnswer(ctx, req, res)).catch(
 					(err: unknown) => fail(res, err)
 				);
 				return;
@@ -187,13 +226,13 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 						category: params.category!,
 						date: params.date!
 					};
-					historyLink(ctx, req, res, p, query, clientGone(req, res)).catch((err: unknown) =>
+					historyLink(ctx, req, res, p, query, longAnswer(ctx, req, res)).catch((err: unknown) =>
 						fail(res, err)
 					);
 					return;
 				}
 				case 'eod':
-					eodReport(ctx, res, params.ticker!, clientGone(req, res)).catch((err: unknown) =>
+					eodReport(ctx, res, params.ticker!, longAnswer(ctx, req, res)).catch((err: unknown) =>
 						fail(res, err)
 					);
 					return;

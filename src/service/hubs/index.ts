@@ -18,7 +18,7 @@ import { handleNegotiate, NEGOTIATE_PATH } from './negotiate';
 import { GroupPlanner } from './planner';
 import { SlotManager } from './slots';
 import { AccessTokens } from './tokens';
-import { HubAcceptor } from './upgrade';
+import { HubAcceptor, refuse } from './upgrade';
 import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
 
 /** What attachHubs needs of the running service (RunningService of server.ts satisfies it). */
@@ -109,9 +109,16 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 	);
 
 	const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-		if (acceptor.handleUpgrade(req, socket, head)) return;
+		try {
+			if (acceptor.handleUpgrade(req, socket, head)) return;
+		} catch (err) {
+			// A bug in the handshake path answers this one upgrade, never the process.
+			console.error('hubs: upgrade failed:', err);
+			refuse(socket, 500, 'Internal error.');
+			return;
+		}
 		// Nobody else listens for upgrades on this server: refuse instead of leaving it hanging.
-		if (host.server.listenerCount('upgrade') === 1) socket.destroy();
+		if (host.server.listenerCount('upgrade') === 1) refuse(socket, 404, 'Not found.');
 	};
 	host.server.on('upgrade', onUpgrade);
 

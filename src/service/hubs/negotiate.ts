@@ -10,7 +10,8 @@ import { canAccess, type KeyState } from '../../lib/contract/access';
 import { parseBearer, slotOf, type SlotKind } from '../../lib/contract/keys';
 import type { AccountRegistry, Principal } from '../accounts/registry';
 import { requireUserAgent } from '../http/access';
-import { HttpError, sendError, sendJson } from '../http/respond';
+import { HttpError, sendJson } from '../http/respond';
+import { fail } from '../http/router';
 import type { GroupPlanner } from './planner';
 import { countMemberships, type SlotManager } from './slots';
 import type { AccessTokens } from './tokens';
@@ -49,8 +50,8 @@ export async function handleNegotiate(
 		if (method === 'POST') return negotiateV2(req, res, deps, principal, slotKind, body);
 		return patchMemberships(res, deps, principal, slotKind, body);
 	} catch (err) {
-		if (err instanceof HttpError) sendError(res, err.status, err.message, err.headers);
-		else sendError(res, 500, 'Internal error.');
+		// The REST layer's answer to a failed request: its HttpError, else a logged 500.
+		fail(res, err);
 	}
 }
 

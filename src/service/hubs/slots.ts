@@ -12,6 +12,10 @@ import type { SlotKind } from '../../lib/contract/keys';
 import type { Flow, HubConnection } from './connection';
 import { SESSION_LIMIT_REASON } from '../../lib/contract/hubs';
 
+/** Close reason of a connection replaced by a newer one on the same negotiated URL. */
+export const REPLACED_REASON =
+	'Connection replaced: a newer connection opened with the same access token';
+
 /** hub -> group names joined there. */
 export type Memberships = Map<string, Set<string>>;
 
@@ -105,10 +109,23 @@ export class SlotManager {
 		return session;
 	}
 
-	/** Registers a connection; false when its session is no longer the slot's current one. */
+	/**
+	 * Registers a connection; false when its session is no longer the slot's current one.
+	 *
+	 * One negotiated URL opens one connection, like the slot itself: a newer connection on the
+	 * same hub of the same session (the same access token) replaces the older one, which is told
+	 * why. Without this, one token could open any number of sockets, each fed the whole stream;
+	 * newest-wins (rather than refusing the newcomer) lets a client whose old socket died
+	 * silently reconnect at once.
+	 */
 	attach(conn: HubConnection): boolean {
 		const slot = this.slots.get(conn.slotKey);
 		if (!slot || slot.session?.id !== conn.session) return false;
+		for (const other of [...slot.connections]) {
+			if (other.hub !== conn.hub) continue;
+			slot.connections.delete(other);
+			other.close(REPLACED_REASON);
+		}
 		slot.connections.add(conn);
 		return true;
 	}

@@ -50,9 +50,17 @@ export class HubAcceptor {
 
 	/** Handles an HTTP upgrade; false when the path is not a hub path (someone else's). */
 	handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-		const url = new URL(req.url ?? '/', 'http://hub.invalid');
+		let url: URL;
+		try {
+			url = new URL(req.url ?? '/', 'http://hub.invalid');
+		} catch {
+			return false;
+		}
 		const match = HUB_PATH.exec(url.pathname);
 		if (!match) return false;
+		// Node hands an upgrade's socket over with no 'error' listener: a peer that resets it
+		// (after a refusal, or mid-handshake) would otherwise crash the process.
+		socket.on('error', ignoreSocketError);
 		const hub = match[1];
 		if (!this.deps.isHub(hub)) {
 			refuse(socket, 404, `Unknown hub: ${hub}.`);
@@ -200,10 +208,22 @@ const STATUS_TEXT: Record<number, string> = {
 	400: 'Bad Request',
 	401: 'Unauthorized',
 	403: 'Forbidden',
-	404: 'Not Found'
+	404: 'Not Found',
+	500: 'Internal Server Error',
+	503: 'Service Unavailable'
 };
 
-function refuse(socket: Duplex, status: number, message: string): void {
+function ignoreSocketError(): void {
+	// The peer is gone; the socket is destroyed by its own error handling.
+}
+
+/** Answers a refused upgrade with a plain HTTP status and the `{"error": ...}` body. */
+export function refuse(socket: Duplex, status: number, message: string): void {
+	if (socket.listenerCount('error') === 0) socket.on('error', ignoreSocketError);
+	if (!socket.writable) {
+		socket.destroy();
+		return;
+	}
 	const body = JSON.stringify({ error: message });
 	socket.end(
 		`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +

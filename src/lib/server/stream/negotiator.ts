@@ -92,9 +92,23 @@ export class Negotiator {
 				signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
 			});
 		} catch (e) {
-			throw new NegotiationError(0, `negotiate ${method} failed: ${(e as Error).message}`);
+			// fetch's own message is just "fetch failed"; the cause says what (refused, redirect).
+			const cause = (e as { cause?: { message?: unknown } }).cause?.message;
+			const why =
+				typeof cause === 'string' ? `${(e as Error).message}: ${cause}` : (e as Error).message;
+			throw new NegotiationError(0, `negotiate ${method} failed: ${why}`);
 		}
-		const text = await res.text().catch(() => '');
+		// The timeout covers the body too: an answer that trickles in or is cut off is a network
+		// failure (retried later), not an empty answer.
+		let text: string;
+		try {
+			text = await res.text();
+		} catch (e) {
+			throw new NegotiationError(
+				0,
+				`negotiate ${method}: the answer (${res.status}) was cut off: ${(e as Error).message}`
+			);
+		}
 		let json: unknown;
 		try {
 			json = text ? JSON.parse(text) : {};

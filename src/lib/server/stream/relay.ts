@@ -12,11 +12,13 @@
  *   - A dropped hub reconnects with its still-valid URL (no POST), after a backoff delay.
  *   - `Websocket Session Limit Reached` means another program of the account took the slot:
  *     the relay stops, tells every viewer, and waits for takeBack().
- * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame).
+ * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame); only spot
+ * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
 import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
 import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/protocol';
 import { encodeRelayFrame } from '../../stream/relayFrame';
+import { tryDecodeFrame } from '../../wire/decode';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
 import { HubSocket, type HubEnd } from './hubSocket';
 import { NegotiationError, Negotiator } from './negotiator';
@@ -50,6 +52,8 @@ export interface StreamRelayOptions {
 	urlTtlMs?: number;
 	/** Bytes a viewer may have in flight before its frames are coalesced (latest-only). */
 	viewerHighWater?: number;
+	/** Bounds of one negotiation request and one hub handshake (ms); default 10 s each. */
+	timeouts?: { negotiateMs?: number; handshakeMs?: number };
 	now?: () => number;
 	random?: () => number;
 	fetch?: typeof fetch;
@@ -94,7 +98,8 @@ export class StreamRelay {
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs = new Map<string, HubSocket>();
-	private readonly lastSpot = new Map<string, Buffer>();
+	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
+	private readonly lastSpotAt = new Map<string, number>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
 	private urls: Record<string, string> | undefined;
@@ -281,7 +286,8 @@ export class StreamRelay {
 				baseUrl: t.baseUrl,
 				key: t.key,
 				userAgent: this.options.userAgent,
-				fetch: this.options.fetch
+				fetch: this.options.fetch,
+				timeoutMs: this.options.timeouts?.negotiateMs
 			});
 			this.negotiatorId = id;
 		}
@@ -320,6 +326,10 @@ export class StreamRelay {
 				}
 				const end = await this.openHub(hub, url);
 				if (end?.slotTaken) return;
+				if (end?.refusedStatus === 429) {
+					// Rate limited, not refused: the URL stays good, and a POST would only add load.
+					throw new NegotiationError(429, `hub ${hub}: ${end.reason}`);
+				}
 				if (end?.refusedStatus !== undefined && end.refusedStatus < 500) {
 					// Expired or superseded URL: only a new negotiation gives a usable one.
 					this.log(`relay: ${hub} URL refused (${end.refusedStatus}: ${end.reason})`);
@@ -388,7 +398,10 @@ export class StreamRelay {
 						this.onHubEnd(socket, end);
 					}
 				},
-				{ userAgent: this.options.userAgent }
+				{
+					userAgent: this.options.userAgent,
+					handshakeTimeoutMs: this.options.timeouts?.handshakeMs
+				}
 			);
 			this.hubs.set(hub, socket);
 			socket.ready.then(
@@ -484,7 +497,12 @@ export class StreamRelay {
 		let delay = exp / 2 + (this.random() * exp) / 2;
 		if (err.retryAfterMs) delay = Math.max(delay, err.retryAfterMs);
 		this.attempt++;
-		this.setState('reconnecting', `${err.message}; retrying in ${Math.round(delay)} ms`);
+		// The viewer's status line: what the upstream said, with its status when it gave one.
+		const what =
+			err.status > 0 && !err.message.includes(String(err.status))
+				? `upstream answered ${err.status}: ${err.message}`
+				: err.message;
+		this.setState('reconnecting', `${what}; retrying in ${Math.round(delay)} ms`);
 		this.retryTimer = setTimeout(() => {
 			this.retryTimer = undefined;
 			this.schedule();
@@ -509,12 +527,20 @@ export class StreamRelay {
 		this.counters.bytesIn += any.length;
 		let audience: ReadonlySet<Viewer> | undefined;
 		if (group.endsWith('_spot')) {
-			const last = this.lastSpot.get(group);
-			if (last && last.equals(any)) {
-				this.counters.spotDuplicates++;
-				return;
+			// One calculation's spot arrives once per hub of its ticker, and under load one hub's
+			// frames can lag the other's by many ticks: comparing bytes with recent frames let the
+			// lagging hub's older spots through after newer ones (out of order, twice; the soak
+			// found it). So spot frames, and only they (a few tens of bytes), are decoded for
+			// their timestamp: a spot no newer than the last one relayed is dropped. One that
+			// does not decode is passed on for the viewer to count as corrupt.
+			const at = spotTimestamp(any);
+			if (at !== undefined) {
+				if (at <= (this.lastSpotAt.get(group) ?? -Infinity)) {
+					this.counters.spotDuplicates++;
+					return;
+				}
+				this.lastSpotAt.set(group, at);
 			}
-			this.lastSpot.set(group, any);
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
 		if (!audience || audience.size === 0) return;
@@ -552,4 +578,10 @@ export class StreamRelay {
 	private broadcastStatus(): void {
 		for (const v of this.viewers) v.sendMessage(this.status(v));
 	}
+}
+
+/** The timestamp of a spot frame's Any bytes; undefined when they do not decode as a spot. */
+function spotTimestamp(any: Uint8Array): number | undefined {
+	const decoded = tryDecodeFrame(any);
+	return decoded.ok && decoded.frame.kind === 'spot' ? decoded.frame.value.timestamp : undefined;
 }
