@@ -14,25 +14,22 @@ export class TcpProxy {
 	private readonly pairs = new Set<[Socket, Socket]>();
 	private downUntil = 0;
 
-	private constructor(
-		private readonly server: Server,
-		readonly port: number
-	) {}
+	private readonly server: Server;
+	port = 0;
 
-	static async start(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
-		let proxy!: TcpProxy;
-		const server = createServer((client) => {
-			if (Date.now() < proxy.downUntil) {
-				proxy.refused++;
+	private constructor(targetPort: number, targetHost: string) {
+		this.server = createServer((client) => {
+			if (Date.now() < this.downUntil) {
+				this.refused++;
 				client.resetAndDestroy();
 				return;
 			}
-			proxy.accepted++;
+			this.accepted++;
 			const upstream = connect(targetPort, targetHost);
 			const pair: [Socket, Socket] = [client, upstream];
-			proxy.pairs.add(pair);
+			this.pairs.add(pair);
 			const drop = () => {
-				proxy.pairs.delete(pair);
+				this.pairs.delete(pair);
 				client.destroy();
 				upstream.destroy();
 			};
@@ -41,8 +38,12 @@ export class TcpProxy {
 			client.pipe(upstream);
 			upstream.pipe(client);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+	}
+
+	static async start(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+		const proxy = new TcpProxy(targetPort, targetHost);
+		await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+		proxy.port = (proxy.server.address() as AddressInfo).port;
 		return proxy;
 	}
 
