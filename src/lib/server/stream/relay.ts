@@ -18,7 +18,8 @@ import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
 import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/protocol';
 import { encodeRelayFrame } from '../../stream/relayFrame';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
-import { HubSocket, type HubEnd } from './hubSocket';
+import type { HubEnd } from './hubSocket';
+import { ResumableHub } from './resumable';
 import { NegotiationError, Negotiator } from './negotiator';
 import { Viewer, type ViewerSocket } from './viewer';
 
@@ -93,7 +94,7 @@ export class StreamRelay {
 	/** `baseUrl key` of the negotiator, to notice a changed target. */
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
-	private readonly hubs = new Map<string, HubSocket>();
+	private readonly hubs = new Map<string, ResumableHub>();
 	private readonly lastSpot = new Map<string, Buffer>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
@@ -372,7 +373,8 @@ export class StreamRelay {
 		this.hubs.get(hub)?.close();
 		return new Promise((resolve) => {
 			let settled = false;
-			const socket: HubSocket = new HubSocket(
+			// Reliable subprotocol when the upstream offers it: a blip resumes without a POST.
+			const socket: ResumableHub = new ResumableHub(
 				hub,
 				url,
 				{
@@ -403,7 +405,7 @@ export class StreamRelay {
 		});
 	}
 
-	private onHubEnd(socket: HubSocket, end: HubEnd): void {
+	private onHubEnd(socket: ResumableHub, end: HubEnd): void {
 		if (this.hubs.get(socket.hub) !== socket) return; // retired by us
 		this.hubs.delete(socket.hub);
 		if (this.closed) return;
