@@ -124,7 +124,11 @@ export function startEmbeddedService(
 			'0',
 			'--ready-json',
 			'--data-dir',
-			dataDir
+			dataDir,
+			// The State payload shape (observed | documented), for trying the dashboard on both.
+			...(process.env.GEXDECK_SERVICE_PAYLOADS
+				? ['--payloads', process.env.GEXDECK_SERVICE_PAYLOADS]
+				: [])
 		],
 		{
 			cwd: root,

@@ -18,6 +18,7 @@ import { viewOf } from './universe';
 import { categoryValue } from '../engine/snapshot';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
+import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -25,9 +26,10 @@ const gunzipAsync = promisify(gunzip);
 /**
  * The version of what a simulated day contains. Bump it whenever a change to the market model
  * or the engine changes any value of a past day (it was 2 when NYSE early closes moved expiry
- * settlement to 13:00): cached days of other versions are then never served, and are removed.
+ * settlement to 13:00; 3 when greek profiles took the observed net-value shape by default):
+ * cached days of other versions are then never served, and are removed.
  */
-export const HISTORY_MODEL_VERSION = 2;
+export const HISTORY_MODEL_VERSION = 3;
 
 /** The cache folder of one model version and seed, under `<dataDir>/history`. */
 export function historyCacheFolder(seed: number): string {
@@ -100,7 +102,8 @@ export class DayGenerator {
 		private readonly seed: number,
 		readonly ticker: string,
 		readonly categories: readonly CanonicalCategory[],
-		readonly date: string
+		readonly date: string,
+		private readonly profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 	) {
 		const view = viewOf(ticker);
 		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
@@ -132,7 +135,7 @@ export class DayGenerator {
 		while (day.tick < endTick && day.step(this.mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			this.categories.forEach((category, i) =>
-				this.writers[i].push(JSON.stringify(categoryValue(day, category, format)))
+				this.writers[i].push(JSON.stringify(categoryValue(day, category, format, this.profile)))
 			);
 			if (performance.now() - slice > 40) {
 				await yieldToLoop();
@@ -151,9 +154,10 @@ export function generateDays(
 	categories: readonly CanonicalCategory[],
 	date: string,
 	endTick: number = sessionSeconds(date),
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 ): Promise<Map<CanonicalCategory, Buffer>> {
-	return new DayGenerator(seed, ticker, categories, date).extendTo(endTick, signal);
+	return new DayGenerator(seed, ticker, categories, date, profile).extendTo(endTick, signal);
 }
 
 /** One category's day (see generateDays). */
@@ -175,6 +179,8 @@ export interface HistoryStoreOptions {
 	waitMs: number;
 	now: () => number;
 	live: { liveTick(date: string): number | undefined };
+	/** Shape of the greek profiles (State chains share the classic day file). */
+	profile?: PayloadProfile;
 }
 
 export class HistoryStore {
@@ -199,7 +205,10 @@ export class HistoryStore {
 
 	private file(ticker: string, category: string, date: string): string {
 		const folder = historyCacheFolder(this.options.seed);
-		return join(this.options.dataDir, 'history', folder, date, ticker, `${category}.json.gz`);
+		// Greek days differ by payload profile; the documented ones are kept apart.
+		const documented = this.options.profile === 'documented' && !/^(gex_|orderflow)/.test(category);
+		const name = documented ? `${category}.documented.json.gz` : `${category}.json.gz`;
+		return join(this.options.dataDir, 'history', folder, date, ticker, name);
 	}
 
 	/** Validates a request; returns the last tick the day has (the live second for today). */
@@ -343,7 +352,13 @@ export class HistoryStore {
 			if (endTick === sessionSeconds(date)) this.generators.delete(key);
 			return kept;
 		}
-		const fresh = new DayGenerator(this.options.seed, ticker, categories, date);
+		const fresh = new DayGenerator(
+			this.options.seed,
+			ticker,
+			categories,
+			date,
+			this.options.profile
+		);
 		// Only an unfinished (live) day is worth keeping; a complete one is cached on disk.
 		if (endTick < sessionSeconds(date)) {
 			this.generators.delete(key);
