@@ -5,6 +5,7 @@ import { decodeFrame } from '../../lib/wire/decode';
 import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
 import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
+import { dayKeyOf, generateDays, type DayKey } from '../market/history';
 import type { GexChainValue, GreekProfileValue, MajorsValue } from './payloads';
 
 async function engine(profile?: 'observed' | 'documented'): Promise<LiveEngine> {
@@ -91,5 +92,35 @@ describe('payload profiles', async () => {
 		}
 		const d = documented.latest('SPX')!.payloads.get('state/gex_zero')!.value as GexChainValue;
 		expect(d.sum_gex_oi).not.toBe(0);
+	});
+});
+
+describe('payload profiles in history days', () => {
+	it('State GEX days carry the observed zeros, classic days keep their OI side', async () => {
+		const days = await generateDays(
+			4,
+			'SPX',
+			['gex_zero', 'state_gex_zero', 'gamma_zero'],
+			'2026-11-18',
+			20
+		);
+		const [classic, state, gamma] = ['gex_zero', 'state_gex_zero', 'gamma_zero'].map(
+			(k) => JSON.parse(days.get(k as DayKey)!.toString()) as Record<string, unknown>[]
+		);
+		expect(state).toHaveLength(classic.length);
+		state.forEach((s, i) => {
+			const c = classic[i] as unknown as GexChainValue;
+			const v = s as unknown as GexChainValue;
+			expect(v.timestamp).toBe(c.timestamp);
+			expect(v).toMatchObject({ major_pos_oi: 0, sum_gex_oi: 0, zero_gamma: 0 });
+			expect(v.strikes.map((r) => r[1])).toEqual(c.strikes.map((r) => r[1]));
+		});
+		expect(classic.some((c) => (c as unknown as GexChainValue).sum_gex_oi !== 0)).toBe(true);
+		const g = gamma.at(-1) as unknown as GreekProfileValue;
+		expect(g.mini_contracts.every((r) => r[5] === null && r[4].length <= 3)).toBe(true);
+		expect(dayKeyOf('state', 'gex_zero')).toBe('state_gex_zero');
+		expect(dayKeyOf('classic', 'gex_zero')).toBe('gex_zero');
+		expect(dayKeyOf('state', 'gex_zero', 'documented')).toBe('gex_zero');
+		expect(dayKeyOf('state', 'gamma_zero')).toBe('gamma_zero');
 	});
 });
