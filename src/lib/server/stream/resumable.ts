@@ -45,6 +45,8 @@ export class ResumableHub {
 	private current: HubSocket;
 	private connectionId: string | undefined;
 	private token: string | undefined;
+	/** The upstream greeted on the reliable subprotocol (a failed recovery attempt has none). */
+	private reliableProtocol = false;
 	private lastSequenceId = 0;
 	private ackedSequenceId = 0;
 	private recovering = false;
@@ -73,9 +75,9 @@ export class ResumableHub {
 		return !this.ended && (this.current.isOpen || this.recovering);
 	}
 
-	/** Whether the upstream took the reliable subprotocol. */
+	/** Whether the upstream took the reliable subprotocol (only then is a drop recovered). */
 	get reliable(): boolean {
-		return this.current.protocol === WEBPUBSUB_RELIABLE_SUBPROTOCOL || this.token !== undefined;
+		return this.reliableProtocol;
 	}
 
 	get skipped(): number {
@@ -111,6 +113,7 @@ export class ResumableHub {
 					this.handlers.onGroupData(group, any, sequenceId);
 				},
 				onConnected: (m) => {
+					this.reliableProtocol = socket.protocol === WEBPUBSUB_RELIABLE_SUBPROTOCOL;
 					this.connectionId = m.connectionId;
 					this.token = m.reconnectionToken;
 					if (this.recovering) {
@@ -142,6 +145,7 @@ export class ResumableHub {
 
 	private onSocketEnd(end: HubEnd): void {
 		const recoverable =
+			this.reliableProtocol &&
 			this.token !== undefined &&
 			this.connectionId !== undefined &&
 			!end.slotTaken &&
