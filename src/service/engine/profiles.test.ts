@@ -5,6 +5,8 @@ import { decodeFrame } from '../../lib/wire/decode';
 import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
 import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
+import { parseGroup } from '../../lib/contract/hubs';
+import { groupValue } from '../hubs/frames';
 import { dayKeyOf, generateDays, type DayKey } from '../market/history';
 import type { GexChainValue, GreekProfileValue, MajorsValue } from './payloads';
 
@@ -92,6 +94,27 @@ describe('payload profiles', async () => {
 		}
 		const d = documented.latest('SPX')!.payloads.get('state/gex_zero')!.value as GexChainValue;
 		expect(d.sum_gex_oi).not.toBe(0);
+	});
+
+	it('explicit-expiry State GEX groups take the State shape, classic ones keep theirs', () => {
+		const feed = observed.latestExpiry('SPX')!;
+		const key = [...feed.keys()].find((k) => k.startsWith('gex_')) ?? 'gex_20261118';
+		const compact = key.slice(4);
+		const tick = {
+			timestamp: 0,
+			tickers: new Map([['SPX', { spot: 1, payloads: new Map(), expiryPayloads: feed }]])
+		};
+		const parse = (name: string) => {
+			const p = parseGroup(name);
+			if (!p.ok) throw new Error(p.error);
+			return p.group;
+		};
+		const state = groupValue(parse(`SPX_state_gex_${compact}`), tick) as GexChainValue;
+		const classic = groupValue(parse(`SPX_classic_gex_${compact}`), tick) as GexChainValue;
+		expect(state.sum_gex_oi).toBe(0);
+		expect(state.strikes.every((r) => r[2] === 0)).toBe(true);
+		expect(classic.strikes.some((r) => r[2] !== 0)).toBe(true);
+		expect(documented.latestExpiry('SPX')!.has(`state_gex_${compact}`)).toBe(false);
 	});
 });
 

@@ -105,7 +105,10 @@ export interface TickerSnapshot {
 	/** GEX categories only, same keys. */
 	majors: Map<string, Payload>;
 	maxchange: Map<string, Payload>;
-	/** key `${greek}_${YYYYMMDD}`, `gex_${YYYYMMDD}`, `orderflow_${YYYYMMDD}`, on 5-second ticks. */
+	/**
+	 * key `${greek}_${YYYYMMDD}`, `gex_${YYYYMMDD}` (`state_gex_${YYYYMMDD}`: the State shape when it
+	 * differs), `orderflow_${YYYYMMDD}`, on 5-second ticks.
+	 */
 	expiryPayloads?: Map<string, Payload>;
 }
 
@@ -238,6 +241,17 @@ export function buildSnapshot(
 						return same ? v : viewGexChain(v, view);
 					})
 			);
+			// The State hub's explicit-expiry chain in the observed shape (OI side 0).
+			if (observed) {
+				factories.set(
+					`state_gex_${compact}`,
+					() =>
+						new FrozenPayload(timestamp, () => {
+							const v = expiryGexValue(frozen, e);
+							return observedStateChain(same ? v : viewGexChain(v, view));
+						})
+				);
+			}
 			factories.set(
 				`orderflow_${compact}`,
 				() =>
