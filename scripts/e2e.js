@@ -91,4 +91,19 @@ delete env.GEXDECK_RESEARCH_KEY;
 delete env.GEXDECK_PASSWORD;
 
 const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
-process.exit(run(process.execPath, [cli, 'test', ...process.argv.slice(2)], { env }));
+const status = run(process.execPath, [cli, 'test', ...process.argv.slice(2)], { env });
+// The State views must work with both payload shapes the service can send: the full run also
+// runs the State spec against a service started with `--payloads documented` (the embedded
+// service reads GEXDECK_SERVICE_PAYLOADS), on its own port and data folder.
+if (status !== 0 || process.argv.length > 2) process.exit(status);
+console.log('e2e: the State spec again, against the documented payload profile');
+process.exit(
+	run(process.execPath, [cli, 'test', 'tests/e2e/state.spec.ts'], {
+		env: {
+			...env,
+			GEXDECK_SERVICE_PAYLOADS: 'documented',
+			GEXDECK_E2E_PORT: String(await freePort()),
+			GEXDECK_E2E_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-e2e-'))
+		}
+	})
+);

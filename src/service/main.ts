@@ -10,12 +10,16 @@
  *   --speed <x>         simulated seconds per wall second
  *   --seed <n>          market seed
  *   --tickers <a,b,..>  simulate only these tickers (default: the whole universe)
+ *   --payloads observed|documented  State payload shape: as the live service sends them
+ *                       (default: greek profiles with one net value per strike and null put
+ *                       fields, State OI fields 0) or the documented call/put split
  *   --ready-json        print one JSON line {"event":"ready",...} before the banner
  *   --print-keys        list the accounts and their keys, then exit
  */
 import { AccountRegistry } from './accounts/registry';
 import { attachHubs } from './hubs/index';
 import { startService, type StartServiceOptions } from './server';
+import { isPayloadProfile, PAYLOAD_PROFILES, type PayloadProfile } from './engine/profiles';
 
 interface CliOptions {
 	port: number;
@@ -27,13 +31,14 @@ interface CliOptions {
 	speed?: number;
 	seed?: number;
 	tickers?: string[];
+	payloads?: PayloadProfile;
 	readyJson: boolean;
 	printKeys: boolean;
 }
 
 const USAGE =
 	'usage: npm run service -- [--port p] [--host h] [--accounts file] [--data-dir dir] ' +
-	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--tickers a,b] [--ready-json] [--print-keys]';
+	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--tickers a,b] [--payloads observed|documented] [--ready-json] [--print-keys]';
 
 function parseArgs(argv: string[]): CliOptions {
 	const out: CliOptions = {
@@ -96,6 +101,14 @@ function parseArgs(argv: string[]): CliOptions {
 					.map((t) => t.trim())
 					.filter(Boolean);
 				break;
+			case '--payloads': {
+				const v = value();
+				if (!isPayloadProfile(v)) {
+					throw new Error(`--payloads: expected ${PAYLOAD_PROFILES.join(' or ')}\n${USAGE}`);
+				}
+				out.payloads = v;
+				break;
+			}
 			case '--ready-json':
 				out.readyJson = true;
 				break;
@@ -145,7 +158,8 @@ async function main(): Promise<void> {
 		start: cli.start,
 		speed: cli.speed,
 		seed: cli.seed,
-		tickers: cli.tickers
+		tickers: cli.tickers,
+		marketOptions: cli.payloads ? { payloads: cli.payloads } : undefined
 	};
 	const service = await startService(options);
 	// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.

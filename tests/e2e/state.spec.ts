@@ -1,5 +1,13 @@
+/**
+ * The State views end to end, against the payload profile the embedded service was started
+ * with: `observed` (default: net greek profiles with null put fields, State OI side and zero
+ * gamma 0) or `documented` (GEXDECK_SERVICE_PAYLOADS=documented: the call/put split, every
+ * field filled). scripts/e2e.js runs this file against both.
+ */
 import { expect, test, type Page } from '@playwright/test';
 import { useDemoAccount } from './demoAccount';
+
+const PROFILE = process.env.GEXDECK_SERVICE_PAYLOADS === 'documented' ? 'documented' : 'observed';
 
 interface LadderBar {
 	strike: number;
@@ -10,7 +18,7 @@ interface LadderBar {
 	cls: string;
 }
 
-type MiniRow = [number, number, number, number, number[], number, number[]];
+type MiniRow = [number, number, number, number, number[], number | null, number[] | null];
 
 async function ladderBars(page: Page): Promise<LadderBar[]> {
 	return page.locator('rect.ladder-bar').evaluateAll((rects) =>
@@ -25,6 +33,11 @@ async function ladderBars(page: Page): Promise<LadderBar[]> {
 	);
 }
 
+/** Nothing on the page reads NaN, whichever payload shape the service sends. */
+async function expectNoNaN(page: Page) {
+	expect(await page.locator('body').innerText()).not.toMatch(/NaN/);
+}
+
 /** The ladder is drawn with bars (a zero value is a zero-width, so invisible, bar). */
 async function expectLadder(page: Page) {
 	await expect(page.getByTestId('ladder')).toBeVisible();
@@ -37,57 +50,84 @@ async function ladderCentre(page: Page): Promise<number> {
 	return Number(await page.getByTestId('ladder').getAttribute('data-centre'));
 }
 
-test('the delta ladder draws calls right and puts left, as the API publishes them', async ({
-	page
-}) => {
+test('the delta ladder draws the profile as the API publishes it', async ({ page }) => {
 	await page.goto('/SPX/state/delta_zero');
 	await expectLadder(page);
-	const bars = await ladderBars(page);
-	const calls = bars.filter((b) => b.side === 'call');
-	const puts = bars.filter((b) => b.side === 'put');
-	expect(calls.length).toBeGreaterThan(10);
-	expect(puts.length).toBe(calls.length);
 	const centre = await ladderCentre(page);
-	// Geometry: every put bar ends left of the strike column, every call bar starts right of it.
-	for (const b of puts) expect(b.x + b.width).toBeLessThan(centre);
-	for (const b of calls) expect(b.x).toBeGreaterThan(centre);
-	// Non-empty: bars with real length on both sides.
-	expect(calls.filter((b) => b.width > 3).length).toBeGreaterThan(3);
-	expect(puts.filter((b) => b.width > 3).length).toBeGreaterThan(3);
+	const body = (await (await page.request.get('/api/SPX/state/delta_zero')).json()) as {
+		mini_contracts: MiniRow[];
+	};
+	if (PROFILE === 'observed') {
+		// The live service's shape: one net value per strike, put fields null.
+		expect(body.mini_contracts.every((r) => r[5] === null && r[6] === null)).toBe(true);
+		await expect(page.getByTestId('ladder')).toHaveAttribute('data-form', 'net');
+		const bars = await ladderBars(page);
+		expect(bars.every((b) => b.side === 'net')).toBe(true);
+		expect(bars.length).toBeGreaterThan(10);
+		// Sign decides the side of the strike column; colour follows the sign.
+		for (const b of bars.filter((x) => x.width > 0)) {
+			if (b.value < 0) {
+				expect(b.x + b.width).toBeLessThan(centre);
+				expect(b.cls).toContain('neg');
+			} else {
+				expect(b.x).toBeGreaterThan(centre);
+				expect(b.cls).toContain('pos');
+			}
+		}
+		await expect(page.getByTestId('greek-totals')).toHaveText(/\d/);
+		await expect(page.locator('.side-title.call')).toHaveText('positive ▶');
+	} else {
+		await expect(page.getByTestId('ladder')).toHaveAttribute('data-form', 'mirrored');
+		const bars = await ladderBars(page);
+		const calls = bars.filter((b) => b.side === 'call');
+		const puts = bars.filter((b) => b.side === 'put');
+		expect(calls.length).toBeGreaterThan(10);
+		expect(puts.length).toBe(calls.length);
+		// Geometry: every put bar ends left of the strike column, every call bar starts right of it.
+		for (const b of puts) expect(b.x + b.width).toBeLessThan(centre);
+		for (const b of calls) expect(b.x).toBeGreaterThan(centre);
+		// Non-empty: bars with real length on both sides.
+		expect(calls.filter((b) => b.width > 3).length).toBeGreaterThan(3);
+		expect(puts.filter((b) => b.width > 3).length).toBeGreaterThan(3);
 
-	// Known signs from the API: the put with the most negative delta is a red bar on the put
-	// side, the call with the largest delta a green bar on the call side, at the same strikes.
-	await expect
-		.poll(async () => {
-			const body = (await (await page.request.get('/api/SPX/state/delta_zero')).json()) as {
-				mini_contracts: MiniRow[];
-			};
-			const drawn = await ladderBars(page);
-			const inWindow = body.mini_contracts.filter((r) => drawn.some((b) => b.strike === r[0]));
-			const put = inWindow.reduce((a, r) => (r[5] < a[5] ? r : a));
-			const call = inWindow.reduce((a, r) => (r[3] > a[3] ? r : a));
-			const putBar = drawn.find((b) => b.strike === put[0] && b.side === 'put')!;
-			const callBar = drawn.find((b) => b.strike === call[0] && b.side === 'call')!;
-			return [
-				put[5] < 0,
-				putBar.value < 0 && putBar.cls.includes('neg') && putBar.x + putBar.width < centre,
-				call[3] > 0,
-				callBar.value > 0 && callBar.cls.includes('pos') && callBar.x > centre
-			];
-		})
-		.toEqual([true, true, true, true]);
+		// Known signs from the API: the put with the most negative delta is a red bar on the put
+		// side, the call with the largest delta a green bar on the call side, at the same strikes.
+		await expect
+			.poll(async () => {
+				const now = (await (await page.request.get('/api/SPX/state/delta_zero')).json()) as {
+					mini_contracts: [number, number, number, number, number[], number, number[]][];
+				};
+				const drawn = await ladderBars(page);
+				const inWindow = now.mini_contracts.filter((r) => drawn.some((b) => b.strike === r[0]));
+				const put = inWindow.reduce((a, r) => (r[5] < a[5] ? r : a));
+				const call = inWindow.reduce((a, r) => (r[3] > a[3] ? r : a));
+				const putBar = drawn.find((b) => b.strike === put[0] && b.side === 'put')!;
+				const callBar = drawn.find((b) => b.strike === call[0] && b.side === 'call')!;
+				return [
+					put[5] < 0,
+					putBar.value < 0 && putBar.cls.includes('neg') && putBar.x + putBar.width < centre,
+					call[3] > 0,
+					callBar.value > 0 && callBar.cls.includes('pos') && callBar.x > centre
+				];
+			})
+			.toEqual([true, true, true, true]);
+	}
 
 	// The smile, prior ghost marks and the spot line are drawn.
 	expect(await page.locator('circle.iv-dot').count()).toBeGreaterThan(10);
 	expect(await page.locator('line.prior').count()).toBeGreaterThan(10);
 	await expect(page.locator('line[data-level~="spot"]')).toHaveCount(1);
 	await expect(page.getByTestId('greek-majors')).toHaveText(/\d/);
-	await page.screenshot({ path: 'test-results/state-delta.png', fullPage: true });
 
 	// Keyboard readout.
 	await page.getByTestId('ladder').focus();
 	await page.keyboard.press('ArrowUp');
 	await expect(page.getByTestId('ladder-readout')).toContainText('from spot');
+	await expect(page.getByTestId('ladder-readout')).toContainText(
+		PROFILE === 'observed' ? 'net' : 'puts'
+	);
+	await expectNoNaN(page);
+	await page.screenshot({ path: `test-results/state-delta-${PROFILE}.png`, fullPage: true });
 });
 
 test('the State GEX view draws the histogram with the majors and max change', async ({ page }) => {
@@ -97,14 +137,36 @@ test('the State GEX view draws the histogram with the majors and max change', as
 	expect(await page.locator('rect.bar.pos').count()).toBeGreaterThan(0);
 	expect(await page.locator('rect.bar.neg').count()).toBeGreaterThan(0);
 	await expect(page.locator('line[data-level="spot"]')).toHaveCount(1);
-	await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
 	await expect(page.getByTestId('net-gex')).toHaveText(/\d/);
 	await expect(page.locator('[data-testid="maxchange"] tbody tr')).toHaveCount(6);
-	// OI metric: the bars follow the OI column of the state chain.
-	await page.getByTestId('metric-oi').click();
-	await expect(page).toHaveURL(/\/SPX\/state\/gex_full\?metric=oi$/);
-	await expect(page.getByTestId('histogram')).toHaveAttribute('aria-label', /by OI/);
-	await page.screenshot({ path: 'test-results/state-gex.png', fullPage: true });
+	if (PROFILE === 'observed') {
+		// The service sends State's OI side and zero gamma as 0: n/a, never a level at 0.
+		await expect(page.getByTestId('majors-zero-gamma')).toHaveText('n/a for State');
+		await expect(page.getByTestId('zero-gamma')).toHaveText('n/a for State');
+		await expect(page.getByTestId('risk-reversal')).toHaveText('n/a for State');
+		await expect(page.getByTestId('sums')).toContainText('n/a for State');
+		await expect(page.getByTestId('net-gex')).toContainText('n/a for State');
+		await expect(page.locator('line[data-level="zero"]')).toHaveCount(0);
+		await expect(page.locator('line[data-level="mpos"]')).toHaveCount(1);
+		await page.screenshot({ path: `test-results/state-gex-${PROFILE}.png`, fullPage: true });
+		// By OI there is nothing to draw: said so, no bars.
+		await page.getByTestId('metric-oi').click();
+		await expect(page).toHaveURL(/\/SPX\/state\/gex_full\?metric=oi$/);
+		await expect(page.getByTestId('empty')).toContainText('n/a for State');
+		await expect(page.locator('rect.bar')).toHaveCount(0);
+		for (const level of ['mpos', 'mneg', 'zero']) {
+			await expect(page.locator(`line[data-level="${level}"]`)).toHaveCount(0);
+		}
+	} else {
+		await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
+		await expect(page.getByTestId('risk-reversal')).toHaveText(/^-?\d\.\d{3}$/);
+		await page.screenshot({ path: `test-results/state-gex-${PROFILE}.png`, fullPage: true });
+		// OI metric: the bars follow the OI column of the state chain.
+		await page.getByTestId('metric-oi').click();
+		await expect(page).toHaveURL(/\/SPX\/state\/gex_full\?metric=oi$/);
+		await expect(page.getByTestId('histogram')).toHaveAttribute('aria-label', /by OI/);
+	}
+	await expectNoNaN(page);
 });
 
 test('the category picker works by keyboard and by touch', async ({ browser }) => {
@@ -183,6 +245,7 @@ test('a Quant account streams the greek group with the REST poller idle', async 
 	await expect(page.getByTestId('timestamp')).not.toHaveText(first, { timeout: 10_000 });
 	await expectLadder(page);
 	expect(requests).toEqual([]);
+	await expectNoNaN(page);
 });
 
 test('a State account polls every second and a reload paints the cached profile', async ({

@@ -9,18 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	GEX_SCALES,
-	MAX_PRIORS_SCALES,
-	STRIKE_SCALES,
-	toWire,
-	U100
-} from '../../src/lib/contract/scaling';
+import { toWire, U100 } from '../../src/lib/contract/scaling';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import { attachHubs } from '../../src/service/hubs/index';
 import { startService, type RunningService } from '../../src/service/server';
 import { HubClient } from './service-hubs.client';
-import { decodeFrame, type DecodedFrame } from './service-hubs.decode';
+import { decodeFrame, expectGexFrameMatchesRest, type DecodedFrame } from './service-hubs.decode';
 
 const UA = 'gexdeck-tests/1.0';
 const accounts = demoAccounts();
@@ -58,8 +52,6 @@ async function rest(path: string): Promise<Record<string, unknown>> {
 	expect(res.status).toBe(200);
 	return (await res.json()) as Record<string, unknown>;
 }
-
-type Row = [number, number, number, number[]];
 
 describe('official @azure/web-pubsub-client', () => {
 	it('receives group frames that decode to the REST snapshot of the same second', async () => {
@@ -111,36 +103,7 @@ describe('official @azure/web-pubsub-client', () => {
 				const snap = await rest('/SPX/classic/gex_full');
 				if (snap.timestamp !== Number(frame.value.timestamp)) continue;
 				matched = true;
-				expect(frame.typeUrl).toContain('proto.gex');
-				const g = frame.value as Record<string, unknown> & {
-					strikes: {
-						strike_price: number;
-						value_1: number;
-						value_2: number;
-						priors?: { values: number[] };
-					}[];
-					max_priors: { tuples: { first_value: number; second_value: number }[] };
-				};
-				expect(g.ticker).toBe('SPX');
-				for (const field of Object.keys(GEX_SCALES) as (keyof typeof GEX_SCALES)[]) {
-					expect(g[field], field).toBe(toWire(snap[field] as number, GEX_SCALES[field]));
-				}
-				const rows = snap.strikes as Row[];
-				expect(g.strikes.length).toBe(rows.length);
-				rows.forEach(([strike, byVol, byOi, priors], i) => {
-					const s = g.strikes[i];
-					expect(s.strike_price).toBe(toWire(strike, STRIKE_SCALES.strike_price));
-					expect(s.value_1).toBe(toWire(byVol, STRIKE_SCALES.value_1));
-					expect(s.value_2).toBe(toWire(byOi, STRIKE_SCALES.value_2));
-					expect(s.priors?.values).toEqual(priors.map((p) => toWire(p, STRIKE_SCALES.prior)));
-				});
-				const maxPriors = snap.max_priors as [number, number][];
-				expect(g.max_priors.tuples).toEqual(
-					maxPriors.map(([s, v]) => ({
-						first_value: toWire(s, MAX_PRIORS_SCALES.first_value),
-						second_value: toWire(v, MAX_PRIORS_SCALES.second_value)
-					}))
-				);
+				expectGexFrameMatchesRest(frame, snap);
 				// The spot frame of the same calculation: same ticker and timestamp.
 				const deadline = Date.now() + 3000;
 				while (!spotByTs.has(snap.timestamp as number) && Date.now() < deadline) {

@@ -34,8 +34,9 @@ export interface HistogramModel {
 	spot: number;
 	/** null when not computed yet (the upstream sends 0). */
 	zeroGamma: number | null;
-	majorPositiveStrike: number;
-	majorNegativeStrike: number;
+	/** Null when the chain names none (0: not computed, or n/a for State's OI side). */
+	majorPositiveStrike: number | null;
+	majorNegativeStrike: number | null;
 	maxChange: MaxChangeMark[];
 }
 
@@ -62,8 +63,8 @@ export function histogramModel(chain: ClassicChain, metric: Metric): HistogramMo
 		rows,
 		spot: chain.spot,
 		zeroGamma: chain.zero_gamma === 0 ? null : chain.zero_gamma,
-		majorPositiveStrike: byVol ? chain.major_pos_vol : chain.major_pos_oi,
-		majorNegativeStrike: byVol ? chain.major_neg_vol : chain.major_neg_oi,
+		majorPositiveStrike: (byVol ? chain.major_pos_vol : chain.major_pos_oi) || null,
+		majorNegativeStrike: (byVol ? chain.major_neg_vol : chain.major_neg_oi) || null,
 		maxChange: [...marks.values()]
 	};
 }

@@ -19,6 +19,16 @@ const strike = fc.integer({ min: 1, max: 800_000 }).map((c) => c / 100);
 const iv = fc.double({ min: 0, max: 3, noNaN: true });
 
 const row = fc.tuple(strike, iv, iv, value, priors, value, priors);
+/** The live service's rows: one net value, 3 priors, null put fields. */
+const netRow = fc.tuple(
+	strike,
+	iv,
+	iv,
+	value,
+	fc.array(value, { minLength: 3, maxLength: 3 }),
+	fc.constant(null),
+	fc.constant(null)
+);
 
 const profile: fc.Arbitrary<GreekProfile> = fc
 	.record({
@@ -66,7 +76,8 @@ describe('greek ladder shaping', () => {
 		expect(r.call).toEqual({ value: 0.68, iv: 0.0875, priors: [2.04, 76.67, 0, 0, 0] });
 		expect(r.put).toEqual({ value: -698.76, iv: 0.0875, priors: [-631.89, -216.41, 0, 0, 0] });
 		// A put IV of 0 is "no quote": a gap in the smile, not a 0 % point.
-		expect(m.rows[0].put.iv).toBeNaN();
+		expect(m.rows[0].put!.iv).toBeNaN();
+		expect(m.net).toBe(false);
 		expect(m.levels).toEqual([
 			{ id: 'longGamma', label: 'long γ', strike: 7340 },
 			{ id: 'shortGamma', label: 'short γ', strike: 7375 },
@@ -91,8 +102,27 @@ describe('greek ladder shaping', () => {
 					const src = last.get(r.strike)!;
 					expect(r.call.value).toBe(src[3]);
 					expect(r.call.priors).toEqual(src[4]);
-					expect(r.put.value).toBe(src[5]);
-					expect(r.put.priors).toEqual(src[6]);
+					expect(r.put!.value).toBe(src[5]);
+					expect(r.put!.priors).toEqual(src[6]);
+				}
+			})
+		);
+	});
+
+	it('a net profile (null put fields) is one signed value per strike, no made-up put side', () => {
+		fc.assert(
+			fc.property(fc.array(netRow, { minLength: 1, maxLength: 60 }), (rows) => {
+				const p = { ...DELTA_ZERO, mini_contracts: rows };
+				const m = ladderModel(p);
+				expect(m.net).toBe(true);
+				const last = new Map(rows.map((r) => [r[0], r]));
+				for (const r of m.rows) {
+					const src = last.get(r.strike)!;
+					expect(r.put).toBeNull();
+					expect(r.call.value).toBe(src[3]);
+					expect(r.call.priors).toEqual(src[4]);
+					expect(Number.isNaN(r.putIv) || r.putIv === src[2]).toBe(true);
+					expect(Math.abs(r.call.value)).toBeLessThanOrEqual(ladderMagnitude(m.rows, true));
 				}
 			})
 		);
@@ -120,9 +150,9 @@ describe('greek ladder shaping', () => {
 				const mag = ladderMagnitude(m.rows, withPriors);
 				for (const r of m.rows) {
 					expect(Math.abs(r.call.value)).toBeLessThanOrEqual(mag);
-					expect(Math.abs(r.put.value)).toBeLessThanOrEqual(mag);
+					expect(Math.abs(r.put!.value)).toBeLessThanOrEqual(mag);
 					if (withPriors) {
-						for (const v of [...r.call.priors, ...r.put.priors])
+						for (const v of [...r.call.priors, ...r.put!.priors])
 							expect(Math.abs(v)).toBeLessThanOrEqual(mag);
 					}
 				}

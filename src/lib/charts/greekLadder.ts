@@ -1,12 +1,14 @@
 /**
  * The State greek profile (GET /{ticker}/state/<greek>_<zero|one>, or its streamed
- * OptionProfile) shaped into the mirrored ladder the State view draws: one row per strike with
- * the call side and the put side kept apart (they never swap), the call and put implied vol for
- * the smile line, the five lookback priors of each side for the ghost marks, and the profile's
- * major levels.
+ * OptionProfile) shaped into the ladder the State view draws, in one of two forms:
+ * - net (what the live service sends): one net value per strike in call_value with its priors,
+ *   the put fields null; drawn as one signed bar per strike;
+ * - mirrored (the documented split): the call side and the put side kept apart (they never
+ *   swap), with the lookback priors of each side.
+ * Both carry the call and put implied vol for the smile line and the profile's major levels.
  *
- * mini_contracts row: [strike, call_ivol, put_ivol, call_value, [call priors], put_value,
- * [put priors]].
+ * mini_contracts row: [strike, call_ivol, put_ivol, call_value, [call priors], put_value | null,
+ * [put priors] | null].
  */
 import { bisector } from 'd3';
 import { greekProfileSchema, type GreekProfile } from '../contract/schemas';
@@ -33,8 +35,12 @@ export interface LadderSide {
 
 export interface LadderRow {
 	strike: number;
+	/** The call side; in a net profile the strike's net value (calls and puts together). */
 	call: LadderSide;
-	put: LadderSide;
+	/** The put side; null in a net profile. */
+	put: LadderSide | null;
+	/** Put implied vol (NaN when none), in both forms. */
+	putIv: number;
 }
 
 export type LadderLevelId = 'longGamma' | 'shortGamma' | 'majorCall' | 'majorPut';
@@ -48,6 +54,8 @@ export interface LadderLevel {
 export interface LadderModel {
 	/** Ascending strikes, each once. */
 	rows: LadderRow[];
+	/** One net value per strike (put side null), not the mirrored call/put split. */
+	net: boolean;
 	spot: number;
 	/** Major levels the profile names; a 0 (not computed) is left out. */
 	levels: LadderLevel[];
@@ -80,10 +88,18 @@ export function ladderModel(profile: GreekProfile): LadderModel {
 		byStrike.set(strike, {
 			strike,
 			call: { value: callValue, iv: ivOf(callIv), priors: [...callPriors] },
-			put: { value: putValue, iv: ivOf(putIv), priors: [...putPriors] }
+			put:
+				putValue === null
+					? null
+					: { value: putValue, iv: ivOf(putIv), priors: [...(putPriors ?? [])] },
+			putIv: ivOf(putIv)
 		});
 	}
 	const rows = [...byStrike.values()].sort((a, b) => a.strike - b.strike);
+	// A profile is net when its put side is absent; a mix (never seen) is drawn net too, so no
+	// strike shows a made-up put side.
+	const net = rows.length > 0 && rows.some((r) => r.put === null);
+	if (net) for (const r of rows) r.put = null;
 	const named: [LadderLevelId, number][] = [
 		['longGamma', profile.major_long_gamma],
 		['shortGamma', profile.major_short_gamma],
@@ -93,6 +109,7 @@ export function ladderModel(profile: GreekProfile): LadderModel {
 	];
 	return {
 		rows,
+		net,
 		spot: profile.spot,
 		levels: named
 			.filter(([, strike]) => strike > 0)
@@ -128,10 +145,10 @@ export function ladderWindow(
 export function ladderMagnitude(rows: readonly LadderRow[], withPriors: boolean): number {
 	let m = 0;
 	for (const r of rows) {
-		m = Math.max(m, Math.abs(r.call.value), Math.abs(r.put.value));
+		m = Math.max(m, Math.abs(r.call.value), Math.abs(r.put?.value ?? 0));
 		if (withPriors) {
 			for (const p of r.call.priors) m = Math.max(m, Math.abs(p));
-			for (const p of r.put.priors) m = Math.max(m, Math.abs(p));
+			for (const p of r.put?.priors ?? []) m = Math.max(m, Math.abs(p));
 		}
 	}
 	return m;
@@ -149,8 +166,8 @@ export function greekProfileFromColumnar(c: ColumnarGreekProfile): GreekProfile 
 			c.putIvol[i],
 			c.callValue[i],
 			side(c.callPriors, c.callPriorCount, i),
-			c.putValue[i],
-			side(c.putPriors, c.putPriorCount, i)
+			Number.isNaN(c.putValue[i]) ? null : c.putValue[i],
+			Number.isNaN(c.putValue[i]) ? null : side(c.putPriors, c.putPriorCount, i)
 		]);
 	}
 	return {

@@ -49,8 +49,28 @@ describe('keys', () => {
 	it('parses the Authorization header', () => {
 		expect(parseBearer(undefined)).toEqual({ ok: false, reason: 'missing' });
 		expect(parseBearer('')).toEqual({ ok: false, reason: 'missing' });
-		expect(parseBearer('Basic abc')).toEqual({ ok: false, reason: 'malformed' });
+		expect(parseBearer('Token abc')).toEqual({ ok: false, reason: 'malformed' });
+		expect(parseBearer('Basic')).toEqual({ ok: false, reason: 'malformed' });
 		expect(parseBearer('Bearer abc')).toEqual({ ok: true, key: 'abc' });
+	});
+
+	it('accepts Basic as an alias: the raw key, or base64 of key: (or :key)', () => {
+		const key = `gexbot_custom_${SECRET}`;
+		expect(parseBearer(`Basic ${key}`)).toEqual({ ok: true, key });
+		expect(parseBearer(`basic  ${key} `)).toEqual({ ok: true, key });
+		expect(parseBearer(`Basic ${btoa(`${key}:`)}`)).toEqual({ ok: true, key });
+		expect(parseBearer(`Basic ${btoa(`:${key}`)}`)).toEqual({ ok: true, key });
+		// Not a key either way: passed on as it is, so the registry answers "Invalid API key".
+		expect(parseBearer('Basic abc')).toEqual({ ok: true, key: 'abc' });
+	});
+
+	it('a raw key is never mistaken for base64 of a credential', () => {
+		fc.assert(
+			fc.property(fc.constantFrom('custom' as const, 'research' as const), (kind) => {
+				const key = generateKey(kind);
+				expect(parseBearer(`Basic ${key}`)).toEqual({ ok: true, key });
+			})
+		);
 	});
 
 	it('maps kinds to session slots', () => {

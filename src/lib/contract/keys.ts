@@ -59,8 +59,10 @@ export function maskKey(key: string): string {
 }
 
 /**
- * The key of an `Authorization` header value. `missing` when the header is absent or empty,
- * `malformed` when it is not `Bearer <token>`.
+ * The key of an `Authorization` header value. `Bearer <key>` is the documented form; the
+ * service's 2025 example programs send `Basic <raw key>`, and HTTP clients given the key as a
+ * user name (Python `requests` auth=(key, '')) send `Basic base64(key:)`: both are aliases.
+ * `missing` when the header is absent or empty, `malformed` when it is neither scheme.
  */
 export function parseBearer(
 	header: string | null | undefined
@@ -68,8 +70,30 @@ export function parseBearer(
 	if (header === null || header === undefined || header.trim() === '') {
 		return { ok: false, reason: 'missing' };
 	}
-	const m = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-	return m ? { ok: true, key: m[1] } : { ok: false, reason: 'malformed' };
+	const m = /^(Bearer|Basic)\s+(\S+)\s*$/i.exec(header.trim());
+	if (!m) return { ok: false, reason: 'malformed' };
+	if (m[1].toLowerCase() === 'bearer') return { ok: true, key: m[2] };
+	return { ok: true, key: basicCredential(m[2]) };
+}
+
+/**
+ * The key inside a Basic credential: the raw token when it is not base64 of `user:password`
+ * (a key has `_`, outside the standard base64 alphabet, so a raw key never decodes), else the
+ * user name, or the password when the user name is empty.
+ */
+function basicCredential(token: string): string {
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token) || token.length % 4 !== 0) return token;
+	let text: string;
+	try {
+		text = atob(token);
+	} catch {
+		return token;
+	}
+	const colon = text.indexOf(':');
+	// Only printable ASCII credentials count as decoded; anything else was a raw token.
+	if (colon < 0 || !/^[\x21-\x7e]*:[\x21-\x7e]*$/.test(text)) return token;
+	const user = text.slice(0, colon);
+	return user !== '' ? user : text.slice(colon + 1);
 }
 
 /**

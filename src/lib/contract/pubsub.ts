@@ -1,10 +1,37 @@
 /**
- * Azure Web PubSub `json.webpubsub.azure.v1` subprotocol: the JSON text frames the hubs and
- * their clients exchange. Parsers never throw; an unparseable or unknown frame comes back as a
- * typed failure or `unknown` so a connection can ignore it instead of dropping.
+ * Azure Web PubSub JSON subprotocols: the plain `json.webpubsub.azure.v1` and the reliable
+ * `json.reliable.webpubsub.azure.v1` (the SDKs' default: a sequenceId on every data message,
+ * cumulative sequenceAck from the client, resumable connections). The JSON text frames the hubs
+ * and their clients exchange. Parsers never throw; an unparseable or unknown frame comes back as
+ * a typed failure or `unknown` so a connection can ignore it instead of dropping.
  */
 
 export const WEBPUBSUB_SUBPROTOCOL = 'json.webpubsub.azure.v1';
+export const WEBPUBSUB_RELIABLE_SUBPROTOCOL = 'json.reliable.webpubsub.azure.v1';
+/** The subprotocols the hubs speak, in the order they are named in a refusal. */
+export const SUPPORTED_SUBPROTOCOLS = [
+	WEBPUBSUB_SUBPROTOCOL,
+	WEBPUBSUB_RELIABLE_SUBPROTOCOL
+] as const;
+export type SupportedSubprotocol = (typeof SUPPORTED_SUBPROTOCOLS)[number];
+
+/** Query parameters of a reliable client's reconnection to the same hub URL. */
+export const RECOVERY_CONNECTION_PARAM = 'awps_connection_id';
+export const RECOVERY_TOKEN_PARAM = 'awps_reconnection_token';
+
+/**
+ * The first subprotocol of a client's offer (its order of preference) that the hubs speak;
+ * undefined when none is.
+ */
+export function pickSubprotocol(offered: Iterable<string>): SupportedSubprotocol | undefined {
+	for (const p of offered) {
+		const name = p.trim();
+		if ((SUPPORTED_SUBPROTOCOLS as readonly string[]).includes(name)) {
+			return name as SupportedSubprotocol;
+		}
+	}
+	return undefined;
+}
 
 /** Data types a group message may carry; the feed uses `protobuf` (clients accept `binary`). */
 export type PubSubDataType = 'protobuf' | 'binary' | 'json' | 'text';
@@ -225,8 +252,14 @@ export function parseServerMessage(text: string): Parsed<ServerMessage> {
 	}
 }
 
-export function connectedMessage(connectionId: string, userId: string | null): ConnectedMessage {
-	return { type: 'system', event: 'connected', userId, connectionId };
+export function connectedMessage(
+	connectionId: string,
+	userId: string | null,
+	reconnectionToken?: string
+): ConnectedMessage {
+	return reconnectionToken === undefined
+		? { type: 'system', event: 'connected', userId, connectionId }
+		: { type: 'system', event: 'connected', userId, connectionId, reconnectionToken };
 }
 
 export function disconnectedMessage(reason: string): DisconnectedMessage {
@@ -247,6 +280,18 @@ export function groupDataText(group: string, base64: string): string {
 		return JSON.stringify(groupDataMessage(group, base64));
 	}
 	return `{"type":"message","from":"group","group":"${group}","dataType":"protobuf","data":"${base64}"}`;
+}
+
+/**
+ * A data message's JSON text with `"sequenceId": n` added (reliable protocol). The envelope is
+ * shared by every member of a group; only this short tail is per connection.
+ */
+export function withSequenceId(envelope: string, sequenceId: number): string {
+	return `${envelope.slice(0, -1)},"sequenceId":${sequenceId}}`;
+}
+
+export function sequenceAckMessage(sequenceId: number): SequenceAckMessage {
+	return { type: 'sequenceAck', sequenceId };
 }
 
 export function ackMessage(

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { categorySpellings, PACKAGES, resolveCategory } from './categories';
 import { ALL_TICKERS } from './tickers';
-import { getRoute, matchRoute, resolveRoute, ROUTES, routePath, validateQuery } from './routes';
+import {
+	GEX_ONLY_ERROR,
+	getRoute,
+	matchRoute,
+	resolveRoute,
+	ROUTES,
+	routePath,
+	validateQuery
+} from './routes';
 
 function idOf(method: string, path: string): string | undefined {
 	return matchRoute(method, path)?.route.id;
@@ -57,6 +65,18 @@ describe('route table', () => {
 			kind: 'invalid'
 		});
 		expect(resolveRoute('GET', '/v2/research/SPX/not_a_metric')).toMatchObject({ kind: 'invalid' });
+		// A greek on the GEX summaries: the service's own text (client programs match on it).
+		expect(resolveRoute('GET', '/v2/SPX/state/gamma_zero/maxchange')).toMatchObject({
+			kind: 'invalid',
+			status: 400,
+			error: 'Category must be one of gex_full, gex_one or gex_zero'
+		});
+		expect(resolveRoute('GET', '/v2/SPX/state/onedelta/majors')).toMatchObject({
+			error: GEX_ONLY_ERROR
+		});
+		expect(resolveRoute('GET', '/v2/SPX/state/nonsense/maxchange')).toMatchObject({
+			error: "Unknown state category 'nonsense'."
+		});
 		expect(resolveRoute('GET', '/v2/options/SPXW/expiries')).toMatchObject({ kind: 'invalid' });
 	});
 

@@ -235,12 +235,13 @@ function bindParams(
 		const pkg = r.fixedPackage ?? params.package;
 		if (!pkg) return { ok: false, error: 'Missing package.' };
 		const category = resolveCategory(pkg, rawCategory);
-		if (
-			category === undefined ||
-			!REST_CATEGORIES[pkg].includes(category) ||
-			(r.categoryFilter && !r.categoryFilter(category))
-		) {
+		if (category === undefined || !REST_CATEGORIES[pkg].includes(category)) {
 			return { ok: false, error: `Unknown ${pkg} category '${rawCategory}'.` };
+		}
+		if (r.categoryFilter && !r.categoryFilter(category)) {
+			// A real category the route does not summarise (a greek on /state/.../maxchange): the
+			// service's own words, which client programs match on.
+			return { ok: false, error: GEX_ONLY_ERROR };
 		}
 		params.package = pkg;
 		params.category = category;
@@ -248,6 +249,9 @@ function bindParams(
 	}
 	return { ok: true, params };
 }
+
+/** The refusal of a non-GEX State category on the majors and max-change routes (observed). */
+export const GEX_ONLY_ERROR = 'Category must be one of gex_full, gex_one or gex_zero';
 
 /**
  * Resolves a request to a documented route with validated parameters, or says precisely why

@@ -105,15 +105,20 @@ export const maxChangeSchema = object({
 	thirty: pair
 });
 
-/** `[strike, call_ivol, put_ivol, call_value, [call priors], put_value, [put priors]]`. */
+/**
+ * `[strike, call_ivol, put_ivol, call_value, [call priors], put_value, [put priors]]`. The live
+ * service sends greek profiles with one net value per strike in call_value (3 priors) and the
+ * put fields null (the proto marks them optional: they carry data in the volume categories);
+ * the documented split has both sides.
+ */
 export const miniContractRowSchema = tuple([
 	num,
 	num,
 	num,
 	num,
 	array(num),
-	num,
-	array(num)
+	nullable(num),
+	nullable(array(num))
 ] as const);
 
 /** GET /v2/{ticker}/state/{greek category} (observed shape; the OpenAPI file is wrong here). */

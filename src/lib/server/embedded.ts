@@ -163,7 +163,18 @@ export function startEmbeddedService(
 	hookExit();
 	const child = spawn(
 		process.execPath,
-		[...command.args, '--port', '0', '--ready-json', '--data-dir', dataDir],
+		[
+			...command.args,
+			'--port',
+			'0',
+			'--ready-json',
+			'--data-dir',
+			dataDir,
+			// The State payload shape (observed | documented), for trying the dashboard on both.
+			...(process.env.GEXDECK_SERVICE_PAYLOADS
+				? ['--payloads', process.env.GEXDECK_SERVICE_PAYLOADS]
+				: [])
+		],
 		{
 			cwd: command.cwd,
 			stdio: ['ignore', 'pipe', 'pipe'],

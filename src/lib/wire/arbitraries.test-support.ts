@@ -53,8 +53,9 @@ export const greekProfileArb: fc.Arbitrary<GreekProfile> = fc.record({
 			d(0, 4_000_000),
 			x100,
 			fc.array(x100, { maxLength: 5 }),
-			d(-2e9, 2e9),
-			fc.array(d(-2e9, 2e9), { maxLength: 5 })
+			// Null put fields: the live service's net-value greek profiles.
+			fc.option(d(-2e9, 2e9), { nil: null }),
+			fc.option(fc.array(d(-2e9, 2e9), { maxLength: 5 }), { nil: null })
 		),
 		{ maxLength: 30 }
 	)

@@ -112,10 +112,11 @@ export function columnarGreekProfile(profile: GreekProfile): ColumnarGreekProfil
 		callIvol[i] = r[1];
 		putIvol[i] = r[2];
 		callValue[i] = r[3];
-		putValue[i] = r[5];
+		// A null put side (net-value profiles) is NaN: no value, never a zero.
+		putValue[i] = r[5] ?? Number.NaN;
 	}
 	const callPriors = flatten(rows.map((r) => r[4]));
-	const putPriors = flatten(rows.map((r) => r[6]));
+	const putPriors = flatten(rows.map((r) => r[6] ?? []));
 	return {
 		ticker: profile.ticker,
 		timestamp: profile.timestamp,

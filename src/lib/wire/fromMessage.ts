@@ -88,8 +88,9 @@ export function greekProfileFromMessage(m: option_profile.OptionProfile.$Propert
 			fromWire(opt(c.put_ivol), MC.put_ivol),
 			fromWire(opt(c.call_cvolume), MC.call_cvolume),
 			(c.call_cvolume_priors ?? []).map((p) => fromWire(p, MC.call_cvolume_prior)),
-			opt(c.put_cvolume),
-			[...(c.put_cvolume_priors?.values ?? [])]
+			// Absent optional put fields are null, as in the JSON of the live service.
+			typeof c.put_cvolume === 'number' ? c.put_cvolume : null,
+			c.put_cvolume_priors ? [...(c.put_cvolume_priors.values ?? [])] : null
 		])
 	};
 }

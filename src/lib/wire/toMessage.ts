@@ -92,8 +92,15 @@ export function optionProfileMessage(
 				put_ivol: toWire(putIvol, MC.put_ivol),
 				call_cvolume: toWire(callValue, MC.call_cvolume),
 				call_cvolume_priors: callPriors.map((p) => toWire(p, MC.call_cvolume_prior)),
-				put_cvolume: toWire(putValue, MC.put_cvolume),
-				put_cvolume_priors: { values: putPriors.map((p) => toWire(p, MC.put_cvolume_prior)) }
+				// Null put fields (the live service's greek profiles) are absent optional fields.
+				...(putValue === null ? {} : { put_cvolume: toWire(putValue, MC.put_cvolume) }),
+				...(putPriors === null
+					? {}
+					: {
+							put_cvolume_priors: {
+								values: putPriors.map((p) => toWire(p, MC.put_cvolume_prior))
+							}
+						})
 			})
 		)
 	};

@@ -51,10 +51,12 @@ describe('explicit-expiry priors', () => {
 	it('after 40 simulated minutes equal a direct computation at 1, 5 and 30 minutes back', async () => {
 		// Start 35 minutes in (trades-only catch-up to 09:35), then run in 5-second steps to 10:10.
 		let wall = OPEN + 2100_000;
+		// Calls and puts apart, five priors each: the documented profile.
 		const live = new LiveEngine(
 			SEED,
 			['AAPL'],
-			new SessionClock({ mode: 'real', wall: () => wall })
+			new SessionClock({ mode: 'real', wall: () => wall }),
+			'documented'
 		);
 		await live.advance(Infinity);
 		while (wall < OPEN + 2400_000) {

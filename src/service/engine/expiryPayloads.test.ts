@@ -73,10 +73,14 @@ describe('explicit-expiry gex and orderflow', async () => {
 			timestamp: 0,
 			tickers: new Map([['SPX', { spot: 1, payloads: new Map(), expiryPayloads: feed }]])
 		};
-		for (const name of ['SPX_classic_gex_20261218', 'SPX_state_gex_20261218']) {
+		// Classic gets the chain; State its observed shape (payload profiles, ./profiles.ts).
+		for (const [name, key] of [
+			['SPX_classic_gex_20261218', 'gex_20261218'],
+			['SPX_state_gex_20261218', 'state_gex_20261218']
+		]) {
 			const p = parseGroup(name);
 			expect(p.ok).toBe(true);
-			if (p.ok) expect(groupValue(p.group, tick)).toBe(feed.get('gex_20261218')!.value);
+			if (p.ok) expect(groupValue(p.group, tick)).toBe(feed.get(key)!.value);
 		}
 		const p = parseGroup('SPX_orderflow_20261218');
 		expect(p.ok && groupValue(p.group, tick)).toBe(feed.get('orderflow_20261218')!.value);

@@ -19,6 +19,7 @@ import { quoteAround } from '../market/trades';
 import { RISK_FREE_RATE, viewOf } from '../market/universe';
 import { buildSnapshot, type TickerSnapshot } from './snapshot';
 import { TickerDay } from './tickerDay';
+import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from './profiles';
 import type { ViewFormat } from './views';
 
 /** Full steps needed before a payload: its longest lookback. */
@@ -98,7 +99,9 @@ export class LiveEngine {
 	constructor(
 		private readonly seed: number,
 		universe: string[],
-		private readonly clock: SessionClock
+		private readonly clock: SessionClock,
+		/** Shape of the State payloads (./profiles.ts). */
+		private readonly profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 	) {
 		const sources = new Map<string, string[]>();
 		for (const ticker of universe) {
@@ -253,7 +256,8 @@ export class LiveEngine {
 					const snap = buildSnapshot(
 						day,
 						viewFormatAt(this.seed, ticker, pos.date, pos.tick),
-						withExpiries
+						withExpiries,
+						this.profile
 					);
 					this.snapshots.set(ticker, snap);
 					if (snap.expiryPayloads) this.expiryFeeds.set(ticker, snap.expiryPayloads);

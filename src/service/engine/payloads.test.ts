@@ -14,7 +14,13 @@ import type { GexChainValue, GreekProfileValue, VolumeProfileValue } from './pay
 
 async function engineAt(iso: string, tickers: string[]): Promise<LiveEngine> {
 	const wall = Date.parse(iso);
-	const live = new LiveEngine(3, tickers, new SessionClock({ mode: 'real', wall: () => wall }));
+	// The documented call/put split: the engine's full output (./profiles.test.ts: observed).
+	const live = new LiveEngine(
+		3,
+		tickers,
+		new SessionClock({ mode: 'real', wall: () => wall }),
+		'documented'
+	);
 	await live.advance(Infinity);
 	return live;
 }

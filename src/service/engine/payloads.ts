@@ -83,7 +83,8 @@ export interface GreekProfileValue {
 	major_negative: number;
 	major_long_gamma: number;
 	major_short_gamma: number;
-	mini_contracts: [number, number, number, number, number[], number, number[]][];
+	/** Put fields null in the observed profile (one net value per strike: ./profiles.ts). */
+	mini_contracts: [number, number, number, number, number[], number | null, number[] | null][];
 }
 
 /**

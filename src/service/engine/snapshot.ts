@@ -9,6 +9,7 @@ import {
 	expiryProfileValue,
 	freezeExpiryState,
 	gexChainValue,
+	type GexChainValue,
 	greekProfileValue,
 	majorsValue,
 	maxChangeValue,
@@ -16,6 +17,13 @@ import {
 	volumeProfileValue
 } from './payloads';
 import { expiryGexValue, expiryOrderflowValue } from './expiryPayloads';
+import {
+	DEFAULT_PAYLOAD_PROFILE,
+	observedGreekProfile,
+	observedStateChain,
+	observedStateMajors,
+	type PayloadProfile
+} from './profiles';
 import { GREEK_NAMES, type GreekName, type SubsetName, type TickerDay } from './tickerDay';
 import {
 	isIdentity,
@@ -97,7 +105,10 @@ export interface TickerSnapshot {
 	/** GEX categories only, same keys. */
 	majors: Map<string, Payload>;
 	maxchange: Map<string, Payload>;
-	/** key `${greek}_${YYYYMMDD}`, `gex_${YYYYMMDD}`, `orderflow_${YYYYMMDD}`, on 5-second ticks. */
+	/**
+	 * key `${greek}_${YYYYMMDD}`, `gex_${YYYYMMDD}` (`state_gex_${YYYYMMDD}`: the State shape when it
+	 * differs), `orderflow_${YYYYMMDD}`, on 5-second ticks.
+	 */
 	expiryPayloads?: Map<string, Payload>;
 }
 
@@ -111,11 +122,16 @@ function subsetOf(category: CanonicalCategory): SubsetName {
 	return category.endsWith('_full') ? 'full' : category.endsWith('_zero') ? 'zero' : 'one';
 }
 
-/** The value of one category at the day's current tick, in the view's format. */
+/**
+ * The value of one category at the day's current tick, in the view's format. Greek profiles take
+ * the payload profile's shape (they are State-only); the GEX chains are the classic shape here,
+ * buildSnapshot gives the State ones theirs.
+ */
 export function categoryValue(
 	day: TickerDay,
 	category: CanonicalCategory,
-	view: ViewFormat
+	view: ViewFormat,
+	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 ): unknown {
 	const same = isIdentity(view) && view.ticker === day.ticker;
 	if (category === 'orderflow') {
@@ -133,7 +149,8 @@ export function categoryValue(
 	}
 	const greek = category.split('_')[0] as GreekName;
 	const v = memo(day, category, () => greekProfileValue(day, subset, greek));
-	return same ? v : viewGreekProfile(v, view);
+	const viewed = same ? v : viewGreekProfile(v, view);
+	return profile === 'observed' ? observedGreekProfile(viewed) : viewed;
 }
 
 const STATE_GREEKS: CanonicalCategory[] = GREEK_NAMES.flatMap((g) => [
@@ -165,8 +182,10 @@ class LazyPayloads extends Map<string, Payload> {
 export function buildSnapshot(
 	day: TickerDay,
 	view: ViewFormat,
-	withExpiries: boolean
+	withExpiries: boolean,
+	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 ): TickerSnapshot {
+	const observed = profile === 'observed';
 	const timestamp = day.timestampOf(day.tick);
 	const tick = day.tick;
 	const same = isIdentity(view) && view.ticker === day.ticker;
@@ -176,9 +195,13 @@ export function buildSnapshot(
 	const maxchange = new Map<string, Payload>();
 	for (const [category, name] of GEX) {
 		const subset = day.subsets[name];
-		const chain = lazy(() => categoryValue(day, category, view));
+		const chain = lazy(() => categoryValue(day, category, view) as GexChainValue);
 		payloads.set(`classic/${category}`, chain);
-		payloads.set(`state/${category}`, chain);
+		// The observed State chain has no OI side: its own payload, built from the classic one.
+		payloads.set(
+			`state/${category}`,
+			observed ? lazy(() => observedStateChain(chain.value)) : chain
+		);
 		const mjp = lazy(() => {
 			const v = memo(day, `majors/${category}`, () => majorsValue(day, subset));
 			return same ? v : viewMajors(v, view);
@@ -188,14 +211,14 @@ export function buildSnapshot(
 			return same ? v : viewMaxChange(v, view);
 		});
 		majors.set(`classic/${category}`, mjp);
-		majors.set(`state/${category}`, mjp);
+		majors.set(`state/${category}`, observed ? lazy(() => observedStateMajors(mjp.value)) : mjp);
 		maxchange.set(`classic/${category}`, mcp);
 		maxchange.set(`state/${category}`, mcp);
 	}
 	for (const category of [...STATE_GREEKS, 'volume_zero', 'volume_one'] as CanonicalCategory[])
 		payloads.set(
 			`state/${category}`,
-			lazy(() => categoryValue(day, category, view))
+			lazy(() => categoryValue(day, category, view, profile))
 		);
 	payloads.set(
 		'orderflow/orderflow',
@@ -218,6 +241,17 @@ export function buildSnapshot(
 						return same ? v : viewGexChain(v, view);
 					})
 			);
+			// The State hub's explicit-expiry chain in the observed shape (OI side 0).
+			if (observed) {
+				factories.set(
+					`state_gex_${compact}`,
+					() =>
+						new FrozenPayload(timestamp, () => {
+							const v = expiryGexValue(frozen, e);
+							return observedStateChain(same ? v : viewGexChain(v, view));
+						})
+				);
+			}
 			factories.set(
 				`orderflow_${compact}`,
 				() =>
@@ -232,7 +266,8 @@ export function buildSnapshot(
 					() =>
 						new FrozenPayload(timestamp, () => {
 							const v = expiryProfileValue(frozen, e, greek);
-							return same ? v : viewGreekProfile(v, view);
+							const viewed = same ? v : viewGreekProfile(v, view);
+							return observed ? observedGreekProfile(viewed) : viewed;
 						})
 				);
 			}

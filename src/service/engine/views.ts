@@ -112,8 +112,8 @@ export function viewGreekProfile(value: GreekProfileValue, v: ViewFormat): Greek
 			piv,
 			m.exp(cv),
 			cp.map(m.exp),
-			m.exp(pv),
-			pp.map(m.exp)
+			pv === null ? null : m.exp(pv),
+			pp === null ? null : pp.map(m.exp)
 		])
 	};
 }

@@ -54,14 +54,14 @@ export class HubConnection {
 	/** Bytes handed to the socket since connect (bench and tests read it). */
 	bytesSent = 0;
 	framesSent = 0;
-	private readonly maxBuffered: number;
-	private closing = false;
-	private alive = true;
+	protected readonly maxBuffered: number;
+	protected closing = false;
+	protected alive = true;
 	private closeTimer: ReturnType<typeof setTimeout> | undefined;
 	private onClosed?: (conn: HubConnection) => void;
 
 	constructor(
-		private readonly socket: SocketLike,
+		protected socket: SocketLike,
 		init: ConnectionInit
 	) {
 		this.connectionId = init.connectionId;
@@ -76,6 +76,19 @@ export class HubConnection {
 
 	get isOpen(): boolean {
 		return !this.closing && this.socket.readyState === OPEN;
+	}
+
+	/** Does the fan-out hand this connection its groups' frames (reliable: also while resumable)? */
+	get receiving(): boolean {
+		return this.isOpen;
+	}
+
+	/**
+	 * One group data frame (the envelope shared by every member) from the fan-out. The plain
+	 * protocol sends it as it is; the reliable one numbers and keeps it (./reliable.ts).
+	 */
+	deliver(envelope: string): boolean {
+		return this.send(envelope);
 	}
 
 	/**

@@ -54,7 +54,7 @@ export class Fanout {
 		for (const slot of this.slots.liveSlots()) {
 			const prefixLength = slot.session?.prefix ? slot.session.prefix.length + 1 : 0;
 			for (const conn of slot.connections) {
-				if (!conn.isOpen) continue;
+				if (!conn.receiving) continue;
 				for (const name of slot.groupsOf(conn)) {
 					let envelope = envelopes.get(name);
 					if (envelope === undefined) {
@@ -78,7 +78,7 @@ export class Fanout {
 		// Sending after the walk: a connection closed for overflow leaves its slot's set, which
 		// must not happen while that set is being iterated.
 		for (const [conn, envelope] of targets) {
-			if (conn.send(envelope)) stats.framesSent++;
+			if (conn.deliver(envelope)) stats.framesSent++;
 			else if (!conn.isOpen) stats.framesDropped++;
 		}
 		stats.elapsedMs = performance.now() - started;

@@ -32,7 +32,12 @@ export function groupValue(group: ParsedGroup, tick: TickEvent): unknown {
 			// Explicit-expiry payloads come on 5-second ticks, keyed `${stem}_${YYYYMMDD}`: the market
 			// publishes the greek profiles (`gamma_20261218`); a `gex_...` or `orderflow_...` entry,
 			// should it publish one, is carried the same way (classic and state share the gex one).
-			return t.expiryPayloads?.get(`${group.stem}_${group.expiry}`)?.value;
+			// A State GEX group takes the State shape when the snapshot has one (observed profile).
+			return (
+				(group.package === 'state' && group.stem === 'gex'
+					? t.expiryPayloads?.get(`state_gex_${group.expiry}`)
+					: undefined) ?? t.expiryPayloads?.get(`${group.stem}_${group.expiry}`)
+			)?.value;
 	}
 }
 

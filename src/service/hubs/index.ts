@@ -19,6 +19,7 @@ import { GroupPlanner } from './planner';
 import { SlotManager } from './slots';
 import { AccessTokens } from './tokens';
 import { HubAcceptor, refuse } from './upgrade';
+import type { ReliableRegistry } from './reliable';
 import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
 
 /** What attachHubs needs of the running service (RunningService of server.ts satisfies it). */
@@ -40,6 +41,10 @@ export interface HubsOptions {
 	now?: () => number;
 	/** Bytes a connection may have queued before it is closed as too slow (default 8 MiB). */
 	maxBufferedBytes?: number;
+	/** Reliable protocol: bytes of resend buffer per connection (default 8 MiB). */
+	maxResendBytes?: number;
+	/** Reliable protocol: how long a dropped connection may be resumed (default 30 s). */
+	recoveryWindowMs?: number;
 	/** Server-side WebSocket ping interval (default 30 s); a peer silent for two is cut. */
 	pingIntervalMs?: number;
 	publicOrigin?: string;
@@ -48,6 +53,8 @@ export interface HubsOptions {
 export interface Hubs {
 	slots: SlotManager;
 	tokens: AccessTokens;
+	/** Reliable-protocol connections (live and resumable). */
+	reliable: ReliableRegistry;
 	/** Delivers one tick now (the market's ticks arrive here by themselves; bench and tests). */
 	deliver(tick: TickEvent): FanoutStats;
 	/** What the last tick did. */
@@ -78,7 +85,9 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 		isHub: (hub) => planner.isHub(hub),
 		legacyJoinError: (slot, hub, group) =>
 			planner.legacyJoinError(slot, hub, group, limitOf(slot.account)),
-		maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
+		maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+		maxResendBytes: options.maxResendBytes,
+		recoveryWindowMs: options.recoveryWindowMs
 	});
 	const encoder: GroupEncoder = createGroupEncoder(encodeAny);
 	const fanout = new Fanout(slots, encoder);
@@ -138,5 +147,5 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 	};
 	host.onClose(close);
 
-	return { slots, tokens, deliver, lastStats: () => stats, close };
+	return { slots, tokens, reliable: acceptor.reliable, deliver, lastStats: () => stats, close };
 }

@@ -38,10 +38,11 @@ export class Slot {
 		readonly kind: SlotKind
 	) {}
 
-	/** Hubs with at least one open connection of the current session. */
+	/** Hubs with at least one open (or recovering) connection of the current session. */
 	liveHubs(): Set<string> {
 		const hubs = new Set<string>();
-		for (const c of this.connections) if (c.isOpen) hubs.add(c.hub);
+		// A reliable connection being recovered still holds its hub (its memberships apply).
+		for (const c of this.connections) if (c.receiving) hubs.add(c.hub);
 		return hubs;
 	}
 

@@ -1,7 +1,8 @@
 /**
  * Accepting WebSocket connections on `/client/hubs/{hub}?access_token=...` and speaking the
  * `json.webpubsub.azure.v1` protocol on them (connected message first, legacy joinGroup /
- * leaveGroup with acks, ping -> pong, unknown messages ignored).
+ * leaveGroup with acks, ping -> pong, unknown messages ignored), or its reliable variant
+ * `json.reliable.webpubsub.azure.v1` (sequence ids, acks and recovery: ./reliable.ts).
  *
  * A refused upgrade is answered with a plain HTTP status and the upstream's `{"error": ...}`
  * body before any WebSocket exists, so a client sees why (expired URL, tampered token, ...).
@@ -14,10 +15,18 @@ import { HubConnection } from './connection';
 import {
 	ackMessage,
 	connectedMessage,
+	disconnectedMessage,
 	parseClientMessage,
-	WEBPUBSUB_SUBPROTOCOL as SUBPROTOCOL,
+	pickSubprotocol,
+	WEBPUBSUB_RELIABLE_SUBPROTOCOL,
 	type ClientMessage
 } from '../../lib/contract/pubsub';
+import {
+	recoveryParams,
+	ReliableConnection,
+	ReliableRegistry,
+	subprotocolRefusal
+} from './reliable';
 import type { Slot, SlotManager } from './slots';
 import { tokenRefusal, type AccessTokens } from './tokens';
 
@@ -34,6 +43,9 @@ export interface UpgradeDeps {
 	 */
 	legacyJoinError(slot: Slot, hub: string, group: string): string | undefined;
 	maxBufferedBytes?: number;
+	/** Reliable protocol: resend buffer bound per connection and recovery window. */
+	maxResendBytes?: number;
+	recoveryWindowMs?: number;
 }
 
 export class HubAcceptor {
@@ -43,8 +55,10 @@ export class HubAcceptor {
 		// nothing.
 		perMessageDeflate: false,
 		maxPayload: 64 * 1024,
-		handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false)
+		handleProtocols: (protocols) => pickSubprotocol(protocols) ?? false
 	});
+	/** Reliable connections by id (recoveries find theirs here). */
+	readonly reliable = new ReliableRegistry();
 
 	constructor(private readonly deps: UpgradeDeps) {}
 
@@ -66,6 +80,23 @@ export class HubAcceptor {
 			refuse(socket, 404, `Unknown hub: ${hub}.`);
 			return true;
 		}
+		const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+			.split(',')
+			.map((p) => p.trim());
+		const protocol = pickSubprotocol(offered);
+		if (!protocol) {
+			refuse(socket, 400, subprotocolRefusal(offered));
+			return true;
+		}
+		const recovery = protocol === WEBPUBSUB_RELIABLE_SUBPROTOCOL && recoveryParams(url);
+		if (recovery) {
+			// The reconnection token is the credential of a recovery: the access token of the URL
+			// may have aged past its connect window since the first connect.
+			this.wss.handleUpgrade(req, socket, head, (ws) =>
+				this.recover(ws, hub, recovery.connectionId, recovery.token)
+			);
+			return true;
+		}
 		const token = url.searchParams.get('access_token');
 		if (!token) {
 			refuse(socket, 401, 'Missing access_token: negotiate first (POST /v2/negotiate).');
@@ -74,13 +105,6 @@ export class HubAcceptor {
 		const check = this.deps.tokens.verify(token, hub);
 		if (!check.ok) {
 			refuse(socket, 401, tokenRefusal(check.reason));
-			return true;
-		}
-		const offered = String(req.headers['sec-websocket-protocol'] ?? '')
-			.split(',')
-			.map((p) => p.trim());
-		if (!offered.includes(SUBPROTOCOL)) {
-			refuse(socket, 400, `Subprotocol ${SUBPROTOCOL} is required.`);
 			return true;
 		}
 		const { claims } = check;
@@ -96,14 +120,21 @@ export class HubAcceptor {
 				ws.close(1008, 'Access token belongs to a superseded negotiation');
 				return;
 			}
-			this.accept(ws, slot, hub, session.flow, claims.account);
+			this.accept(ws, slot, hub, session.flow, claims.account, protocol);
 		});
 		return true;
 	}
 
-	private accept(ws: WebSocket, slot: Slot, hub: string, flow: 'v2' | 'legacy', account: string) {
+	private accept(
+		ws: WebSocket,
+		slot: Slot,
+		hub: string,
+		flow: 'v2' | 'legacy',
+		account: string,
+		protocol: string
+	) {
 		const connectionId = randomBytes(16).toString('base64url');
-		const conn = new HubConnection(ws, {
+		const init = {
 			connectionId,
 			hub,
 			account,
@@ -111,14 +142,49 @@ export class HubAcceptor {
 			session: slot.session!.id,
 			flow,
 			maxBufferedBytes: this.deps.maxBufferedBytes,
-			onClosed: (c) => this.deps.slots.detach(c)
-		});
+			onClosed: (c: HubConnection) => this.deps.slots.detach(c)
+		};
+		const conn =
+			protocol === WEBPUBSUB_RELIABLE_SUBPROTOCOL
+				? new ReliableConnection(ws, {
+						...init,
+						registry: this.reliable,
+						maxResendBytes: this.deps.maxResendBytes,
+						recoveryWindowMs: this.deps.recoveryWindowMs
+					})
+				: new HubConnection(ws, init);
 		if (!this.deps.slots.attach(conn)) {
 			ws.close(1008, 'Access token belongs to a superseded negotiation');
+			conn.close('Access token belongs to a superseded negotiation');
 			return;
 		}
 		// The connected system message is the first frame a client sees.
-		ws.send(JSON.stringify(connectedMessage(connectionId, account)));
+		ws.send(
+			conn instanceof ReliableConnection
+				? conn.connectedText()
+				: JSON.stringify(connectedMessage(connectionId, account))
+		);
+		this.listen(ws, conn, slot);
+	}
+
+	/**
+	 * A reliable client's reconnection: the same connection on a new socket, or a 1008 close
+	 * (the client then negotiates anew) when it cannot be continued.
+	 */
+	private recover(ws: WebSocket, hub: string, connectionId: string, token: string): void {
+		const claim = this.reliable.claim(connectionId, token, hub);
+		const slot = claim.ok ? this.deps.slots.byKey(claim.conn.slotKey) : undefined;
+		if (!claim.ok || !slot || slot.session?.id !== claim.conn.session) {
+			const reason = claim.ok ? 'Connection belongs to a superseded negotiation.' : claim.reason;
+			ws.send(JSON.stringify(disconnectedMessage(reason)));
+			ws.close(1008, reason);
+			return;
+		}
+		claim.conn.resume(ws);
+		this.listen(ws, claim.conn, slot);
+	}
+
+	private listen(ws: WebSocket, conn: HubConnection, slot: Slot): void {
 		ws.on('pong', () => conn.markAlive());
 		ws.on('close', () => conn.released());
 		ws.on('error', () => conn.released());
@@ -162,8 +228,11 @@ export class HubAcceptor {
 					conn.send(ack(msg.ackId, conn.flow === 'legacy' ? undefined : V2_JOIN_MESSAGE));
 				}
 				return;
+			case 'sequenceAck':
+				if (conn instanceof ReliableConnection) conn.ack(msg.sequenceId);
+				return;
 			default:
-				// sequenceAck (reliable protocol) and anything newer: ignored, connection kept.
+				// Anything newer: ignored, connection kept.
 				return;
 		}
 	}

@@ -18,6 +18,13 @@ import { viewOf } from './universe';
 import { categoryValue } from '../engine/snapshot';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
+import {
+	DEFAULT_PAYLOAD_PROFILE,
+	observedStateChain,
+	type PayloadProfile
+} from '../engine/profiles';
+import type { GexChainValue } from '../engine/payloads';
+import type { ViewFormat } from '../engine/views';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -25,9 +32,10 @@ const gunzipAsync = promisify(gunzip);
 /**
  * The version of what a simulated day contains. Bump it whenever a change to the market model
  * or the engine changes any value of a past day (it was 2 when NYSE early closes moved expiry
- * settlement to 13:00): cached days of other versions are then never served, and are removed.
+ * settlement to 13:00; 3 when greek profiles took the observed net-value shape by default):
+ * cached days of other versions are then never served, and are removed.
  */
-export const HISTORY_MODEL_VERSION = 2;
+export const HISTORY_MODEL_VERSION = 3;
 
 /** The cache folder of one model version and seed, under `<dataDir>/history`. */
 export function historyCacheFolder(seed: number): string {
@@ -42,6 +50,23 @@ const PACKAGE_CATEGORIES: Record<PackageName, (c: string) => boolean> = {
 	state: (c) => c !== 'orderflow',
 	orderflow: (c) => c === 'orderflow'
 };
+
+/**
+ * What one generated day file holds: a category's payload, or (`state_gex_*`) the State shape of
+ * a GEX chain when it differs from the classic one (the observed profile's zero OI side).
+ */
+export type DayKey = CanonicalCategory | `state_${CanonicalCategory}`;
+
+/** The day file a package's category is served from under `profile`. */
+export function dayKeyOf(
+	pkg: PackageName,
+	category: CanonicalCategory,
+	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
+): DayKey {
+	return pkg === 'state' && category.startsWith('gex_') && profile === 'observed'
+		? `state_${category}`
+		: category;
+}
 
 function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -99,15 +124,27 @@ export class DayGenerator {
 	constructor(
 		private readonly seed: number,
 		readonly ticker: string,
-		readonly categories: readonly CanonicalCategory[],
-		readonly date: string
+		readonly categories: readonly DayKey[],
+		readonly date: string,
+		private readonly profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
 	) {
 		const view = viewOf(ticker);
 		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 		this.day = new TickerDay(seed, view.source, date);
 		// GEX categories need only gamma across the chain (see TickerDay.step).
-		this.mode = categories.every((c) => c.startsWith('gex_')) ? 'gamma' : 'rings';
+		this.mode = categories.every((c) => c.replace(/^state_/, '').startsWith('gex_'))
+			? 'gamma'
+			: 'rings';
 		this.writers = categories.map(() => new ArrayWriter());
+	}
+
+	/** One day key's value at the current tick. */
+	private valueOf(key: DayKey, format: ViewFormat): unknown {
+		if (key.startsWith('state_')) {
+			const chain = categoryValue(this.day, key.slice(6) as CanonicalCategory, format);
+			return observedStateChain(chain as GexChainValue);
+		}
+		return categoryValue(this.day, key as CanonicalCategory, format, this.profile);
 	}
 
 	/** Last generated tick (-1 before the open). */
@@ -116,23 +153,20 @@ export class DayGenerator {
 	}
 
 	/** Every category's array from the open through `endTick` (calls are serialised). */
-	extendTo(endTick: number, signal?: AbortSignal): Promise<Map<CanonicalCategory, Buffer>> {
+	extendTo(endTick: number, signal?: AbortSignal): Promise<Map<DayKey, Buffer>> {
 		const run = this.chain.then(() => this.run(endTick, signal));
 		this.chain = run.catch(() => undefined);
 		return run;
 	}
 
-	private async run(
-		endTick: number,
-		signal?: AbortSignal
-	): Promise<Map<CanonicalCategory, Buffer>> {
+	private async run(endTick: number, signal?: AbortSignal): Promise<Map<DayKey, Buffer>> {
 		const { day, seed, ticker, date } = this;
 		let slice = performance.now();
 		// The day ends at its close tick (13:00 on an early close) whatever end was asked for.
 		while (day.tick < endTick && day.step(this.mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			this.categories.forEach((category, i) =>
-				this.writers[i].push(JSON.stringify(categoryValue(day, category, format)))
+				this.writers[i].push(JSON.stringify(this.valueOf(category, format)))
 			);
 			if (performance.now() - slice > 40) {
 				await yieldToLoop();
@@ -148,12 +182,13 @@ export class DayGenerator {
 export function generateDays(
 	seed: number,
 	ticker: string,
-	categories: readonly CanonicalCategory[],
+	categories: readonly DayKey[],
 	date: string,
 	endTick: number = sessionSeconds(date),
-	signal?: AbortSignal
-): Promise<Map<CanonicalCategory, Buffer>> {
-	return new DayGenerator(seed, ticker, categories, date).extendTo(endTick, signal);
+	signal?: AbortSignal,
+	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
+): Promise<Map<DayKey, Buffer>> {
+	return new DayGenerator(seed, ticker, categories, date, profile).extendTo(endTick, signal);
 }
 
 /** One category's day (see generateDays). */
@@ -175,6 +210,8 @@ export interface HistoryStoreOptions {
 	waitMs: number;
 	now: () => number;
 	live: { liveTick(date: string): number | undefined };
+	/** Shape of the greek profiles (State chains share the classic day file). */
+	profile?: PayloadProfile;
 }
 
 export class HistoryStore {
@@ -199,7 +236,11 @@ export class HistoryStore {
 
 	private file(ticker: string, category: string, date: string): string {
 		const folder = historyCacheFolder(this.options.seed);
-		return join(this.options.dataDir, 'history', folder, date, ticker, `${category}.json.gz`);
+		// Greek days differ by payload profile; the documented ones are kept apart (the observed
+		// State chains have their own `state_gex_*` files).
+		const documented = this.options.profile === 'documented' && !/^(gex_|orderflow)/.test(category);
+		const name = documented ? `${category}.documented.json.gz` : `${category}.json.gz`;
+		return join(this.options.dataDir, 'history', folder, date, ticker, name);
 	}
 
 	/** Validates a request; returns the last tick the day has (the live second for today). */
@@ -246,12 +287,13 @@ export class HistoryStore {
 		signal?: AbortSignal
 	): Promise<Buffer> {
 		const endTick = this.check(ticker, pkg, category, date);
-		const key = `${ticker}|${category}|${date}|${endTick}`;
+		const dayKey = dayKeyOf(pkg, category, this.options.profile);
+		const key = `${ticker}|${dayKey}|${date}|${endTick}`;
 		const cached = this.recent.get(key);
 		if (cached) return cached;
 		let job = this.inflight.get(key);
 		if (!job) {
-			job = this.load(ticker, [category], date, endTick).then((m) => m.get(category) as Buffer);
+			job = this.load(ticker, [dayKey], date, endTick).then((m) => m.get(dayKey) as Buffer);
 			this.track(key, job);
 		}
 		return this.bounded(job, signal);
@@ -266,7 +308,9 @@ export class HistoryStore {
 	): Promise<Map<string, Buffer>> {
 		let endTick = sessionSeconds(date);
 		for (const { pkg, category } of items) endTick = this.check(ticker, pkg, category, date);
-		const categories = [...new Set(items.map((i) => i.category))].sort();
+		const keyOf = (i: { pkg: PackageName; category: CanonicalCategory }) =>
+			dayKeyOf(i.pkg, i.category, this.options.profile);
+		const categories = [...new Set(items.map(keyOf))].sort();
 		const key = `${ticker}|${categories.join(',')}|${date}|${endTick}`;
 		let job = this.inflightMany.get(key);
 		if (!job) {
@@ -275,12 +319,10 @@ export class HistoryStore {
 			void job.catch(() => undefined).finally(() => this.inflightMany.delete(key));
 		}
 		const days = await this.bounded(job, signal);
-		return new Map(
-			items.map(({ pkg, category }) => [`${pkg}/${category}`, days.get(category) as Buffer])
-		);
+		return new Map(items.map((i) => [`${i.pkg}/${i.category}`, days.get(keyOf(i)) as Buffer]));
 	}
 
-	private readonly inflightMany = new Map<string, Promise<Map<CanonicalCategory, Buffer>>>();
+	private readonly inflightMany = new Map<string, Promise<Map<DayKey, Buffer>>>();
 
 	private track(key: string, job: Promise<Buffer>): void {
 		this.inflight.set(key, job);
@@ -298,12 +340,12 @@ export class HistoryStore {
 	/** Cached days from the data directory, the rest generated in one pass and cached. */
 	private async load(
 		ticker: string,
-		categories: readonly CanonicalCategory[],
+		categories: readonly DayKey[],
 		date: string,
 		endTick: number
-	): Promise<Map<CanonicalCategory, Buffer>> {
+	): Promise<Map<DayKey, Buffer>> {
 		const complete = endTick === sessionSeconds(date);
-		const days = new Map<CanonicalCategory, Buffer>();
+		const days = new Map<DayKey, Buffer>();
 		if (complete) {
 			for (const category of categories) {
 				try {
@@ -333,7 +375,7 @@ export class HistoryStore {
 
 	private generator(
 		ticker: string,
-		categories: readonly CanonicalCategory[],
+		categories: readonly DayKey[],
 		date: string,
 		endTick: number
 	): DayGenerator {
@@ -343,7 +385,13 @@ export class HistoryStore {
 			if (endTick === sessionSeconds(date)) this.generators.delete(key);
 			return kept;
 		}
-		const fresh = new DayGenerator(this.options.seed, ticker, categories, date);
+		const fresh = new DayGenerator(
+			this.options.seed,
+			ticker,
+			categories,
+			date,
+			this.options.profile
+		);
 		// Only an unfinished (live) day is worth keeping; a complete one is cached on disk.
 		if (endTick < sessionSeconds(date)) {
 			this.generators.delete(key);

@@ -3,6 +3,7 @@
  * (src/service/source.ts) that the REST and hub layers read, plus `start()` / `stop()` for the
  * per-second engine loop.
  */
+import type { PayloadProfile } from '../engine/profiles';
 import {
 	isOptionTicker,
 	quantTickersResponse,
@@ -48,6 +49,8 @@ export interface MarketOptions {
 	wall?: () => number;
 	/** Longest a history request waits for an on-demand generation (default 60 s). */
 	historyWaitMs?: number;
+	/** Shape of the State payloads: `observed` (default, as the live service) or `documented`. */
+	payloads?: PayloadProfile;
 }
 
 export interface Market extends MarketSource {
@@ -75,13 +78,14 @@ export async function createMarket(options: MarketOptions): Promise<Market> {
 	});
 	const universe = options.tickers ?? servedTickers();
 	for (const t of universe) if (!viewOf(t)) throw new RangeError(`unknown ticker ${t}`);
-	const live = new LiveEngine(options.seed, universe, clock);
+	const live = new LiveEngine(options.seed, universe, clock, options.payloads);
 	const history = new HistoryStore({
 		seed: options.seed,
 		dataDir: options.dataDir,
 		waitMs: options.historyWaitMs ?? 60_000,
 		now: () => clock.nowMs(),
-		live
+		live,
+		profile: options.payloads
 	});
 	await history.init();
 	return new SimulatedMarket(options.seed, clock, live, history, universe);

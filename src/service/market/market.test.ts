@@ -131,7 +131,17 @@ describe('createMarket', async () => {
 			'state/vanna_zero',
 			'orderflow/orderflow'
 		]);
-		expect(many.get('classic/gex_one')?.equals(many.get('state/gex_one') as Buffer)).toBe(true);
+		// The State chain is the classic one with its OI side as the observed 0 (payload profile).
+		const classicDay = JSON.parse(many.get('classic/gex_one')!.toString()) as {
+			timestamp: number;
+			strikes: number[][];
+			sum_gex_oi: number;
+		}[];
+		const stateDay = JSON.parse(many.get('state/gex_one')!.toString()) as typeof classicDay;
+		expect(stateDay.map((r) => r.timestamp)).toEqual(classicDay.map((r) => r.timestamp));
+		expect(stateDay.every((r) => r.sum_gex_oi === 0 && r.strikes.every((k) => k[2] === 0))).toBe(
+			true
+		);
 		// A GEX-only pass (gamma mode) and this mixed pass (full greeks) agree byte for byte.
 		const alone = await generateDay(5, 'VIX', 'gex_one', '2026-11-17');
 		expect(alone.equals(many.get('classic/gex_one') as Buffer)).toBe(true);

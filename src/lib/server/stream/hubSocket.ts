@@ -1,11 +1,16 @@
 /**
- * One upstream hub connection (`ws`, subprotocol json.webpubsub.azure.v1). It turns the JSON
+ * One upstream hub connection (`ws`, subprotocol json.webpubsub.azure.v1 by default; the
+ * reliable one is driven by ./resumable.ts on top of it). It turns the JSON
  * text frames into callbacks: group data as raw Any bytes (base64 decoded, never parsed further),
  * and one `onEnd` when the connection is gone, with the upstream's stated reason.
  */
 import WebSocket from 'ws';
 import { SESSION_LIMIT_REASON } from '../../contract/hubs';
-import { parseServerMessage, WEBPUBSUB_SUBPROTOCOL } from '../../contract/pubsub';
+import {
+	parseServerMessage,
+	WEBPUBSUB_SUBPROTOCOL,
+	type ConnectedMessage
+} from '../../contract/pubsub';
 
 export interface HubEnd {
 	/** Another negotiation of the account took the slot. */
@@ -16,11 +21,16 @@ export interface HubEnd {
 	reason: string;
 	/** The socket had opened and greeted (a drop), as opposed to never connecting. */
 	wasOpen: boolean;
+	/** WebSocket close code (1006: no close frame, the connection died; 1008: policy). */
+	code?: number;
 }
 
 export interface HubSocketHandlers {
-	onGroupData(group: string, any: Buffer): void;
+	/** `sequenceId` is set on the reliable subprotocol. */
+	onGroupData(group: string, any: Buffer, sequenceId?: number): void;
 	onEnd(end: HubEnd): void;
+	/** The `connected` system message (reliable protocol: carries the reconnection token). */
+	onConnected?(message: ConnectedMessage): void;
 }
 
 export class HubSocket {
@@ -38,9 +48,15 @@ export class HubSocket {
 		readonly hub: string,
 		url: string,
 		private readonly handlers: HubSocketHandlers,
-		options: { userAgent: string; handshakeTimeoutMs?: number; pingIntervalMs?: number }
+		options: {
+			userAgent: string;
+			handshakeTimeoutMs?: number;
+			pingIntervalMs?: number;
+			/** Subprotocols offered, preferred first (default: the plain JSON one). */
+			protocols?: string[];
+		}
 	) {
-		this.ws = new WebSocket(url, WEBPUBSUB_SUBPROTOCOL, {
+		this.ws = new WebSocket(url, options.protocols ?? WEBPUBSUB_SUBPROTOCOL, {
 			headers: { 'User-Agent': options.userAgent },
 			perMessageDeflate: false,
 			handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
@@ -113,13 +129,25 @@ export class HubSocket {
 			if (closeReason.includes(SESSION_LIMIT_REASON)) this.slotTaken = true;
 			if (refusedStatus !== undefined) return; // reported by unexpected-response
 			const reason = this.lastReason || closeReason || `closed with code ${code}`;
-			this.end({ slotTaken: this.slotTaken, reason, wasOpen: this.open });
+			this.end({ slotTaken: this.slotTaken, reason, wasOpen: this.open, code });
 			rejectReady(new Error(reason));
 		});
 	}
 
 	get isOpen(): boolean {
 		return this.open && !this.ended;
+	}
+
+	/** The subprotocol the upstream chose ('' before the handshake). */
+	get protocol(): string {
+		return this.ws.protocol;
+	}
+
+	/** Sends a text frame (reliable protocol: sequenceAck); false when not open. */
+	send(text: string): boolean {
+		if (this.ws.readyState !== WebSocket.OPEN) return false;
+		this.ws.send(text);
+		return true;
 	}
 
 	/** Our own close: no onEnd callback. */
@@ -145,12 +173,13 @@ export class HubSocket {
 		const m = parsed.message;
 		if (m.type === 'message' && m.from === 'group') {
 			if ((m.dataType === 'protobuf' || m.dataType === 'binary') && typeof m.data === 'string') {
-				this.handlers.onGroupData(m.group, Buffer.from(m.data, 'base64'));
+				this.handlers.onGroupData(m.group, Buffer.from(m.data, 'base64'), m.sequenceId);
 			} else this.skipped++;
 			return;
 		}
 		if (m.type === 'system' && m.event === 'connected') {
 			this.open = true;
+			this.handlers.onConnected?.(m);
 			resolveReady();
 			return;
 		}

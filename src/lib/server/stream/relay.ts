@@ -20,7 +20,8 @@ import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/proto
 import { encodeRelayFrame } from '../../stream/relayFrame';
 import { tryDecodeFrame } from '../../wire/decode';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
-import { HubSocket, type HubEnd } from './hubSocket';
+import type { HubEnd } from './hubSocket';
+import { ResumableHub } from './resumable';
 import { NegotiationError, Negotiator } from './negotiator';
 import { Viewer, type ViewerSocket } from './viewer';
 
@@ -97,7 +98,7 @@ export class StreamRelay {
 	/** `baseUrl key` of the negotiator, to notice a changed target. */
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
-	private readonly hubs = new Map<string, HubSocket>();
+	private readonly hubs = new Map<string, ResumableHub>();
 	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
 	private readonly lastSpotAt = new Map<string, number>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
@@ -382,7 +383,8 @@ export class StreamRelay {
 		this.hubs.get(hub)?.close();
 		return new Promise((resolve) => {
 			let settled = false;
-			const socket: HubSocket = new HubSocket(
+			// Reliable subprotocol when the upstream offers it: a blip resumes without a POST.
+			const socket: ResumableHub = new ResumableHub(
 				hub,
 				url,
 				{
@@ -416,7 +418,7 @@ export class StreamRelay {
 		});
 	}
 
-	private onHubEnd(socket: HubSocket, end: HubEnd): void {
+	private onHubEnd(socket: ResumableHub, end: HubEnd): void {
 		if (this.hubs.get(socket.hub) !== socket) return; // retired by us
 		this.hubs.delete(socket.hub);
 		if (this.closed) return;
