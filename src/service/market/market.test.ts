@@ -1,6 +1,7 @@
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError, type TickEvent } from '../source';
 import { generateDay, historyCacheFolder } from './history';
@@ -114,29 +115,32 @@ describe('createMarket', async () => {
 		await refused('2026-11-18', 400, 'orderflow');
 	});
 
-	it('produces several categories of a day in one pass, equal to single requests', async () => {
-		const many = await market.historyMany(
+	it('generates every category of a ticker-day in one pass; later categories are file reads', async () => {
+		const started = market.historyQueue.started;
+		const files = await market.historyDayFiles(
 			'VIX',
-			[
-				{ pkg: 'classic', category: 'gex_one' },
-				{ pkg: 'state', category: 'gex_one' },
-				{ pkg: 'state', category: 'vanna_zero' },
-				{ pkg: 'orderflow', category: 'orderflow' }
-			],
+			['gex_one', 'vanna_zero', 'orderflow'],
 			'2026-11-17'
 		);
-		expect([...many.keys()]).toEqual([
-			'classic/gex_one',
-			'state/gex_one',
-			'state/vanna_zero',
-			'orderflow/orderflow'
-		]);
-		expect(many.get('classic/gex_one')?.equals(many.get('state/gex_one') as Buffer)).toBe(true);
-		// A GEX-only pass (gamma mode) and this mixed pass (full greeks) agree byte for byte.
+		expect([...files.keys()]).toEqual(['gex_one', 'vanna_zero', 'orderflow']);
+		const dir = join(dataDir, 'history', historyCacheFolder(5), '2026-11-17', 'VIX');
+		for (const c of ['gex_full', 'gex_zero', 'delta_one', 'volume_zero', 'charm_one'])
+			expect(existsSync(join(dir, `${c}.json.gz`)), c).toBe(true);
+		const gexOne = files.get('gex_one')!;
+		const bytes = readFileSync(gexOne.file);
+		expect(bytes.length).toBe(gexOne.size);
+		expect(crc32(bytes) >>> 0).toBe(gexOne.crc);
+		// The one-pass file and a GEX-only pass (gamma mode) agree byte for byte.
 		const alone = await generateDay(5, 'VIX', 'gex_one', '2026-11-17');
-		expect(alone.equals(many.get('classic/gex_one') as Buffer)).toBe(true);
+		expect(gunzipSync(bytes).equals(alone)).toBe(true);
+		// Another category of the same day, by another package: no second generation.
+		const state = await market.history('VIX', 'state', 'gex_one', '2026-11-17');
+		const delta = await market.historyFile('VIX', 'state', 'delta_zero', '2026-11-17');
+		expect(state.equals(alone)).toBe(true);
+		expect(delta?.file).toBe(join(dir, 'delta_zero.json.gz'));
+		expect(market.historyQueue.started).toBe(started + 1);
 		const err = await market
-			.historyMany('VIX', [{ pkg: 'classic', category: 'orderflow' }], '2026-11-17')
+			.history('VIX', 'classic', 'orderflow', '2026-11-17')
 			.catch((e: unknown) => e);
 		expect((err as HistoryUnavailableError).status).toBe(400);
 	});
@@ -168,12 +172,12 @@ describe('createMarket', async () => {
 			seed: 6,
 			clock: 'real',
 			dataDir,
-			tickers: ['SPX'],
+			tickers: ['GLD'],
 			wall: () => wall,
 			historyWaitMs: 20
 		});
 		const err = await impatient
-			.history('SPX', 'classic', 'gex_full', '2026-11-17')
+			.history('GLD', 'classic', 'gex_full', '2026-11-16')
 			.catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(HistoryUnavailableError);
 		expect((err as HistoryUnavailableError).status).toBe(504);
