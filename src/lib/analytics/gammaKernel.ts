@@ -79,10 +79,10 @@ function grow(a: Float64Array, n: number): Float64Array {
 export class GammaKernel {
 	spot = 0;
 	count = 0;
-	m = new Float64Array(0);
-	w = new Float64Array(0);
-	cOi = new Float64Array(0);
-	cVol = new Float64Array(0);
+	m: Float64Array = new Float64Array(0);
+	w: Float64Array = new Float64Array(0);
+	cOi: Float64Array = new Float64Array(0);
+	cVol: Float64Array = new Float64Array(0);
 	/** The narrowest bump width reaching the window (the scan's step bound). */
 	minWidth = Infinity;
 	uLow = 0;
@@ -154,11 +154,10 @@ export class GammaKernel {
 			}
 			const logK = Math.log(strike[i]);
 			const drift = (r - q) * t;
-			// d1 term by term as bsmD1 builds it, so a huge sigma cannot overflow.
-			const d1 = (lnS - logK) / sd + drift / sd + 0.5 * sd;
-			const pdf = INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
-			const dqPdf = dq * pdf;
 			if (g) {
+				// d1 term by term as bsmD1 builds it, so a huge sigma cannot overflow.
+				const d1 = (lnS - logK) / sd + drift / sd + 0.5 * sd;
+				const dqPdf = dq * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
 				const d2 = d1 - sd;
 				const n1 = normCdf(call ? d1 : -d1);
 				const n2 = normCdf(call ? d2 : -d2);
@@ -366,9 +365,14 @@ export class GammaKernel {
 			if (c === left) left--;
 			else right++;
 			const points = this.scanCell(c, u, hOi, hVol);
+			// One exact local sum per cell for both weightings (and two sub-grid steps around it).
+			let pair: Record<'oi' | 'vol', (x: number) => number> | undefined;
+			const margin = 2 * (u[1] - u[0]);
+			const exactOf = (by: 'oi' | 'vol') => () =>
+				(pair ??= this.localPair(u[0] - margin, u[points - 1] + margin))[by];
 			if (d <= bestOi) {
 				const r = this.cellRoots(
-					this.cOi,
+					exactOf('oi'),
 					u,
 					hOi,
 					points,
@@ -384,7 +388,7 @@ export class GammaKernel {
 			}
 			if (d <= bestVol) {
 				const r = this.cellRoots(
-					this.cVol,
+					exactOf('vol'),
 					u,
 					hVol,
 					points,
@@ -406,7 +410,7 @@ export class GammaKernel {
 
 	/** The root nearest spot among the sign changes of one scanned cell, refined exactly. */
 	private cellRoots(
-		c: Float64Array,
+		exactOf: () => (x: number) => number,
 		u: Float64Array,
 		h: Float64Array,
 		points: number,
@@ -414,22 +418,37 @@ export class GammaKernel {
 		tolerance: number,
 		previous: number | null
 	): { root: number | null; warm: boolean } {
-		let best: number | null = null;
-		let warm = false;
+		// The cell's sign changes, nearest spot first; refined until the next cannot be nearer.
+		const brackets: number[] = [];
 		let prev = -1;
 		for (let k = 0; k < points; k++) {
 			if (!(Math.abs(h[k]) > floor)) continue;
-			if (prev >= 0 && h[prev] > 0 !== h[k] > 0) {
-				const r = this.refine(c, u[prev], u[k], floor, tolerance, previous);
-				if (
-					r.root !== null &&
-					(best === null || Math.abs(r.root - this.spot) < Math.abs(best - this.spot))
-				) {
-					best = r.root;
-					warm = r.warm;
-				}
-			}
+			if (prev >= 0 && h[prev] > 0 !== h[k] > 0) brackets.push(prev, k);
 			prev = k;
+		}
+		if (brackets.length === 0) return { root: null, warm: false };
+		const spot = this.spot;
+		const gap = (a: number, b: number) => {
+			const xa = Math.exp(u[a]);
+			const xb = Math.exp(u[b]);
+			return spot < xa ? xa - spot : spot > xb ? spot - xb : 0;
+		};
+		const order = Array.from({ length: brackets.length / 2 }, (_, j) => j).sort(
+			(x, y) =>
+				gap(brackets[2 * x], brackets[2 * x + 1]) - gap(brackets[2 * y], brackets[2 * y + 1])
+		);
+		const exact = exactOf();
+		let best: number | null = null;
+		let warm = false;
+		for (const j of order) {
+			const a = brackets[2 * j];
+			const b = brackets[2 * j + 1];
+			if (best !== null && gap(a, b) > Math.abs(best - spot)) break;
+			const r = this.refine(exact, u[a], u[b], floor, tolerance, previous);
+			if (r.root !== null && (best === null || Math.abs(r.root - spot) < Math.abs(best - spot))) {
+				best = r.root;
+				warm = r.warm;
+			}
 		}
 		return { root: best, warm };
 	}
@@ -440,7 +459,7 @@ export class GammaKernel {
 	 * searched on the exact sum instead.
 	 */
 	private refine(
-		c: Float64Array,
+		exact: (x: number) => number,
 		ua: number,
 		ub: number,
 		floor: number,
@@ -450,7 +469,6 @@ export class GammaKernel {
 		const step = ub - ua;
 		const lo = ua - 2 * step;
 		const hi = ub + 2 * step;
-		const exact = this.localH(c, lo, hi);
 		const xa = Math.exp(ua);
 		const xb = Math.exp(ub);
 		if (previous !== null && previous > xa && previous < xb) {
@@ -485,41 +503,48 @@ export class GammaKernel {
 	}
 
 	/**
-	 * H(ln x) on [ua, ub] exactly (to rounding): bumps at least TAYLOR_REACH half-widths of the
-	 * interval wide summed once into a Taylor polynomial about its middle, narrower ones directly.
+	 * H(ln x) on [ua, ub] by OI and by volume exactly (to rounding): bumps at least TAYLOR_REACH
+	 * half-widths of the interval wide summed once into a Taylor polynomial about its middle
+	 * (both weightings from the same exps), narrower ones directly.
 	 */
-	private localH(c: Float64Array, ua: number, ub: number): (x: number) => number {
+	private localPair(ua: number, ub: number): Record<'oi' | 'vol', (x: number) => number> {
 		const mid = 0.5 * (ua + ub);
 		const half = 0.5 * (ub - ua);
-		const coef = new Float64Array(TAYLOR_DEGREE + 1);
+		const coefOi = new Float64Array(TAYLOR_DEGREE + 1);
+		const coefVol = new Float64Array(TAYLOR_DEGREE + 1);
 		const direct: number[] = [];
-		const { m, w } = this;
+		const { m, w, cOi, cVol } = this;
 		for (let i = 0; i < this.count; i++) {
 			const wi = w[i];
 			const reach = Z_MAX * wi;
 			const mi = m[i];
-			if (mi - reach > ub || mi + reach < ua || c[i] === 0) continue;
+			if (mi - reach > ub || mi + reach < ua) continue;
 			if (wi < TAYLOR_REACH * half) {
 				direct.push(i);
 				continue;
 			}
 			const z0 = (mid - mi) / wi;
-			const g = c[i] * Math.exp(-0.5 * z0 * z0);
+			const e = Math.exp(-0.5 * z0 * z0);
+			const go = cOi[i] * e;
+			const gv = cVol[i] * e;
 			let hePrev = 1;
 			let he = z0;
 			let fac = 1;
 			const negInvW = -1 / wi;
-			coef[0] += g;
+			coefOi[0] += go;
+			coefVol[0] += gv;
 			for (let k = 1; k <= TAYLOR_DEGREE; k++) {
 				fac *= negInvW * INV_N[k];
-				coef[k] += g * he * fac;
+				const t = he * fac;
+				coefOi[k] += go * t;
+				coefVol[k] += gv * t;
 				const next = z0 * he - k * hePrev;
 				hePrev = he;
 				he = next;
 			}
 		}
 		const which = Int32Array.from(direct);
-		return (x: number) => {
+		const at = (coef: Float64Array, c: Float64Array) => (x: number) => {
 			const v = Math.log(x);
 			const d = v - mid;
 			let p = coef[TAYLOR_DEGREE];
@@ -532,6 +557,7 @@ export class GammaKernel {
 			}
 			return p;
 		};
+		return { oi: at(coefOi, cOi), vol: at(coefVol, cVol) };
 	}
 
 	/** H(u) of one weighting over every bump (the reference the tests compare with). */
