@@ -167,6 +167,42 @@ describe('createMarket', async () => {
 		);
 	});
 
+	it('prepares the EOD tickers in the background after the close; a request then reads the file', async () => {
+		let clockWall = Date.parse('2026-11-20T20:59:57Z'); // Friday 15:59:57 ET
+		const m = await createMarket({
+			seed: 5,
+			clock: 'real',
+			dataDir,
+			tickers: ['HYG'],
+			wall: () => clockWall,
+			eodTickers: ['HYG', 'NOT_SERVED']
+		});
+		await m.start();
+		try {
+			expect(m.historyQueue.started).toBe(0);
+			clockWall = Date.parse('2026-11-20T21:00:20Z'); // 16:00:20: the close has passed
+			const manifest = join(
+				dataDir,
+				'history',
+				historyCacheFolder(5),
+				'2026-11-20',
+				'HYG',
+				'manifest.json'
+			);
+			const deadline = Date.now() + 150_000;
+			while (!existsSync(manifest)) {
+				if (Date.now() > deadline) throw new Error('no background preparation after the close');
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			expect(m.historyQueue.started).toBe(1);
+			const file = await m.historyFile('HYG', 'orderflow', 'orderflow', '2026-11-20');
+			expect(file?.size).toBeGreaterThan(0);
+			expect(m.historyQueue.started).toBe(1);
+		} finally {
+			m.stop();
+		}
+	}, 180_000);
+
 	it('gives up waiting past its bound with a clear error', async () => {
 		const impatient = await createMarket({
 			seed: 6,
