@@ -397,16 +397,28 @@ export class HistoryStore {
 		// Written by an earlier job while this one waited (a request after a background job).
 		const ready = await this.known(ticker, date);
 		if (ready) return ready;
-		const manifest = await writeTickerDay({
-			seed: this.options.seed,
-			ticker,
-			date,
-			dir: this.dayDir(ticker, date),
-			endTick: sessionSeconds(date),
-			onProgress: progress
-		});
-		this.remember(`${ticker}|${date}`, manifest);
-		return manifest;
+		try {
+			const manifest = await writeTickerDay({
+				seed: this.options.seed,
+				ticker,
+				date,
+				dir: this.dayDir(ticker, date),
+				endTick: sessionSeconds(date),
+				onProgress: progress
+			});
+			this.remember(`${ticker}|${date}`, manifest);
+			return manifest;
+		} catch (err) {
+			if (err instanceof HistoryUnavailableError) throw err;
+			// A full or read-only disk: the request fails with a reason, the service goes on.
+			console.error(`history generation of ${ticker} ${date} failed:`, err);
+			// The errno code only: the message would name the data folder's paths.
+			const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'write error';
+			throw new HistoryUnavailableError(
+				`History for ${ticker} ${date} could not be written (${code}).`,
+				503
+			);
+		}
 	}
 
 	/** The live day so far, in memory, continuing the previous request's generation. */

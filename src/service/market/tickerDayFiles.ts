@@ -9,7 +9,7 @@
  * is a complete day, anything else is regenerated.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, createGzip, type Gzip } from 'node:zlib';
 import { CANONICAL_CATEGORIES } from '../../lib/contract/categories';
@@ -149,6 +149,9 @@ export async function writeTickerDay(options: WriteDayOptions): Promise<DayManif
 	const view = viewOf(ticker);
 	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 	await mkdir(dir, { recursive: true, mode: 0o700 });
+	// Leftovers of a generation that was killed (the queue runs one writer per day at a time).
+	for (const name of await readdir(dir))
+		if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
 	const day = new TickerDay(seed, view.source, date);
 	const stamp = `${process.pid}.${Date.now().toString(36)}.tmp`;
 	const files = DAY_CATEGORIES.map(
