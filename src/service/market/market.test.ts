@@ -113,7 +113,7 @@ describe('createMarket', async () => {
 		await refused('2026-11-23', 404); // future
 		await refused('2026-11-31', 400);
 		await refused('2026-11-18', 400, 'orderflow');
-	});
+	}, 240_000);
 
 	it('generates every category of a ticker-day in one pass; later categories are file reads', async () => {
 		const started = market.historyQueue.started;
@@ -143,7 +143,7 @@ describe('createMarket', async () => {
 			.history('VIX', 'classic', 'orderflow', '2026-11-17')
 			.catch((e: unknown) => e);
 		expect((err as HistoryUnavailableError).status).toBe(400);
-	});
+	}, 240_000);
 
 	it("publishes the new session's open interest to research before the open", async () => {
 		let early = Date.parse('2026-11-20T12:59:00Z'); // Friday 07:59 ET: Thursday's close
