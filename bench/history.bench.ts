@@ -5,7 +5,7 @@
  *   < 30 s wall on a quiet machine, peak RSS < 800 MB);
  * - `eod-first`: the embedded service (SPX, SPY, QQQ, after Friday's close) answers the first
  *   GET /v2/hist/eod/SPX of a day not generated yet (target: 200 within 60 s), then a second
- *   one (a file read);
+ *   one (a file read, or the rest of the generation when the first answered 504);
  * - `eod-prepared`: the same after the background preparation the market runs after each close.
  */
 import { spawnSync } from 'node:child_process';
@@ -155,7 +155,7 @@ if (which) {
 		`| EOD SPX, first request (day not generated) | ${f(first.first.wallS)} | ${f(first.first.cpuS)} | ${f(first.first.peakRssMb, 0)} | status ${first.first.status}, ${f(first.first.zipMb, 0)} MB zip; service at ${f(first.baselineRssMb, 0)} MB before | 200 within 60 s, < 800 MB |`
 	);
 	console.log(
-		`| EOD SPX, second request (file read) | ${f(first.second.wallS, 2)} | ${f(first.second.cpuS, 2)} | ${f(first.second.peakRssMb, 0)} | status ${first.second.status} | |`
+		`| EOD SPX, second request right after (waits for the generation if the first got 504, then streams) | ${f(first.second.wallS, 2)} | ${f(first.second.cpuS, 2)} | ${f(first.second.peakRssMb, 0)} | status ${first.second.status} | |`
 	);
 	console.log(
 		`| EOD SPX after the background preparation (${f(prepared.prepareS)} s to prepare SPX) | ${f(prepared.first.wallS, 2)} | ${f(prepared.first.cpuS, 2)} | ${f(prepared.first.peakRssMb, 0)} | status ${prepared.first.status} | a file read |`
