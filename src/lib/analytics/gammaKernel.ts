@@ -38,11 +38,17 @@ export const RESOLUTION = 4;
 const MAX_CELL_POINTS = 1024;
 /** |H| below this fraction of the window's gross bump mass is rounding noise, not a sign. */
 const SIGNIFICANT = 1e-12;
+/** A bump is negligible where it is below this fraction of the window's gross bump mass. */
+const NEGLIGIBLE = 1e-17;
 /** |z| beyond which a bump is below 1e-300 of its peak. */
 const Z_MAX = 37;
-/** Taylor degree and reach of the wide bumps' local expansion at refinement (error < 1e-16). */
+/**
+ * Taylor degree and reach of the wide bumps' local expansion at refinement: with |e| <= w / 6,
+ * Cramer's bound on He_13 puts the remainder under 1.1 (1/6)^13 / sqrt(13!) < 1e-15 of each bump's
+ * peak, i.e. rounding level against the window's mass.
+ */
 const TAYLOR_DEGREE = 12;
-const TAYLOR_REACH = 12;
+const TAYLOR_REACH = 6;
 const INV_N = Float64Array.from({ length: TAYLOR_DEGREE + 1 }, (_, n) => (n === 0 ? 0 : 1 / n));
 
 export interface KernelOptions {
@@ -88,12 +94,16 @@ export class GammaKernel {
 	uLow = 0;
 	uHigh = 0;
 	hc = 0;
+	private strikeSeen: Float64Array = new Float64Array(0);
+	private logStrike: Float64Array = new Float64Array(0);
 	private massOi = 0;
 	private massVol = 0;
 	private wide = new Int32Array(0);
 	private wideCount = 0;
 	private narrow = new Int32Array(0);
 	private narrowCount = 0;
+	/** Per bump: the log-spot distance beyond which it is negligible. */
+	private reach: Float64Array = new Float64Array(0);
 	// Per cell: sub-grid points, and the narrow bumps reaching it (CSR lists).
 	private readonly cellPoints = new Int32Array(CELLS);
 	private readonly cellStart = new Int32Array(CELLS + 1);
@@ -118,6 +128,10 @@ export class GammaKernel {
 		this.w = grow(this.w, n);
 		this.cOi = grow(this.cOi, n);
 		this.cVol = grow(this.cVol, n);
+		if (this.strikeSeen.length < chain.length) {
+			this.strikeSeen = new Float64Array(chain.length).fill(NaN);
+			this.logStrike = new Float64Array(chain.length);
+		}
 		const { m, w, cOi, cVol } = this;
 		const { spot, rate: r, dividendYield: q, strike, expiryYears, iv, isCall } = chain;
 		const { openInterest, volume } = chain;
@@ -152,7 +166,12 @@ export class GammaKernel {
 				if (g) noDiffusion(g, i, call, spot, strike[i], t, dq, dr);
 				continue;
 			}
-			const logK = Math.log(strike[i]);
+			// Log strikes carry over from the previous tick (a compare costs less than a log).
+			if (this.strikeSeen[i] !== strike[i]) {
+				this.strikeSeen[i] = strike[i];
+				this.logStrike[i] = Math.log(strike[i]);
+			}
+			const logK = this.logStrike[i];
 			const drift = (r - q) * t;
 			if (g) {
 				// d1 term by term as bsmD1 builds it, so a huge sigma cannot overflow.
@@ -200,36 +219,55 @@ export class GammaKernel {
 		if (this.wide.length < count) {
 			this.wide = new Int32Array(Math.max(count, 2 * this.wide.length));
 			this.narrow = new Int32Array(this.wide.length);
+			this.reach = new Float64Array(this.wide.length);
 		}
+		// The window's gross bump mass, then each bump's reach: where it falls below NEGLIGIBLE of
+		// that mass (far below the SIGNIFICANT floor), so a 0DTE bump's fine grid and cell lists
+		// span its few widths, not the whole window.
 		let massOi = 0;
 		let massVol = 0;
+		for (let i = 0; i < count; i++) {
+			const z = m[i] < uLow ? (uLow - m[i]) / w[i] : m[i] > uHigh ? (m[i] - uHigh) / w[i] : 0;
+			if (z > Z_MAX) continue;
+			const peak = z === 0 ? 1 : Math.exp(-0.5 * z * z);
+			massOi += Math.abs(cOi[i]) * peak;
+			massVol += Math.abs(cVol[i]) * peak;
+		}
+		this.massOi = massOi;
+		this.massVol = massVol;
+		const floorOi = NEGLIGIBLE * massOi;
+		const floorVol = NEGLIGIBLE * massVol;
 		let nw = 0;
 		let nn = 0;
 		let minWidth = Infinity;
 		const wideWidth = WIDE_CELLS * hc;
 		const step = new Float64Array(CELLS).fill(hc);
 		for (let i = 0; i < count; i++) {
-			const reach = Z_MAX * w[i];
-			if (m[i] + reach < uLow || m[i] - reach > uHigh) continue;
-			const z = m[i] < uLow ? (uLow - m[i]) / w[i] : m[i] > uHigh ? (m[i] - uHigh) / w[i] : 0;
-			const peak = Math.exp(-0.5 * z * z);
-			massOi += Math.abs(cOi[i]) * peak;
-			massVol += Math.abs(cVol[i]) * peak;
-			if (w[i] < minWidth) minWidth = w[i];
-			if (w[i] >= wideWidth) {
+			const wi = w[i];
+			if (wi >= wideWidth) {
+				// Wide: whole cells, its edge values are summed wherever |z| <= Z_MAX.
+				if (m[i] + Z_MAX * wi < uLow || m[i] - Z_MAX * wi > uHigh) continue;
+				if (wi < minWidth) minWidth = wi;
 				this.wide[nw++] = i;
 				continue;
 			}
+			const ratio = Math.max(
+				floorOi > 0 ? Math.abs(cOi[i]) / floorOi : 0,
+				floorVol > 0 ? Math.abs(cVol[i]) / floorVol : 0
+			);
+			if (!(ratio > 1)) continue;
+			const reach = Math.min(Z_MAX, Math.sqrt(2 * Math.log(ratio))) * wi;
+			if (m[i] + reach < uLow || m[i] - reach > uHigh) continue;
+			this.reach[i] = reach;
+			if (wi < minWidth) minWidth = wi;
 			this.narrow[nn++] = i;
 			const c0 = Math.max(0, Math.floor((m[i] - reach - uLow) / hc));
 			const c1 = Math.min(CELLS - 1, Math.floor((m[i] + reach - uLow) / hc));
-			const s = w[i] / RESOLUTION;
-			for (let c = c0; c <= c1; c++) if (s < step[c]) step[c] = s;
+			const sub = wi / RESOLUTION;
+			for (let c = c0; c <= c1; c++) if (sub < step[c]) step[c] = sub;
 		}
 		this.wideCount = nw;
 		this.narrowCount = nn;
-		this.massOi = massOi;
-		this.massVol = massVol;
 		this.minWidth = minWidth;
 		// Powers of two per cell; lists of the narrow bumps reaching each cell.
 		const start = this.cellStart;
@@ -255,7 +293,7 @@ export class GammaKernel {
 	}
 
 	private cellRange(i: number): [number, number] {
-		const reach = Z_MAX * this.w[i];
+		const reach = this.reach[i];
 		return [
 			Math.max(0, Math.floor((this.m[i] - reach - this.uLow) / this.hc)),
 			Math.min(CELLS - 1, Math.floor((this.m[i] + reach - this.uLow) / this.hc))
