@@ -23,7 +23,8 @@ import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } fr
 import { buildChain } from './chain';
 import { GenerationQueue, type JobPriority, type JobStatus } from './generationQueue';
 import { holidayName } from './holidays';
-import { dayFileName, readManifest, writeTickerDay, type DayManifest } from './tickerDayFiles';
+import { dayFileName, readManifest, type DayManifest } from './tickerDayFiles';
+import { writeTickerDayInProcesses } from './tickerDayProcesses';
 import { viewOf } from './universe';
 import { categoryValue } from '../engine/snapshot';
 import { TickerDay } from '../engine/tickerDay';
@@ -187,6 +188,8 @@ export interface HistoryStoreOptions {
 	live: { liveTick(date: string): number | undefined };
 	/** Generations running at once across the service (default 1). */
 	concurrency?: number;
+	/** Child processes per generation (default 1: in this process; see tickerDayProcesses.ts). */
+	processes?: number;
 }
 
 /** First guess of engine time per contract-second before a generation was measured (ms). */
@@ -398,14 +401,17 @@ export class HistoryStore {
 		const ready = await this.known(ticker, date);
 		if (ready) return ready;
 		try {
-			const manifest = await writeTickerDay({
-				seed: this.options.seed,
-				ticker,
-				date,
-				dir: this.dayDir(ticker, date),
-				endTick: sessionSeconds(date),
-				onProgress: progress
-			});
+			const manifest = await writeTickerDayInProcesses(
+				{
+					seed: this.options.seed,
+					ticker,
+					date,
+					dir: this.dayDir(ticker, date),
+					endTick: sessionSeconds(date),
+					onProgress: progress
+				},
+				{ processes: this.options.processes ?? 1 }
+			);
 			this.remember(`${ticker}|${date}`, manifest);
 			return manifest;
 		} catch (err) {

@@ -3,6 +3,7 @@
  * (src/service/source.ts) that the REST and hub layers read, plus `start()` / `stop()` for the
  * per-second engine loop.
  */
+import { availableParallelism } from 'node:os';
 import {
 	isOptionTicker,
 	quantTickersResponse,
@@ -54,6 +55,11 @@ export interface MarketOptions {
 	 * wait in one queue.
 	 */
 	historyConcurrency?: number;
+	/**
+	 * Processes that write one history day together, each serialising a share of the categories
+	 * (default 2 on a machine with two or more cores, else 1 = inside the service's process).
+	 */
+	historyProcesses?: number;
 	/**
 	 * Tickers whose day is generated in the background after each close, so the EOD report and
 	 * history after the close are file reads (default SPX, SPY, QQQ where served; [] for none).
@@ -111,7 +117,8 @@ export async function createMarket(options: MarketOptions): Promise<Market> {
 		waitMs: options.historyWaitMs ?? 60_000,
 		now: () => clock.nowMs(),
 		live,
-		concurrency: historyConcurrency(options.historyConcurrency)
+		concurrency: historyConcurrency(options.historyConcurrency),
+		processes: options.historyProcesses ?? (availableParallelism() >= 2 ? 2 : 1)
 	});
 	await history.init();
 	const eodTickers = (options.eodTickers ?? DEFAULT_EOD_TICKERS).filter((t) =>

@@ -143,27 +143,34 @@ function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Simulates the ticker-day once and writes every category's gzip file plus the manifest. */
-export async function writeTickerDay(options: WriteDayOptions): Promise<DayManifest> {
+/** Creates the day's folder and removes what a killed generation left there. */
+export async function prepareDayDir(dir: string): Promise<void> {
+	await mkdir(dir, { recursive: true, mode: 0o700 });
+	for (const name of await readdir(dir))
+		if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
+}
+
+/**
+ * Simulates the ticker-day once and writes the files of `categories` (renamed into place once
+ * all of them are complete); returns their members and the number of records.
+ */
+export async function writeDayCategories(
+	options: WriteDayOptions,
+	categories: readonly CanonicalCategory[]
+): Promise<{ records: number; members: DayManifest['members'] }> {
 	const { seed, ticker, date, dir, endTick, signal, onProgress } = options;
 	const view = viewOf(ticker);
 	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-	await mkdir(dir, { recursive: true, mode: 0o700 });
-	// Leftovers of a generation that was killed (the queue runs one writer per day at a time).
-	for (const name of await readdir(dir))
-		if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
 	const day = new TickerDay(seed, view.source, date);
 	const stamp = `${process.pid}.${Date.now().toString(36)}.tmp`;
-	const files = DAY_CATEGORIES.map(
-		(c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`))
-	);
+	const files = categories.map((c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`)));
 	try {
 		let slice = performance.now();
 		// The day ends at its own close (13:00 on an early close) whatever end was asked for.
 		while (day.tick < endTick && day.step('rings')) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			for (let i = 0; i < files.length; i++)
-				files[i].push(JSON.stringify(categoryValue(day, DAY_CATEGORIES[i], format)));
+				files[i].push(JSON.stringify(categoryValue(day, categories[i], format)));
 			if (performance.now() - slice > SLICE_MS) {
 				for (const f of files) await f.settle();
 				await yieldToLoop();
@@ -173,15 +180,10 @@ export async function writeTickerDay(options: WriteDayOptions): Promise<DayManif
 			}
 		}
 		const members: DayManifest['members'] = {};
-		for (let i = 0; i < files.length; i++) members[DAY_CATEGORIES[i]] = await files[i].close();
+		for (let i = 0; i < files.length; i++) members[categories[i]] = await files[i].close();
 		for (let i = 0; i < files.length; i++)
-			await rename(files[i].tmp, join(dir, dayFileName(DAY_CATEGORIES[i])));
-		const manifest: DayManifest = { ticker, date, records: day.tick + 1, members };
-		const tmp = join(dir, `${MANIFEST}.${stamp}`);
-		await writeFile(tmp, JSON.stringify(manifest), { mode: 0o600 });
-		await rename(tmp, join(dir, MANIFEST));
-		onProgress?.(1);
-		return manifest;
+			await rename(files[i].tmp, join(dir, dayFileName(categories[i])));
+		return { records: day.tick + 1, members };
 	} catch (err) {
 		for (const f of files) {
 			f.destroy();
@@ -189,4 +191,21 @@ export async function writeTickerDay(options: WriteDayOptions): Promise<DayManif
 		}
 		throw err;
 	}
+}
+
+/** Writes the manifest last: from then on the folder is a complete day. */
+export async function writeManifest(dir: string, manifest: DayManifest): Promise<void> {
+	const tmp = join(dir, `${MANIFEST}.${process.pid}.${Date.now().toString(36)}.tmp`);
+	await writeFile(tmp, JSON.stringify(manifest), { mode: 0o600 });
+	await rename(tmp, join(dir, MANIFEST));
+}
+
+/** Simulates the ticker-day once, in this process, and writes every category plus the manifest. */
+export async function writeTickerDay(options: WriteDayOptions): Promise<DayManifest> {
+	await prepareDayDir(options.dir);
+	const { records, members } = await writeDayCategories(options, DAY_CATEGORIES);
+	const manifest: DayManifest = { ticker: options.ticker, date: options.date, records, members };
+	await writeManifest(options.dir, manifest);
+	options.onProgress?.(1);
+	return manifest;
 }
