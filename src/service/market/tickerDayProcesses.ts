@@ -180,6 +180,12 @@ async function child(json: string): Promise<void> {
 }
 
 if (process.argv[1] === SELF && process.argv[2]) {
+	// A part whose service went away stops: its pipe breaks, or it is handed to another parent.
+	const parent = process.ppid;
+	process.stdout.on('error', () => process.exit(1));
+	setInterval(() => {
+		if (process.ppid !== parent) process.exit(1);
+	}, 1000).unref();
 	child(process.argv[2]).catch((err: unknown) => {
 		const e = err as NodeJS.ErrnoException;
 		const kind =
