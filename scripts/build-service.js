@@ -1,6 +1,7 @@
 /**
  * Compiles the embedded service (src/service/main.ts and what it imports) into
- * build/service/main.js with Vite's SSR build: one ES module for plain `node`, with the
+ * build/service/main.js with Vite's SSR build, with the history generator's child process
+ * (src/service/market/tickerDayPart.ts) beside it as tickerDayPart.js: ES modules for plain `node`, with the
  * packages it uses (ws, fflate) left as imports of `dependencies`, so a production install
  * (`npm ci --omit=dev`) runs it. Called by vite.config.ts after the app's own build.
  */
@@ -21,13 +22,21 @@ export async function buildEmbeddedService(outDir = join(root, 'build')) {
 		// The service reads no Vite env and has no public folder to copy.
 		publicDir: false,
 		build: {
-			ssr: join(root, 'src', 'service', 'main.ts'),
+			ssr: true,
 			outDir: join(outDir, dirname(SERVICE_ENTRY)),
 			emptyOutDir: true,
 			target: 'node20',
 			minify: false,
 			sourcemap: true,
-			rollupOptions: { output: { entryFileNames: 'main.js', format: 'es' } }
+			rollupOptions: {
+				input: {
+					main: join(root, 'src', 'service', 'main.ts'),
+					// Spawned by market/tickerDayProcesses.ts from the same folder.
+					tickerDayPart: join(root, 'src', 'service', 'market', 'tickerDayPart.ts')
+				},
+				// Flat: bundled code finds tickerDayPart.js beside itself (import.meta.url).
+				output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', format: 'es' }
+			}
 		}
 	});
 }

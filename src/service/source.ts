@@ -75,6 +75,35 @@ export class HistoryUnavailableError extends Error {
 	}
 }
 
+/**
+ * A history day that is not ready yet: queued behind other generations (answered at once, with
+ * its place and an estimated wait) or still being generated past the client-facing bound.
+ */
+export class HistoryPendingError extends HistoryUnavailableError {
+	constructor(
+		message: string,
+		readonly pending: {
+			state: 'queued' | 'generating';
+			/** 1-based place in the queue (0 while generating). */
+			position: number;
+			/** Fraction of the generation done. */
+			progress: number;
+			/** Estimated seconds until the day is ready. */
+			etaSeconds: number;
+		}
+	) {
+		super(message, 504);
+	}
+}
+
+/** A complete history day on disk: one gzip file per category (see market/tickerDayFiles). */
+export interface HistoryDayFile {
+	file: string;
+	/** Bytes and CRC-32 of the gzip file. */
+	size: number;
+	crc: number;
+}
+
 /** One quoted contract of a research chain (quotes at the 15-minute floor). */
 export interface ResearchContract {
 	/** `YYYY-MM-DD` */
@@ -136,17 +165,28 @@ export interface MarketSource {
 		signal?: AbortSignal
 	): Promise<Buffer>;
 	/**
-	 * Optional (added by the REST layer): several categories of one ticker's day from ONE pass of
-	 * the engine, keyed `${package}/${category}` like TickEvent payloads. The EOD report needs 15
-	 * categories of a day; without this member the REST layer calls history() once per category,
-	 * which re-runs the day 15 times. Same bytes and errors as history().
+	 * Optional: the gzip day file of a complete day (after generating it if needed, with the
+	 * same waits and errors as history()), or undefined for the live day, which only history()
+	 * serves. Lets the REST layer stream a day instead of holding it.
 	 */
-	historyMany?(
+	historyFile?(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<HistoryDayFile | undefined>;
+	/**
+	 * Optional: the gzip day files of every requested package category of a complete day from
+	 * one generation (the EOD report streams them as stored zip members), keyed `pkg/category`
+	 * (a State GEX chain and the classic one can differ: see the payload profiles).
+	 */
+	historyDayFiles?(
 		ticker: string,
 		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
 		date: string,
 		signal?: AbortSignal
-	): Promise<Map<string, Buffer>>;
+	): Promise<Map<string, HistoryDayFile>>;
 	/** The newest completed session date (ET), `YYYY-MM-DD`, for the EOD report. */
 	lastCompletedSession(): string;
 	/**

@@ -11,6 +11,7 @@ export { gammaTerms, type GammaTerms } from './gammaTerms';
 export { brentRoot } from './brent';
 export { jsonErrorOffset } from './jsonPosition';
 export * from './zeroGamma';
+export { GammaKernel, nearestZeroGamma, type NearestRoots, type WarmStart } from './gammaKernel';
 export * from './iv';
 export * from './levels';
 export * from './surface';

@@ -1,13 +1,45 @@
 /**
  * The model is deterministic in (seed, date): a day regenerated from scratch must reproduce,
  * byte for byte, what the live loop published, even when the live loop started mid-session
- * (trades-only fast-forward) and advanced in multi-second jumps as it does at high speed.
+ * (trades-only fast-forward) and advanced in multi-second jumps as it does at high speed. The
+ * days compared are the one-pass generator's gzip day files (market/tickerDayFiles.ts), the
+ * files history and the EOD report serve.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SessionClock } from '../market/clock';
 import { generateDay, generateDays } from '../market/history';
+import { dayFileName, readManifest, writeTickerDay } from '../market/tickerDayFiles';
 import type { CanonicalCategory } from '../source';
 import { LiveEngine } from './live';
+
+const scratch = mkdtempSync(join(tmpdir(), 'gexdeck-regeneration-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Every category's records of a ticker-day written by the one-pass generator through endTick. */
+async function dayFiles(
+	ticker: string,
+	date: string,
+	endTick: number
+): Promise<(category: CanonicalCategory) => string[]> {
+	const dir = join(scratch, `${ticker}-${date}-${endTick}`);
+	const manifest = await writeTickerDay({ seed: SEED, ticker, date, dir, endTick });
+	expect(await readManifest(dir)).toEqual(manifest);
+	const cache = new Map<CanonicalCategory, string[]>();
+	return (category) => {
+		let records = cache.get(category);
+		if (!records) {
+			const text = gunzipSync(readFileSync(join(dir, dayFileName(category)))).toString();
+			records = (JSON.parse(text) as unknown[]).map((r) => JSON.stringify(r));
+			expect(`[${records.join(',')}]`).toBe(text);
+			cache.set(category, records);
+		}
+		return records;
+	};
+}
 
 const SEED = 42;
 const DATE = '2026-11-18';
@@ -41,17 +73,22 @@ describe('live loop vs regeneration', () => {
 				}
 		}
 		const lastTick = Math.max(...samples.map((s) => s.tick));
-		const regenerated = new Map<string, Buffer>();
+		const files = new Map<string, (category: CanonicalCategory) => string[]>();
 		for (const s of samples) {
-			const key = `${s.ticker}|${s.category}`;
-			if (!regenerated.has(key))
-				regenerated.set(key, await generateDay(SEED, s.ticker, s.category, DATE, lastTick));
-			const day = regenerated.get(key) as Buffer;
-			const record = JSON.parse(day.toString())[s.tick] as unknown;
-			expect(Buffer.from(JSON.stringify(record)).equals(s.body), `${key} @${s.tick}`).toBe(true);
-			expect(day.includes(s.body)).toBe(true);
+			if (!files.has(s.ticker)) files.set(s.ticker, await dayFiles(s.ticker, DATE, lastTick));
+			const records = (files.get(s.ticker) as (c: CanonicalCategory) => string[])(s.category);
+			expect(records).toHaveLength(lastTick + 1);
+			expect(
+				Buffer.from(records[s.tick]).equals(s.body),
+				`${s.ticker} ${s.category} @${s.tick}`
+			).toBe(true);
 		}
 		expect(samples.length).toBeGreaterThanOrEqual(44);
+		// The in-memory generator of the live day writes the same arrays as the day files.
+		const memory = await generateDay(SEED, 'AAPL', 'charm_one', DATE, lastTick);
+		expect(memory.toString()).toBe(
+			`[${(files.get('AAPL') as (c: CanonicalCategory) => string[])('charm_one').join(',')}]`
+		);
 	});
 
 	it('regenerates the same day twice identically', async () => {
@@ -87,31 +124,28 @@ describe('live loop vs regeneration', () => {
 				}
 		}
 		expect(Math.max(...samples.map((s) => s.tick))).toBe(12_600);
-		// One engine pass per ticker, to the day's own end (no end tick given); ES_SPX (the whole
-		// SPX chain) on the GEX path only, to keep the test short.
+		// One engine pass per ticker-day, asked for more than the day has: it ends at 13:00.
 		const checked = new Set<string>();
-		for (const [ticker, wanted] of [
-			['AAPL', keys],
-			['ES_SPX', keys.slice(0, 1)]
-		] as const) {
-			const days = await generateDays(
-				SEED,
-				ticker,
-				wanted.map(([, c]) => c),
-				early
-			);
-			for (const [key, category] of wanted) {
-				const records = JSON.parse((days.get(category) as Buffer).toString()) as unknown[];
-				expect(records).toHaveLength(12_601);
+		const readers = new Map<string, (category: CanonicalCategory) => string[]>();
+		for (const ticker of ['AAPL', 'ES_SPX']) {
+			const records = await dayFiles(ticker, early, 23_400);
+			readers.set(ticker, records);
+			for (const [key, category] of keys) {
+				expect(records(category)).toHaveLength(12_601);
 				for (const s of samples.filter((x) => x.ticker === ticker && x.key === key)) {
 					expect(
-						Buffer.from(JSON.stringify(records[s.tick])).equals(s.body),
+						Buffer.from(records(category)[s.tick]).equals(s.body),
 						`${ticker} ${key} @${s.tick}`
 					).toBe(true);
 					checked.add(`${ticker} ${key} ${s.tick}`);
 				}
 			}
 		}
-		expect(checked.size).toBeGreaterThanOrEqual(12);
-	}, 180_000);
+		expect(checked.size).toBeGreaterThanOrEqual(18);
+		// A GEX-only in-memory pass (gamma mode) agrees with the all-category day file.
+		const gexOnly = await generateDays(SEED, 'AAPL', ['gex_full'], early);
+		expect((gexOnly.get('gex_full') as Buffer).toString()).toBe(
+			`[${(readers.get('AAPL') as (c: CanonicalCategory) => string[])('gex_full').join(',')}]`
+		);
+	}, 420_000);
 });

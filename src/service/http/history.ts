@@ -3,15 +3,26 @@
  * market has the day (waiting for an on-demand simulation, bounded by the market), then answers
  * with a pre-signed download link served by this process: a 302 to it, or with `noredirect`
  * a 200 `{"url": ...}`. The download itself (`/download/hist/...`) needs no key, like an
- * object-store link, and is gzip-encoded when the client accepts gzip.
+ * object-store link, and is gzip-encoded when the client accepts gzip: a complete day is the
+ * market's gzip file streamed from disk (decompressed on the fly for a client without gzip).
+ * A day not ready yet answers 504 with `{"error", "status": "queued"|"generating", "position",
+ * "progress", "eta_seconds"}` and a Retry-After header.
  */
+import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { gzip as gzipCb } from 'node:zlib';
+import { createGunzip, gzip as gzipCb } from 'node:zlib';
 import { isCalendarDate } from '../../lib/contract/dates';
 import { isPackage, resolveCategory } from '../../lib/contract/categories';
 import { isTicker } from '../../lib/contract/tickers';
-import { HistoryUnavailableError, type CanonicalCategory, type PackageName } from '../source';
+import {
+	HistoryPendingError,
+	HistoryUnavailableError,
+	type CanonicalCategory,
+	type HistoryDayFile,
+	type PackageName
+} from '../source';
 import { etDate } from '../quota/windows';
 import type { ServiceContext } from './context';
 import { daysBetweenIso } from './dates';
@@ -39,7 +50,14 @@ export function checkHistoryWindow(ctx: ServiceContext, date: string): void {
 	}
 }
 
-/** Waits for the market's day file, translating its refusals into HTTP errors. */
+/** The market's refusals as HTTP errors; a pending day keeps its own answer (answerPending). */
+function translated(err: unknown): unknown {
+	if (err instanceof HistoryUnavailableError && !(err instanceof HistoryPendingError))
+		return new HttpError(err.status, err.message);
+	return err;
+}
+
+/** Waits for the market's day, translating its refusals into HTTP errors. */
 export async function loadHistory(
 	ctx: ServiceContext,
 	ticker: string,
@@ -51,9 +69,47 @@ export async function loadHistory(
 	try {
 		return await ctx.market.history(ticker, pkg, category, date, signal);
 	} catch (err) {
-		if (err instanceof HistoryUnavailableError) throw new HttpError(err.status, err.message);
-		throw err;
+		throw translated(err);
 	}
+}
+
+/** A complete day's gzip file when the market keeps files (undefined: use loadHistory). */
+async function loadHistoryFile(
+	ctx: ServiceContext,
+	ticker: string,
+	pkg: PackageName,
+	category: CanonicalCategory,
+	date: string,
+	signal?: AbortSignal
+): Promise<HistoryDayFile | undefined> {
+	if (!ctx.market.historyFile) return undefined;
+	try {
+		return await ctx.market.historyFile(ticker, pkg, category, date, signal);
+	} catch (err) {
+		throw translated(err);
+	}
+}
+
+/**
+ * Answers a day that is not ready: 504 (the route's "still being generated" status) with where
+ * it stands and a Retry-After. Returns false for any other error.
+ */
+export function answerPending(res: ServerResponse, err: unknown): boolean {
+	if (!(err instanceof HistoryPendingError)) return false;
+	const { state, position, progress, etaSeconds } = err.pending;
+	sendJson(
+		res,
+		504,
+		{
+			error: err.message,
+			status: state,
+			position,
+			progress: Math.round(progress * 1000) / 1000,
+			eta_seconds: etaSeconds
+		},
+		{ 'Retry-After': String(etaSeconds), 'Cache-Control': 'no-store' }
+	);
+	return true;
 }
 
 /**
@@ -92,9 +148,15 @@ export async function historyLink(
 	signal: AbortSignal
 ): Promise<void> {
 	const { ticker, package: pkg, category, date } = params;
-	const day = await loadHistory(ctx, ticker, pkg, category, date, signal);
 	const path = `${DOWNLOAD_PREFIX}${ticker}/${pkg}/${category}/${date}.json`;
-	rememberDay(ctx, path, day);
+	try {
+		// A complete day only has to exist on disk; the live day is kept for its download.
+		const file = await loadHistoryFile(ctx, ticker, pkg, category, date, signal);
+		if (!file) rememberDay(ctx, path, await loadHistory(ctx, ticker, pkg, category, date, signal));
+	} catch (err) {
+		if (answerPending(res, err)) return;
+		throw err;
+	}
 	const url = `${origin(ctx, req)}${path}?${ctx.signer.sign(path)}`;
 	if (query.has('noredirect')) {
 		sendJson(res, 200, { url });
@@ -132,20 +194,33 @@ export async function historyDownload(
 	if (verdict === 'invalid') throw new HttpError(403, 'Invalid download signature.');
 	if (verdict === 'expired') throw new HttpError(403, 'Download link has expired.');
 	const parts = pathname.slice(DOWNLOAD_PREFIX.length).split('/');
-	const [ticker, pkg, category, file] = parts;
-	const date = file?.replace(/\.json$/, '');
+	const [ticker, pkg, category, name] = parts;
+	const date = name?.replace(/\.json$/, '');
 	if (parts.length !== 4 || !isTicker(ticker) || !isPackage(pkg) || !isCalendarDate(date)) {
 		throw new HttpError(404, 'No such file.');
 	}
 	const canonical = resolveCategory(pkg, category);
 	if (canonical !== category) throw new HttpError(404, 'No such file.');
-	const day =
-		recalledDay(ctx, pathname) ?? (await loadHistory(ctx, ticker, pkg, canonical, date, signal));
 	const headers: Record<string, string | number> = {
 		'Content-Type': 'application/json',
 		'Content-Disposition': `attachment; filename="${ticker}_${pkg}_${category}_${date}.json"`,
 		Vary: 'Accept-Encoding'
 	};
+	let recalled = recalledDay(ctx, pathname);
+	let dayFile: HistoryDayFile | undefined;
+	try {
+		if (!recalled) dayFile = await loadHistoryFile(ctx, ticker, pkg, canonical, date, signal);
+		if (!recalled && !dayFile)
+			recalled = await loadHistory(ctx, ticker, pkg, canonical, date, signal);
+	} catch (err) {
+		if (answerPending(res, err)) return;
+		throw err;
+	}
+	if (dayFile) {
+		await streamDayFile(req, res, dayFile, headers);
+		return;
+	}
+	const day = recalled as Buffer;
 	let body = day;
 	if (acceptsGzip(req)) {
 		let zipped = gzipCache.get(day);
@@ -159,4 +234,27 @@ export async function historyDownload(
 	headers['Content-Length'] = body.length;
 	res.writeHead(200, headers);
 	res.end(body);
+}
+
+/** A day file from disk: as is for a gzip client, decompressed on the fly for the others. */
+async function streamDayFile(
+	req: IncomingMessage,
+	res: ServerResponse,
+	file: HistoryDayFile,
+	headers: Record<string, string | number>
+): Promise<void> {
+	const gzipped = acceptsGzip(req);
+	if (gzipped) {
+		headers['Content-Encoding'] = 'gzip';
+		headers['Content-Length'] = file.size;
+	}
+	res.writeHead(200, headers);
+	const source = createReadStream(file.file, { highWaterMark: 256 << 10 });
+	try {
+		if (gzipped) await pipeline(source, res);
+		else await pipeline(source, createGunzip(), res);
+	} catch (err) {
+		// Headers are out: a client that hung up ends here, a broken file ends the body early.
+		if (!res.destroyed) res.destroy(err instanceof Error ? err : undefined);
+	}
 }

@@ -146,5 +146,6 @@ describe('early-close sessions', () => {
 		} finally {
 			await rm(dataDir, { recursive: true, force: true });
 		}
-	});
+		// The whole ticker-day (every category) is generated for the first request.
+	}, 240_000);
 });

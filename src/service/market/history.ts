@@ -2,38 +2,43 @@
  * History days (GET /v2/hist/...): a JSON array of one (ticker, category)'s per-second
  * snapshots from 09:30:00 to 16:00:00 ET (13:00:00 on an early-close day). Because the model
  * is deterministic in (seed, date), a day is produced by re-running the engine for that ticker
- * with the live loop's own code, which gives byte-for-byte the payloads the live loop published;
- * complete days are cached as gzip in the data directory, under the model version and the seed
- * that made them. The live session's day so far is regenerated up to the live second.
+ * with the live loop's own code, which gives byte-for-byte the payloads the live loop published.
+ * A complete day is generated once for every category of its ticker and kept as gzip files in
+ * the data directory (tickerDayFiles.ts), under the model version and the seed that made them;
+ * the live session's day so far is regenerated in memory up to the live second.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { isCalendarDate } from '../../lib/contract/dates';
-import { HistoryUnavailableError, type CanonicalCategory, type PackageName } from '../source';
+import {
+	HistoryPendingError,
+	HistoryUnavailableError,
+	type CanonicalCategory,
+	type HistoryDayFile,
+	type PackageName
+} from '../source';
 import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } from './clock';
+import { buildChain } from './chain';
+import { GenerationQueue, type JobPriority, type JobStatus } from './generationQueue';
 import { holidayName } from './holidays';
+import { dayKeyOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
+import { dayFileName, readManifest, type DayManifest } from './tickerDayFiles';
+import { writeTickerDayInProcesses } from './tickerDayProcesses';
 import { viewOf } from './universe';
-import { categoryValue } from '../engine/snapshot';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
-import {
-	DEFAULT_PAYLOAD_PROFILE,
-	observedStateChain,
-	type PayloadProfile
-} from '../engine/profiles';
-import type { GexChainValue } from '../engine/payloads';
-import type { ViewFormat } from '../engine/views';
+import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /**
  * The version of what a simulated day contains. Bump it whenever a change to the market model
  * or the engine changes any value of a past day (it was 2 when NYSE early closes moved expiry
- * settlement to 13:00; 3 when greek profiles took the observed net-value shape by default):
- * cached days of other versions are then never served, and are removed.
+ * settlement to 13:00; 3 when greek profiles took the observed net-value shape by default and
+ * a ticker-day became one pass with a manifest): cached days of other versions are then never
+ * served, and are removed.
  */
 export const HISTORY_MODEL_VERSION = 3;
 
@@ -50,23 +55,6 @@ const PACKAGE_CATEGORIES: Record<PackageName, (c: string) => boolean> = {
 	state: (c) => c !== 'orderflow',
 	orderflow: (c) => c === 'orderflow'
 };
-
-/**
- * What one generated day file holds: a category's payload, or (`state_gex_*`) the State shape of
- * a GEX chain when it differs from the classic one (the observed profile's zero OI side).
- */
-export type DayKey = CanonicalCategory | `state_${CanonicalCategory}`;
-
-/** The day file a package's category is served from under `profile`. */
-export function dayKeyOf(
-	pkg: PackageName,
-	category: CanonicalCategory,
-	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
-): DayKey {
-	return pkg === 'state' && category.startsWith('gex_') && profile === 'observed'
-		? `state_${category}`
-		: category;
-}
 
 function yieldToLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -132,19 +120,8 @@ export class DayGenerator {
 		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 		this.day = new TickerDay(seed, view.source, date);
 		// GEX categories need only gamma across the chain (see TickerDay.step).
-		this.mode = categories.every((c) => c.replace(/^state_/, '').startsWith('gex_'))
-			? 'gamma'
-			: 'rings';
+		this.mode = gammaOnly(categories) ? 'gamma' : 'rings';
 		this.writers = categories.map(() => new ArrayWriter());
-	}
-
-	/** One day key's value at the current tick. */
-	private valueOf(key: DayKey, format: ViewFormat): unknown {
-		if (key.startsWith('state_')) {
-			const chain = categoryValue(this.day, key.slice(6) as CanonicalCategory, format);
-			return observedStateChain(chain as GexChainValue);
-		}
-		return categoryValue(this.day, key as CanonicalCategory, format, this.profile);
 	}
 
 	/** Last generated tick (-1 before the open). */
@@ -166,7 +143,7 @@ export class DayGenerator {
 		while (day.tick < endTick && day.step(this.mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			this.categories.forEach((category, i) =>
-				this.writers[i].push(JSON.stringify(this.valueOf(category, format)))
+				this.writers[i].push(JSON.stringify(dayValue(day, category, format, this.profile)))
 			);
 			if (performance.now() - slice > 40) {
 				await yieldToLoop();
@@ -207,18 +184,38 @@ export async function generateDay(
 export interface HistoryStoreOptions {
 	seed: number;
 	dataDir: string;
+	/** Longest a request waits for a generation that is running (the client-facing bound). */
 	waitMs: number;
 	now: () => number;
 	live: { liveTick(date: string): number | undefined };
-	/** Shape of the greek profiles (State chains share the classic day file). */
+	/** Generations running at once across the service (default 1). */
+	concurrency?: number;
+	/** Child processes per generation (default 1: in this process; see tickerDayProcesses.ts). */
+	processes?: number;
+	/** Shape of the payloads (./dayKeys.ts); default observed, as the live service. */
 	profile?: PayloadProfile;
 }
 
-export class HistoryStore {
-	private readonly inflight = new Map<string, Promise<Buffer>>();
-	private readonly recent = new Map<string, Buffer>();
+/** First guess of engine time per contract-second before a generation was measured (ms). */
+const MS_PER_CONTRACT_SECOND = 1e-3;
 
-	constructor(private readonly options: HistoryStoreOptions) {}
+/**
+ * Past days as files: a request for any category of a complete day that is not on disk queues
+ * the generation of the whole ticker-day (tickerDayFiles.ts), and every later request for any
+ * category of it is a file read. The live day so far is generated in memory, continuing from
+ * the previous request. Every generation goes through one GenerationQueue.
+ */
+export class HistoryStore {
+	readonly queue: GenerationQueue;
+	/** Manifests of complete days seen (small: a few hundred bytes each). */
+	private readonly manifests = new Map<string, DayManifest>();
+
+	constructor(private readonly options: HistoryStoreOptions) {
+		this.queue = new GenerationQueue({
+			concurrency: options.concurrency ?? 1,
+			msPerUnit: MS_PER_CONTRACT_SECOND
+		});
+	}
 
 	async init(): Promise<void> {
 		const root = join(this.options.dataDir, 'history');
@@ -234,13 +231,15 @@ export class HistoryStore {
 		}
 	}
 
-	private file(ticker: string, category: string, date: string): string {
+	/** The folder of one ticker-day's files (the documented profile's days are kept apart). */
+	dayDir(ticker: string, date: string): string {
 		const folder = historyCacheFolder(this.options.seed);
-		// Greek days differ by payload profile; the documented ones are kept apart (the observed
-		// State chains have their own `state_gex_*` files).
-		const documented = this.options.profile === 'documented' && !/^(gex_|orderflow)/.test(category);
-		const name = documented ? `${category}.documented.json.gz` : `${category}.json.gz`;
-		return join(this.options.dataDir, 'history', folder, date, ticker, name);
+		const name = this.profile === 'documented' ? `${ticker}.documented` : ticker;
+		return join(this.options.dataDir, 'history', folder, date, name);
+	}
+
+	private get profile(): PayloadProfile {
+		return this.options.profile ?? DEFAULT_PAYLOAD_PROFILE;
 	}
 
 	/** Validates a request; returns the last tick the day has (the live second for today). */
@@ -250,9 +249,13 @@ export class HistoryStore {
 		category: CanonicalCategory,
 		date: string
 	): number {
-		if (!viewOf(ticker)) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 		if (!PACKAGE_CATEGORIES[pkg]?.(category))
 			throw new HistoryUnavailableError(`Category ${category} is not part of package ${pkg}.`, 400);
+		return this.checkDay(ticker, date);
+	}
+
+	private checkDay(ticker: string, date: string): number {
+		if (!viewOf(ticker)) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
 		if (!isCalendarDate(date))
 			throw new HistoryUnavailableError(`Invalid date ${date}; use YYYY-MM-DD.`, 400);
 		const nowMs = this.options.now();
@@ -287,87 +290,172 @@ export class HistoryStore {
 		signal?: AbortSignal
 	): Promise<Buffer> {
 		const endTick = this.check(ticker, pkg, category, date);
-		const dayKey = dayKeyOf(pkg, category, this.options.profile);
-		const key = `${ticker}|${dayKey}|${date}|${endTick}`;
-		const cached = this.recent.get(key);
-		if (cached) return cached;
-		let job = this.inflight.get(key);
-		if (!job) {
-			job = this.load(ticker, [dayKey], date, endTick).then((m) => m.get(dayKey) as Buffer);
-			this.track(key, job);
-		}
-		return this.bounded(job, signal);
+		const key = dayKeyOf(pkg, category, this.profile);
+		if (endTick < sessionSeconds(date)) return this.liveDay(ticker, key, date, endTick, signal);
+		await this.day(ticker, date, 'request', signal);
+		return gunzipAsync(await readFile(join(this.dayDir(ticker, date), dayFileName(key))));
 	}
 
-	/** Several categories of one day from one engine pass (the EOD report's 15 members). */
-	async getMany(
+	/** The gzip file of a complete day's category, undefined for the live day. */
+	async file(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<HistoryDayFile | undefined> {
+		const endTick = this.check(ticker, pkg, category, date);
+		if (endTick < sessionSeconds(date)) return undefined;
+		const manifest = await this.day(ticker, date, 'request', signal);
+		return this.member(ticker, date, manifest, dayKeyOf(pkg, category, this.profile));
+	}
+
+	/**
+	 * Several packages' categories of one complete day, from one generation (the EOD report),
+	 * keyed `pkg/category`.
+	 */
+	async files(
 		ticker: string,
 		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
 		date: string,
 		signal?: AbortSignal
-	): Promise<Map<string, Buffer>> {
-		let endTick = sessionSeconds(date);
-		for (const { pkg, category } of items) endTick = this.check(ticker, pkg, category, date);
-		const keyOf = (i: { pkg: PackageName; category: CanonicalCategory }) =>
-			dayKeyOf(i.pkg, i.category, this.options.profile);
-		const categories = [...new Set(items.map(keyOf))].sort();
-		const key = `${ticker}|${categories.join(',')}|${date}|${endTick}`;
-		let job = this.inflightMany.get(key);
-		if (!job) {
-			job = this.load(ticker, categories, date, endTick);
-			this.inflightMany.set(key, job);
-			void job.catch(() => undefined).finally(() => this.inflightMany.delete(key));
+	): Promise<Map<string, HistoryDayFile>> {
+		for (const { pkg, category } of items) this.check(ticker, pkg, category, date);
+		if (this.checkDay(ticker, date) < sessionSeconds(date))
+			throw new HistoryUnavailableError(`The ${date} session is not complete yet.`, 404);
+		const manifest = await this.day(ticker, date, 'request', signal);
+		return new Map(
+			items.map(({ pkg, category }) => [
+				`${pkg}/${category}`,
+				this.member(ticker, date, manifest, dayKeyOf(pkg, category, this.profile))
+			])
+		);
+	}
+
+	/**
+	 * Queue a complete day's generation as background work (after the close), unless it is on
+	 * disk already. Resolves when it is ready; failures are logged, never thrown.
+	 */
+	async prepare(ticker: string, date: string): Promise<void> {
+		try {
+			if (this.checkDay(ticker, date) < sessionSeconds(date)) return;
+			const key = `day|${ticker}|${date}`;
+			if (await this.known(ticker, date)) return;
+			await this.queue.submit(key, 'background', this.cost(ticker, date), (progress) =>
+				this.generate(ticker, date, progress)
+			);
+		} catch (err) {
+			console.error(`background history of ${ticker} ${date} failed:`, err);
 		}
-		const days = await this.bounded(job, signal);
-		return new Map(items.map((i) => [`${i.pkg}/${i.category}`, days.get(keyOf(i)) as Buffer]));
 	}
 
-	private readonly inflightMany = new Map<string, Promise<Map<DayKey, Buffer>>>();
-
-	private track(key: string, job: Promise<Buffer>): void {
-		this.inflight.set(key, job);
-		void job
-			.then((buf) => this.remember(key, buf))
-			.catch(() => undefined)
-			.finally(() => this.inflight.delete(key));
+	private member(ticker: string, date: string, manifest: DayManifest, key: DayKey): HistoryDayFile {
+		const m = manifest.members[key] as { size: number; crc: number };
+		return {
+			file: join(this.dayDir(ticker, date), dayFileName(key)),
+			size: m.size,
+			crc: m.crc
+		};
 	}
 
-	private remember(key: string, buf: Buffer): void {
-		this.recent.set(key, buf);
-		while (this.recent.size > 4) this.recent.delete(this.recent.keys().next().value as string);
+	private async known(ticker: string, date: string): Promise<DayManifest | undefined> {
+		const key = `${ticker}|${date}`;
+		const cached = this.manifests.get(key);
+		if (cached) return cached;
+		const manifest = await readManifest(this.dayDir(ticker, date), this.profile);
+		if (manifest) this.remember(key, manifest);
+		return manifest;
 	}
 
-	/** Cached days from the data directory, the rest generated in one pass and cached. */
-	private async load(
+	private remember(key: string, manifest: DayManifest): void {
+		this.manifests.delete(key);
+		this.manifests.set(key, manifest);
+		while (this.manifests.size > 2000)
+			this.manifests.delete(this.manifests.keys().next().value as string);
+	}
+
+	/** Work units of a ticker-day, for the queue's estimates. */
+	private cost(ticker: string, date: string): number {
+		const source = viewOf(ticker)?.source ?? ticker;
+		const key = `${source}|${date}`;
+		let n = this.chainSizes.get(key);
+		if (n === undefined) {
+			n = buildChain(this.options.seed, source, date).n;
+			if (this.chainSizes.size > 500) this.chainSizes.clear();
+			this.chainSizes.set(key, n);
+		}
+		return n * (sessionSeconds(date) + 1);
+	}
+
+	private readonly chainSizes = new Map<string, number>();
+
+	/** A complete day's manifest, generating the whole ticker-day once if it is not on disk. */
+	private async day(
 		ticker: string,
-		categories: readonly DayKey[],
 		date: string,
-		endTick: number
-	): Promise<Map<DayKey, Buffer>> {
-		const complete = endTick === sessionSeconds(date);
-		const days = new Map<DayKey, Buffer>();
-		if (complete) {
-			for (const category of categories) {
-				try {
-					days.set(category, await gunzipAsync(await readFile(this.file(ticker, category, date))));
-				} catch {
-					// not cached yet (or unreadable): generated below
-				}
-			}
+		priority: JobPriority,
+		signal?: AbortSignal
+	): Promise<DayManifest> {
+		const ready = await this.known(ticker, date);
+		if (ready) return ready;
+		const key = `day|${ticker}|${date}`;
+		const job = this.queue.submit(key, priority, this.cost(ticker, date), (progress) =>
+			this.generate(ticker, date, progress)
+		);
+		return this.bounded(key, job, `${ticker} ${date}`, signal);
+	}
+
+	private async generate(
+		ticker: string,
+		date: string,
+		progress: (fraction: number) => void
+	): Promise<DayManifest> {
+		// Written by an earlier job while this one waited (a request after a background job).
+		const ready = await this.known(ticker, date);
+		if (ready) return ready;
+		try {
+			const manifest = await writeTickerDayInProcesses(
+				{
+					seed: this.options.seed,
+					ticker,
+					date,
+					dir: this.dayDir(ticker, date),
+					endTick: sessionSeconds(date),
+					profile: this.profile,
+					onProgress: progress
+				},
+				{ processes: this.options.processes ?? 1 }
+			);
+			this.remember(`${ticker}|${date}`, manifest);
+			return manifest;
+		} catch (err) {
+			if (err instanceof HistoryUnavailableError) throw err;
+			// A full or read-only disk: the request fails with a reason, the service goes on.
+			console.error(`history generation of ${ticker} ${date} failed:`, err);
+			// The errno code only: the message would name the data folder's paths.
+			const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'write error';
+			throw new HistoryUnavailableError(
+				`History for ${ticker} ${date} could not be written (${code}).`,
+				503
+			);
 		}
-		const missing = categories.filter((c) => !days.has(c));
-		if (missing.length === 0) return days;
-		const generated = await this.generator(ticker, missing, date, endTick).extendTo(endTick);
-		for (const [category, body] of generated) {
-			days.set(category, body);
-			if (!complete) continue;
-			const file = this.file(ticker, category, date);
-			await mkdir(join(file, '..'), { recursive: true });
-			const tmp = `${file}.${process.pid}.tmp`;
-			await writeFile(tmp, await gzipAsync(body, { level: 6 }));
-			await rename(tmp, file);
-		}
-		return days;
+	}
+
+	/** The live day so far, in memory, continuing the previous request's generation. */
+	private liveDay(
+		ticker: string,
+		category: DayKey,
+		date: string,
+		endTick: number,
+		signal?: AbortSignal
+	): Promise<Buffer> {
+		const key = `live|${ticker}|${category}|${date}|${endTick}`;
+		const cost = this.cost(ticker, date) * ((endTick + 1) / (sessionSeconds(date) + 1));
+		const job = this.queue.submit(key, 'request', cost, async () => {
+			const days = await this.generator(ticker, [category], date, endTick).extendTo(endTick);
+			return days.get(category) as Buffer;
+		});
+		return this.bounded(key, job, `${ticker} ${date}`, signal);
 	}
 
 	/** Generators of the live day, kept so the next request continues where the last one ended. */
@@ -381,36 +469,32 @@ export class HistoryStore {
 	): DayGenerator {
 		const key = `${ticker}|${date}|${categories.join(',')}`;
 		const kept = this.generators.get(key);
-		if (kept && kept.tick <= endTick) {
-			if (endTick === sessionSeconds(date)) this.generators.delete(key);
-			return kept;
-		}
-		const fresh = new DayGenerator(
-			this.options.seed,
-			ticker,
-			categories,
-			date,
-			this.options.profile
-		);
-		// Only an unfinished (live) day is worth keeping; a complete one is cached on disk.
-		if (endTick < sessionSeconds(date)) {
-			this.generators.delete(key);
-			this.generators.set(key, fresh);
-			while (this.generators.size > 2)
-				this.generators.delete(this.generators.keys().next().value as string);
-		} else this.generators.delete(key);
+		if (kept && kept.tick <= endTick) return kept;
+		const fresh = new DayGenerator(this.options.seed, ticker, categories, date, this.profile);
+		this.generators.delete(key);
+		this.generators.set(key, fresh);
+		while (this.generators.size > 2)
+			this.generators.delete(this.generators.keys().next().value as string);
 		return fresh;
 	}
 
-	/** Wait for a generation, at most waitMs; the generation itself goes on and is cached. */
-	private bounded<T>(job: Promise<T>, signal?: AbortSignal): Promise<T> {
+	/**
+	 * Wait for a job within the client-facing bound. A job still queued whose estimated end is
+	 * past the bound is answered at once with its place and wait; one running (or soon to run)
+	 * is waited for up to waitMs. Either way the job goes on and its result is kept.
+	 */
+	private bounded<T>(key: string, job: Promise<T>, what: string, signal?: AbortSignal): Promise<T> {
+		const status = this.queue.status(key);
+		if (status && status.state === 'queued' && status.etaMs > this.options.waitMs)
+			return Promise.reject(pendingError(what, status));
 		return new Promise<T>((resolve, reject) => {
 			const timer = setTimeout(() => {
 				cleanup();
+				const now = this.queue.status(key);
 				reject(
-					new HistoryUnavailableError(
-						'History for that day is still being generated; retry in a minute.',
-						504
+					pendingError(
+						what,
+						now ?? { state: 'running', position: 0, queued: 0, progress: 1, etaMs: 0 }
 					)
 				);
 			}, this.options.waitMs);
@@ -424,9 +508,9 @@ export class HistoryStore {
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 			job.then(
-				(buf) => {
+				(value) => {
 					cleanup();
-					resolve(buf);
+					resolve(value);
 				},
 				(err: unknown) => {
 					cleanup();
@@ -435,4 +519,17 @@ export class HistoryStore {
 			);
 		});
 	}
+}
+
+function pendingError(what: string, status: JobStatus): HistoryPendingError {
+	const etaSeconds = Math.max(1, Math.ceil(status.etaMs / 1000));
+	if (status.state === 'queued')
+		return new HistoryPendingError(
+			`History for ${what} is queued (position ${status.position} of ${status.queued}); estimated wait ${etaSeconds} s, retry then.`,
+			{ state: 'queued', position: status.position, progress: 0, etaSeconds }
+		);
+	return new HistoryPendingError(
+		`History for ${what} is still being generated (${Math.round(status.progress * 100)}% done); retry in ${etaSeconds} s.`,
+		{ state: 'generating', position: 0, progress: status.progress, etaSeconds }
+	);
 }

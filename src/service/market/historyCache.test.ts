@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HistoryUnavailableError } from '../source';
 import { HISTORY_MODEL_VERSION, HistoryStore, historyCacheFolder } from './history';
 
 const dirs: string[] = [];
@@ -37,5 +38,31 @@ describe('the history cache folder', () => {
 		expect(existsSync(older)).toBe(false);
 		expect(existsSync(otherSeed)).toBe(true);
 		expect(existsSync(mine)).toBe(true);
+	});
+});
+
+describe('a day that cannot be written', () => {
+	it('fails that request with 503 and the errno code, not the folder path; the queue goes on', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-history-cache-'));
+		dirs.push(dataDir);
+		const store = new HistoryStore({
+			seed: 7,
+			dataDir,
+			waitMs: 60_000,
+			now: () => Date.parse('2026-11-20T15:00:00Z'),
+			live: { liveTick: () => undefined }
+		});
+		await store.init();
+		// A file where the day's folder goes: mkdir fails (as it would on a read-only disk).
+		mkdirSync(join(store.dayDir('HYG', '2026-11-18'), '..'), { recursive: true });
+		writeFileSync(store.dayDir('HYG', '2026-11-18'), 'not a folder');
+		const err = await store
+			.file('HYG', 'classic', 'gex_full', '2026-11-18')
+			.catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(HistoryUnavailableError);
+		expect((err as HistoryUnavailableError).status).toBe(503);
+		expect((err as Error).message).toMatch(/could not be written \(E[A-Z]+\)/);
+		expect((err as Error).message).not.toContain(dataDir);
+		expect(store.queue.size).toEqual({ running: 0, waiting: 0 });
 	});
 });

@@ -3,6 +3,7 @@
  * (src/service/source.ts) that the REST and hub layers read, plus `start()` / `stop()` for the
  * per-second engine loop.
  */
+import { availableParallelism } from 'node:os';
 import type { PayloadProfile } from '../engine/profiles';
 import {
 	isOptionTicker,
@@ -15,6 +16,7 @@ import type {
 	CanonicalCategory,
 	FuturesConversion,
 	Greek,
+	HistoryDayFile,
 	MarketSource,
 	PackageName,
 	Payload,
@@ -51,6 +53,36 @@ export interface MarketOptions {
 	historyWaitMs?: number;
 	/** Shape of the State payloads: `observed` (default, as the live service) or `documented`. */
 	payloads?: PayloadProfile;
+	/**
+	 * History generations running at once (default: GEXDECK_HISTORY_JOBS, else 1); the rest
+	 * wait in one queue.
+	 */
+	historyConcurrency?: number;
+	/**
+	 * Processes that write one history day together, each serialising a share of the categories
+	 * (default 2 on a machine with two or more cores, else 1 = inside the service's process).
+	 */
+	historyProcesses?: number;
+	/**
+	 * Tickers whose day is generated in the background after each close, so the EOD report and
+	 * history after the close are file reads (default SPX, SPY, QQQ where served; [] for none).
+	 */
+	eodTickers?: string[];
+}
+
+/** Tickers prepared after each close unless the options say otherwise. */
+export const DEFAULT_EOD_TICKERS = ['SPX', 'SPY', 'QQQ'];
+/** How often the market looks for a close to prepare after (wall ms). */
+const CLOSE_CHECK_MS = 5_000;
+
+function historyConcurrency(option: number | undefined): number {
+	if (option !== undefined) return option;
+	const env = process.env.GEXDECK_HISTORY_JOBS;
+	if (env === undefined || env === '') return 1;
+	const n = Number(env);
+	if (!Number.isInteger(n) || n < 1 || n > 8)
+		throw new RangeError(`GEXDECK_HISTORY_JOBS must be an integer from 1 to 8, got ${env}`);
+	return n;
 }
 
 export interface Market extends MarketSource {
@@ -58,13 +90,16 @@ export interface Market extends MarketSource {
 	start(): Promise<void>;
 	stop(): void;
 	readonly seed: number;
-	/** Always offered here: the EOD report's categories of a day from one engine pass. */
-	historyMany(
-		ticker: string,
-		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
-		date: string,
-		signal?: AbortSignal
-	): Promise<Map<string, Buffer>>;
+	/** Always offered here (see MarketSource). */
+	historyFile: NonNullable<MarketSource['historyFile']>;
+	historyDayFiles: NonNullable<MarketSource['historyDayFiles']>;
+	/** The history generations' queue (tests, benchmarks). */
+	readonly historyQueue: HistoryStore['queue'];
+	/**
+	 * Generate the given session's days for the EOD tickers in the background (what the market
+	 * does by itself after each close); resolves when they are on disk.
+	 */
+	prepareEod(date?: string): Promise<void>;
 }
 
 export async function createMarket(options: MarketOptions): Promise<Market> {
@@ -85,10 +120,15 @@ export async function createMarket(options: MarketOptions): Promise<Market> {
 		waitMs: options.historyWaitMs ?? 60_000,
 		now: () => clock.nowMs(),
 		live,
-		profile: options.payloads
+		profile: options.payloads,
+		concurrency: historyConcurrency(options.historyConcurrency),
+		processes: options.historyProcesses ?? (availableParallelism() >= 2 ? 2 : 1)
 	});
 	await history.init();
-	return new SimulatedMarket(options.seed, clock, live, history, universe);
+	const eodTickers = (options.eodTickers ?? DEFAULT_EOD_TICKERS).filter((t) =>
+		universe.includes(t)
+	);
+	return new SimulatedMarket(options.seed, clock, live, history, universe, eodTickers);
 }
 
 class SimulatedMarket implements Market {
@@ -99,17 +139,41 @@ class SimulatedMarket implements Market {
 		private readonly clock: SessionClock,
 		private readonly live: LiveEngine,
 		private readonly historyStore: HistoryStore,
-		universe: string[]
+		universe: string[],
+		private readonly eodTickers: string[]
 	) {
 		this.served = new Set(universe);
 	}
 
-	start(): Promise<void> {
-		return this.live.start();
+	get historyQueue(): HistoryStore['queue'] {
+		return this.historyStore.queue;
+	}
+
+	private closeWatch?: NodeJS.Timeout;
+	private wasOpen = false;
+
+	async start(): Promise<void> {
+		await this.live.start();
+		this.wasOpen = this.isOpen();
+		if (this.eodTickers.length === 0) return;
+		// After each close (not at start: a restart must not cost minutes of engine work), the
+		// day is prepared in the background, behind any request.
+		this.closeWatch = setInterval(() => {
+			const open = this.isOpen();
+			if (this.wasOpen && !open) void this.prepareEod();
+			this.wasOpen = open;
+		}, CLOSE_CHECK_MS);
+		this.closeWatch.unref();
 	}
 
 	stop(): void {
 		this.live.stop();
+		if (this.closeWatch) clearInterval(this.closeWatch);
+		this.closeWatch = undefined;
+	}
+
+	async prepareEod(date = this.lastCompletedSession()): Promise<void> {
+		await Promise.all(this.eodTickers.map((t) => this.historyStore.prepare(t, date)));
 	}
 
 	now(): Date {
@@ -172,13 +236,23 @@ class SimulatedMarket implements Market {
 		return this.historyStore.get(ticker, pkg, category, date, signal);
 	}
 
-	historyMany(
+	historyFile(
+		ticker: string,
+		pkg: PackageName,
+		category: CanonicalCategory,
+		date: string,
+		signal?: AbortSignal
+	): Promise<HistoryDayFile | undefined> {
+		return this.historyStore.file(ticker, pkg, category, date, signal);
+	}
+
+	historyDayFiles(
 		ticker: string,
 		items: readonly { pkg: PackageName; category: CanonicalCategory }[],
 		date: string,
 		signal?: AbortSignal
-	): Promise<Map<string, Buffer>> {
-		return this.historyStore.getMany(ticker, items, date, signal);
+	): Promise<Map<string, HistoryDayFile>> {
+		return this.historyStore.files(ticker, items, date, signal);
 	}
 
 	lastCompletedSession(): string {

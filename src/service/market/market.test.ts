@@ -1,6 +1,7 @@
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError, type TickEvent } from '../source';
 import { generateDay, historyCacheFolder } from './history';
@@ -112,44 +113,66 @@ describe('createMarket', async () => {
 		await refused('2026-11-23', 404); // future
 		await refused('2026-11-31', 400);
 		await refused('2026-11-18', 400, 'orderflow');
-	});
+	}, 240_000);
 
-	it('produces several categories of a day in one pass, equal to single requests', async () => {
-		const many = await market.historyMany(
+	it('generates every category of a ticker-day in one pass; later categories are file reads', async () => {
+		const started = market.historyQueue.started;
+		const files = await market.historyDayFiles(
 			'VIX',
 			[
 				{ pkg: 'classic', category: 'gex_one' },
-				{ pkg: 'state', category: 'gex_one' },
 				{ pkg: 'state', category: 'vanna_zero' },
 				{ pkg: 'orderflow', category: 'orderflow' }
 			],
 			'2026-11-17'
 		);
-		expect([...many.keys()]).toEqual([
+		expect([...files.keys()]).toEqual([
 			'classic/gex_one',
-			'state/gex_one',
 			'state/vanna_zero',
 			'orderflow/orderflow'
 		]);
-		// The State chain is the classic one with its OI side as the observed 0 (payload profile).
-		const classicDay = JSON.parse(many.get('classic/gex_one')!.toString()) as {
+		const dir = join(dataDir, 'history', historyCacheFolder(5), '2026-11-17', 'VIX');
+		for (const c of ['gex_full', 'gex_zero', 'delta_one', 'volume_zero', 'charm_one'])
+			expect(existsSync(join(dir, `${c}.json.gz`)), c).toBe(true);
+		const gexOne = files.get('classic/gex_one')!;
+		const bytes = readFileSync(gexOne.file);
+		expect(bytes.length).toBe(gexOne.size);
+		expect(crc32(bytes) >>> 0).toBe(gexOne.crc);
+		// The one-pass file and a GEX-only pass (gamma mode) agree byte for byte.
+		const alone = await generateDay(5, 'VIX', 'gex_one', '2026-11-17');
+		expect(gunzipSync(bytes).equals(alone)).toBe(true);
+		// Another category of the same day, by another package: no second generation. The State
+		// chain is the classic one with its OI side as the observed 0 (payload profile).
+		const state = await market.history('VIX', 'state', 'gex_one', '2026-11-17');
+		const delta = await market.historyFile('VIX', 'state', 'delta_zero', '2026-11-17');
+		const classicDay = JSON.parse(alone.toString()) as {
 			timestamp: number;
 			strikes: number[][];
 			sum_gex_oi: number;
 		}[];
-		const stateDay = JSON.parse(many.get('state/gex_one')!.toString()) as typeof classicDay;
+		const stateDay = JSON.parse(state.toString()) as typeof classicDay;
 		expect(stateDay.map((r) => r.timestamp)).toEqual(classicDay.map((r) => r.timestamp));
 		expect(stateDay.every((r) => r.sum_gex_oi === 0 && r.strikes.every((k) => k[2] === 0))).toBe(
 			true
 		);
-		// A GEX-only pass (gamma mode) and this mixed pass (full greeks) agree byte for byte.
-		const alone = await generateDay(5, 'VIX', 'gex_one', '2026-11-17');
-		expect(alone.equals(many.get('classic/gex_one') as Buffer)).toBe(true);
+		expect(classicDay.some((r) => r.sum_gex_oi !== 0)).toBe(true);
+		const both = await market.historyDayFiles(
+			'VIX',
+			[
+				{ pkg: 'classic', category: 'gex_one' },
+				{ pkg: 'state', category: 'gex_one' }
+			],
+			'2026-11-17'
+		);
+		expect(both.get('classic/gex_one')?.file).toBe(join(dir, 'gex_one.json.gz'));
+		expect(both.get('state/gex_one')?.file).toBe(join(dir, 'state_gex_one.json.gz'));
+		expect(delta?.file).toBe(join(dir, 'delta_zero.json.gz'));
+		expect(market.historyQueue.started).toBe(started + 1);
 		const err = await market
-			.historyMany('VIX', [{ pkg: 'classic', category: 'orderflow' }], '2026-11-17')
+			.history('VIX', 'classic', 'orderflow', '2026-11-17')
 			.catch((e: unknown) => e);
 		expect((err as HistoryUnavailableError).status).toBe(400);
-	});
+	}, 240_000);
 
 	it("publishes the new session's open interest to research before the open", async () => {
 		let early = Date.parse('2026-11-20T12:59:00Z'); // Friday 07:59 ET: Thursday's close
@@ -173,17 +196,53 @@ describe('createMarket', async () => {
 		);
 	});
 
+	it('prepares the EOD tickers in the background after the close; a request then reads the file', async () => {
+		let clockWall = Date.parse('2026-11-20T20:59:57Z'); // Friday 15:59:57 ET
+		const m = await createMarket({
+			seed: 5,
+			clock: 'real',
+			dataDir,
+			tickers: ['HYG'],
+			wall: () => clockWall,
+			eodTickers: ['HYG', 'NOT_SERVED']
+		});
+		await m.start();
+		try {
+			expect(m.historyQueue.started).toBe(0);
+			clockWall = Date.parse('2026-11-20T21:00:20Z'); // 16:00:20: the close has passed
+			const manifest = join(
+				dataDir,
+				'history',
+				historyCacheFolder(5),
+				'2026-11-20',
+				'HYG',
+				'manifest.json'
+			);
+			const deadline = Date.now() + 150_000;
+			while (!existsSync(manifest)) {
+				if (Date.now() > deadline) throw new Error('no background preparation after the close');
+				await new Promise((r) => setTimeout(r, 200));
+			}
+			expect(m.historyQueue.started).toBe(1);
+			const file = await m.historyFile('HYG', 'orderflow', 'orderflow', '2026-11-20');
+			expect(file?.size).toBeGreaterThan(0);
+			expect(m.historyQueue.started).toBe(1);
+		} finally {
+			m.stop();
+		}
+	}, 180_000);
+
 	it('gives up waiting past its bound with a clear error', async () => {
 		const impatient = await createMarket({
 			seed: 6,
 			clock: 'real',
 			dataDir,
-			tickers: ['SPX'],
+			tickers: ['GLD'],
 			wall: () => wall,
 			historyWaitMs: 20
 		});
 		const err = await impatient
-			.history('SPX', 'classic', 'gex_full', '2026-11-17')
+			.history('GLD', 'classic', 'gex_full', '2026-11-16')
 			.catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(HistoryUnavailableError);
 		expect((err as HistoryUnavailableError).status).toBe(504);

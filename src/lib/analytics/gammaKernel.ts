@@ -1,0 +1,642 @@
+/**
+ * The per-second zero-gamma and greeks kernel: once per tick it turns the chain into flat
+ * per-contract constants (log strike, sigma sqrt T, discount factors per expiry) from which it
+ * writes every contract's greeks and the Gaussian bumps of the GEX profile (gammaTerms.ts has
+ * the derivation: G(X) = scale X H(ln X), H(u) = sum c_i exp(-((u - m_i) / w_i)^2 / 2)); then it
+ * finds the roots of G nearest spot, by OI and by volume, exactly (Brent on the exact sum, to an
+ * absolute tolerance in price), without scanning the whole window.
+ *
+ * Scan (see SCAN below): the window [0.8 S, 1.2 S] is cut into CELLS cells of width hc in
+ * log-spot, walked outward from spot. Wide bumps (w >= WIDE_CELLS hc) enter through value and
+ * slope at the cell edges, evaluated lazily (only the cells the walk reaches) and interpolated
+ * inside the cell (cubic Hermite); narrow bumps (0DTE, near expiries) are evaluated exactly on
+ * a sub-grid whose step is at most w / RESOLUTION of the narrowest bump reaching the cell. That
+ * step bound is what makes the scan unable to miss a narrow bump's sign change: a sign change a
+ * bump of width w causes against a background that varies on scales >= WIDE_CELLS hc spans at
+ * least about w / 2 (gammaKernel.test.ts checks the bound and compares every root with a
+ * brute-force reference). The walk stops once the next cell is farther from spot than the
+ * nearest root found.
+ *
+ * Warm start: given the previous second's roots and spot, when spot moved less than one cell the
+ * refinement first tries a narrow bracket around the previous root (one or two Brent steps
+ * instead of ten); the scan still certifies that no nearer root appeared.
+ */
+import { brentRoot } from './brent';
+import { DAYS_PER_YEAR, MIN_STDDEV } from './bsm';
+import { selectionIndices, type ChainArrays, type Selection } from './chain';
+import type { GreekArrays } from './greeks';
+import { normCdf } from './normal';
+
+const INV_SQRT_2PI = 0.3989422804014327;
+/** Cells across the window, in log-spot. */
+export const CELLS = 128;
+/** Bumps at least this many cells wide are wide (edge values + Hermite inside a cell). */
+export const WIDE_CELLS = 6;
+/** Sub-grid points per narrowest bump width. */
+export const RESOLUTION = 4;
+/** Sub-grid points per cell at most (a contract seconds from expiry is a spike, not a level). */
+const MAX_CELL_POINTS = 1024;
+/** |H| below this fraction of the window's gross bump mass is rounding noise, not a sign. */
+const SIGNIFICANT = 1e-12;
+/** A bump is negligible where it is below this fraction of the window's gross bump mass. */
+const NEGLIGIBLE = 1e-17;
+/** |z| beyond which a bump is below 1e-300 of its peak. */
+const Z_MAX = 37;
+/**
+ * Taylor degree and reach of the wide bumps' local expansion at refinement: with |e| <= w / 6,
+ * Cramer's bound on He_13 puts the remainder under 1.1 (1/6)^13 / sqrt(13!) < 1e-15 of each bump's
+ * peak, i.e. rounding level against the window's mass.
+ */
+const TAYLOR_DEGREE = 12;
+const TAYLOR_REACH = 6;
+const INV_N = Float64Array.from({ length: TAYLOR_DEGREE + 1 }, (_, n) => (n === 0 ? 0 : 1 / n));
+
+export interface KernelOptions {
+	selection?: Selection;
+	/** Window as fractions of spot; default 0.8 .. 1.2. */
+	lower?: number;
+	upper?: number;
+	/** Also write every selected contract's greeks here (same values as computeGreeks). */
+	greeks?: GreekArrays;
+}
+
+export interface NearestRoots {
+	/** Root of G nearest spot by OI / by volume, null when G keeps its sign in the window. */
+	oi: number | null;
+	vol: number | null;
+	/** Scan points evaluated and wide-bump cell edges computed (the work done). */
+	scanPoints: number;
+	edges: number;
+	/** Did a root come from the warm-start bracket? */
+	warm: boolean;
+}
+
+export interface WarmStart {
+	spot: number;
+	oi: number | null;
+	vol: number | null;
+}
+
+function grow(a: Float64Array, n: number): Float64Array {
+	return a.length >= n ? a : new Float64Array(Math.max(n, 2 * a.length));
+}
+
+/** Reusable state of the kernel (typed arrays kept between ticks). */
+export class GammaKernel {
+	spot = 0;
+	count = 0;
+	m: Float64Array = new Float64Array(0);
+	w: Float64Array = new Float64Array(0);
+	cOi: Float64Array = new Float64Array(0);
+	cVol: Float64Array = new Float64Array(0);
+	/** The narrowest bump width reaching the window (the scan's step bound). */
+	minWidth = Infinity;
+	uLow = 0;
+	uHigh = 0;
+	hc = 0;
+	private strikeSeen: Float64Array = new Float64Array(0);
+	private logStrike: Float64Array = new Float64Array(0);
+	private massOi = 0;
+	private massVol = 0;
+	private wide = new Int32Array(0);
+	private wideCount = 0;
+	private narrow = new Int32Array(0);
+	private narrowCount = 0;
+	/** Per bump: the log-spot distance beyond which it is negligible. */
+	private reach: Float64Array = new Float64Array(0);
+	// Per cell: sub-grid points, and the narrow bumps reaching it (CSR lists).
+	private readonly cellPoints = new Int32Array(CELLS);
+	private readonly cellStart = new Int32Array(CELLS + 1);
+	private cellList = new Int32Array(0);
+	// Wide-bump edge values and slopes, computed on first use per tick.
+	private readonly edgeReady = new Uint8Array(CELLS + 1);
+	private readonly vOi = new Float64Array(CELLS + 1);
+	private readonly vVol = new Float64Array(CELLS + 1);
+	private readonly dOi = new Float64Array(CELLS + 1);
+	private readonly dVol = new Float64Array(CELLS + 1);
+	private edges = 0;
+	private scanPoints = 0;
+
+	/**
+	 * The tick's constants: greeks of the selected contracts (when `options.greeks` is given)
+	 * and the profile's bumps, in one pass over the chain.
+	 */
+	update(chain: ChainArrays, options: KernelOptions = {}): this {
+		const idx = selectionIndices(chain.length, options.selection);
+		const n = idx.length;
+		this.m = grow(this.m, n);
+		this.w = grow(this.w, n);
+		this.cOi = grow(this.cOi, n);
+		this.cVol = grow(this.cVol, n);
+		if (this.strikeSeen.length < chain.length) {
+			this.strikeSeen = new Float64Array(chain.length).fill(NaN);
+			this.logStrike = new Float64Array(chain.length);
+		}
+		const { m, w, cOi, cVol } = this;
+		const { spot, rate: r, dividendYield: q, strike, expiryYears, iv, isCall } = chain;
+		const { openInterest, volume } = chain;
+		const g = options.greeks;
+		if (g && g.price.length < chain.length) throw new RangeError('greek arrays too short');
+		if (g) g.length = chain.length;
+		const lnS = Math.log(spot);
+		this.spot = spot;
+		this.uLow = Math.log(spot * (options.lower ?? 0.8));
+		this.uHigh = Math.log(spot * (options.upper ?? 1.2));
+		this.hc = (this.uHigh - this.uLow) / CELLS;
+		// Per-expiry constants, recomputed only when T changes (contracts come grouped by expiry).
+		let lastT = NaN;
+		let sqrtT = 0;
+		let dq = 1;
+		let dr = 1;
+		let count = 0;
+		for (let j = 0; j < n; j++) {
+			const i = idx[j];
+			const t = expiryYears[i];
+			const call = isCall[i] === 1;
+			if (t !== lastT) {
+				lastT = t;
+				sqrtT = Math.sqrt(t);
+				dq = Math.exp(-q * t);
+				dr = Math.exp(-r * t);
+			}
+			const sigma = iv[i];
+			const sd = sigma * sqrtT;
+			if (!(t > 0) || !(sd >= MIN_STDDEV)) {
+				// No diffusion left: bsmGreeks' limits (intrinsic, step delta, no gamma), no bump.
+				if (g) noDiffusion(g, i, call, spot, strike[i], t, dq, dr);
+				continue;
+			}
+			// Log strikes carry over from the previous tick (a compare costs less than a log).
+			if (this.strikeSeen[i] !== strike[i]) {
+				this.strikeSeen[i] = strike[i];
+				this.logStrike[i] = Math.log(strike[i]);
+			}
+			const logK = this.logStrike[i];
+			const drift = (r - q) * t;
+			if (g) {
+				// d1 term by term as bsmD1 builds it, so a huge sigma cannot overflow.
+				const d1 = (lnS - logK) / sd + drift / sd + 0.5 * sd;
+				const dqPdf = dq * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
+				const d2 = d1 - sd;
+				const n1 = normCdf(call ? d1 : -d1);
+				const n2 = normCdf(call ? d2 : -d2);
+				const charm = (call ? q * dq * n1 : -q * dq * n1) - dqPdf * ((r - q) / sd - d2 / (2 * t));
+				g.price[i] = call
+					? spot * dq * n1 - strike[i] * dr * n2
+					: strike[i] * dr * n2 - spot * dq * n1;
+				g.delta[i] = call ? dq * n1 : -dq * n1;
+				g.gamma[i] = dqPdf / (spot * sd);
+				g.vega[i] = spot * dqPdf * sqrtT;
+				g.vanna[i] = (-dqPdf * d2) / sigma;
+				g.charm[i] = charm;
+				g.charmPerDay[i] = charm / DAYS_PER_YEAR;
+			}
+			const oi = openInterest[i];
+			const vol = volume[i];
+			if (oi === 0 && vol === 0) continue;
+			const base = ((call ? 1 : -1) * dq * INV_SQRT_2PI) / sd;
+			const centre = logK - drift - 0.5 * sd * sd;
+			// A strike's call and put with one IV are the same Gaussian: one bump, netted weights.
+			if (count > 0 && m[count - 1] === centre && w[count - 1] === sd) {
+				cOi[count - 1] += base * oi;
+				cVol[count - 1] += base * vol;
+				continue;
+			}
+			m[count] = centre;
+			w[count] = sd;
+			cOi[count] = base * oi;
+			cVol[count] = base * vol;
+			count++;
+		}
+		this.count = count;
+		this.plan();
+		return this;
+	}
+
+	/** Splits the bumps into wide and narrow, and lays out each cell's sub-grid. */
+	private plan(): void {
+		const { m, w, cOi, cVol, count, uLow, uHigh, hc } = this;
+		if (this.wide.length < count) {
+			this.wide = new Int32Array(Math.max(count, 2 * this.wide.length));
+			this.narrow = new Int32Array(this.wide.length);
+			this.reach = new Float64Array(this.wide.length);
+		}
+		// The window's gross bump mass, then each bump's reach: where it falls below NEGLIGIBLE of
+		// that mass (far below the SIGNIFICANT floor), so a 0DTE bump's fine grid and cell lists
+		// span its few widths, not the whole window.
+		let massOi = 0;
+		let massVol = 0;
+		for (let i = 0; i < count; i++) {
+			const z = m[i] < uLow ? (uLow - m[i]) / w[i] : m[i] > uHigh ? (m[i] - uHigh) / w[i] : 0;
+			if (z > Z_MAX) continue;
+			const peak = z === 0 ? 1 : Math.exp(-0.5 * z * z);
+			massOi += Math.abs(cOi[i]) * peak;
+			massVol += Math.abs(cVol[i]) * peak;
+		}
+		this.massOi = massOi;
+		this.massVol = massVol;
+		const floorOi = NEGLIGIBLE * massOi;
+		const floorVol = NEGLIGIBLE * massVol;
+		let nw = 0;
+		let nn = 0;
+		let minWidth = Infinity;
+		const wideWidth = WIDE_CELLS * hc;
+		const step = new Float64Array(CELLS).fill(hc);
+		for (let i = 0; i < count; i++) {
+			const wi = w[i];
+			if (wi >= wideWidth) {
+				// Wide: whole cells, its edge values are summed wherever |z| <= Z_MAX.
+				if (m[i] + Z_MAX * wi < uLow || m[i] - Z_MAX * wi > uHigh) continue;
+				if (wi < minWidth) minWidth = wi;
+				this.wide[nw++] = i;
+				continue;
+			}
+			const ratio = Math.max(
+				floorOi > 0 ? Math.abs(cOi[i]) / floorOi : 0,
+				floorVol > 0 ? Math.abs(cVol[i]) / floorVol : 0
+			);
+			if (!(ratio > 1)) continue;
+			const reach = Math.min(Z_MAX, Math.sqrt(2 * Math.log(ratio))) * wi;
+			if (m[i] + reach < uLow || m[i] - reach > uHigh) continue;
+			this.reach[i] = reach;
+			if (wi < minWidth) minWidth = wi;
+			this.narrow[nn++] = i;
+			const c0 = Math.max(0, Math.floor((m[i] - reach - uLow) / hc));
+			const c1 = Math.min(CELLS - 1, Math.floor((m[i] + reach - uLow) / hc));
+			const sub = wi / RESOLUTION;
+			for (let c = c0; c <= c1; c++) if (sub < step[c]) step[c] = sub;
+		}
+		this.wideCount = nw;
+		this.narrowCount = nn;
+		this.minWidth = minWidth;
+		// Powers of two per cell; lists of the narrow bumps reaching each cell.
+		const start = this.cellStart;
+		start.fill(0);
+		for (let c = 0; c < CELLS; c++)
+			this.cellPoints[c] =
+				step[c] >= hc
+					? 1
+					: Math.min(MAX_CELL_POINTS, 2 ** Math.ceil(Math.log2(hc / step[c]) - 1e-9));
+		for (let a = 0; a < nn; a++) {
+			const [c0, c1] = this.cellRange(this.narrow[a]);
+			for (let c = c0; c <= c1; c++) start[c + 1]++;
+		}
+		for (let c = 0; c < CELLS; c++) start[c + 1] += start[c];
+		if (this.cellList.length < start[CELLS]) this.cellList = new Int32Array(2 * start[CELLS]);
+		const fill = start.slice(0, CELLS);
+		for (let a = 0; a < nn; a++) {
+			const i = this.narrow[a];
+			const [c0, c1] = this.cellRange(i);
+			for (let c = c0; c <= c1; c++) this.cellList[fill[c]++] = i;
+		}
+		this.edgeReady.fill(0);
+	}
+
+	private cellRange(i: number): [number, number] {
+		const reach = this.reach[i];
+		return [
+			Math.max(0, Math.floor((this.m[i] - reach - this.uLow) / this.hc)),
+			Math.min(CELLS - 1, Math.floor((this.m[i] + reach - this.uLow) / this.hc))
+		];
+	}
+
+	/** Value and slope of the wide bumps at cell edge e (once per tick). */
+	private edge(e: number): void {
+		if (this.edgeReady[e] === 1) return;
+		const u = this.uLow + e * this.hc;
+		const { m, w, cOi, cVol, wide } = this;
+		let vo = 0;
+		let vv = 0;
+		let so = 0;
+		let sv = 0;
+		for (let a = 0; a < this.wideCount; a++) {
+			const i = wide[a];
+			const inv = 1 / w[i];
+			const z = (u - m[i]) * inv;
+			if (z > Z_MAX || z < -Z_MAX) continue;
+			const g = Math.exp(-0.5 * z * z);
+			const slope = -z * inv * g;
+			vo += cOi[i] * g;
+			vv += cVol[i] * g;
+			so += cOi[i] * slope;
+			sv += cVol[i] * slope;
+		}
+		this.vOi[e] = vo;
+		this.vVol[e] = vv;
+		this.dOi[e] = so;
+		this.dVol[e] = sv;
+		this.edgeReady[e] = 1;
+		this.edges++;
+	}
+
+	/**
+	 * SCAN of one cell: H by OI and by volume at its sub-grid points (both edges included),
+	 * written to `hOi` / `hVol` / `u`; returns the number of points.
+	 */
+	private scanCell(c: number, u: Float64Array, hOi: Float64Array, hVol: Float64Array): number {
+		this.edge(c);
+		this.edge(c + 1);
+		const n = this.cellPoints[c];
+		const hc = this.hc;
+		const u0 = this.uLow + c * hc;
+		const { vOi, vVol, dOi, dVol, m, w, cOi, cVol } = this;
+		for (let k = 0; k <= n; k++) {
+			const s = k / n;
+			const s2 = s * s;
+			const s3 = s2 * s;
+			const h00 = 2 * s3 - 3 * s2 + 1;
+			const h10 = (s3 - 2 * s2 + s) * hc;
+			const h01 = 3 * s2 - 2 * s3;
+			const h11 = (s3 - s2) * hc;
+			const x = u0 + k * (hc / n);
+			u[k] = x;
+			let ho = h00 * vOi[c] + h10 * dOi[c] + h01 * vOi[c + 1] + h11 * dOi[c + 1];
+			let hv = h00 * vVol[c] + h10 * dVol[c] + h01 * vVol[c + 1] + h11 * dVol[c + 1];
+			for (let p = this.cellStart[c]; p < this.cellStart[c + 1]; p++) {
+				const i = this.cellList[p];
+				const z = (x - m[i]) / w[i];
+				if (z > Z_MAX || z < -Z_MAX) continue;
+				const e = Math.exp(-0.5 * z * z);
+				ho += cOi[i] * e;
+				hv += cVol[i] * e;
+			}
+			hOi[k] = ho;
+			hVol[k] = hv;
+		}
+		this.scanPoints += n + 1;
+		return n + 1;
+	}
+
+	/**
+	 * The roots of G nearest spot by OI and by volume, to `tolerance` (price units, default
+	 * 1e-6). `warm`: the previous second's answer, tried first when spot moved less than a cell.
+	 */
+	nearestRoots(tolerance = 1e-6, warm?: WarmStart): NearestRoots {
+		this.edges = 0;
+		this.scanPoints = 0;
+		const spot = this.spot;
+		const out: NearestRoots = { oi: null, vol: null, scanPoints: 0, edges: 0, warm: false };
+		if (this.count === 0) return out;
+		const warmOk = warm !== undefined && Math.abs(Math.log(spot / warm.spot)) < this.hc;
+		const u = new Float64Array(MAX_CELL_POINTS + 1);
+		const hOi = new Float64Array(MAX_CELL_POINTS + 1);
+		const hVol = new Float64Array(MAX_CELL_POINTS + 1);
+		const floorOi = SIGNIFICANT * this.massOi;
+		const floorVol = SIGNIFICANT * this.massVol;
+		let bestOi = Infinity;
+		let bestVol = Infinity;
+		// Cells in order of their distance (in price) from spot.
+		const u0 = Math.log(spot);
+		let right = Math.min(CELLS - 1, Math.max(0, Math.floor((u0 - this.uLow) / this.hc)));
+		let left = right - 1;
+		const distance = (c: number) => {
+			const a = Math.exp(this.uLow + c * this.hc);
+			const b = Math.exp(this.uLow + (c + 1) * this.hc);
+			return spot < a ? a - spot : spot > b ? spot - b : 0;
+		};
+		while (left >= 0 || right < CELLS) {
+			const dl = left >= 0 ? distance(left) : Infinity;
+			const dr = right < CELLS ? distance(right) : Infinity;
+			const c = dl < dr ? left : right;
+			const d = Math.min(dl, dr);
+			if (d > bestOi && d > bestVol) break;
+			if (c === left) left--;
+			else right++;
+			const points = this.scanCell(c, u, hOi, hVol);
+			// One exact local sum per cell for both weightings (and two sub-grid steps around it).
+			let pair: Record<'oi' | 'vol', (x: number) => number> | undefined;
+			const margin = 2 * (u[1] - u[0]);
+			const exactOf = (by: 'oi' | 'vol') => () =>
+				(pair ??= this.localPair(u[0] - margin, u[points - 1] + margin))[by];
+			if (d <= bestOi) {
+				const r = this.cellRoots(
+					exactOf('oi'),
+					u,
+					hOi,
+					points,
+					floorOi,
+					tolerance,
+					warmOk ? warm.oi : null
+				);
+				if (r.root !== null && Math.abs(r.root - spot) < bestOi) {
+					bestOi = Math.abs(r.root - spot);
+					out.oi = r.root;
+					out.warm ||= r.warm;
+				}
+			}
+			if (d <= bestVol) {
+				const r = this.cellRoots(
+					exactOf('vol'),
+					u,
+					hVol,
+					points,
+					floorVol,
+					tolerance,
+					warmOk ? warm.vol : null
+				);
+				if (r.root !== null && Math.abs(r.root - spot) < bestVol) {
+					bestVol = Math.abs(r.root - spot);
+					out.vol = r.root;
+					out.warm ||= r.warm;
+				}
+			}
+		}
+		out.scanPoints = this.scanPoints;
+		out.edges = this.edges;
+		return out;
+	}
+
+	/** The root nearest spot among the sign changes of one scanned cell, refined exactly. */
+	private cellRoots(
+		exactOf: () => (x: number) => number,
+		u: Float64Array,
+		h: Float64Array,
+		points: number,
+		floor: number,
+		tolerance: number,
+		previous: number | null
+	): { root: number | null; warm: boolean } {
+		// The cell's sign changes, nearest spot first; refined until the next cannot be nearer.
+		const brackets: number[] = [];
+		let prev = -1;
+		for (let k = 0; k < points; k++) {
+			if (!(Math.abs(h[k]) > floor)) continue;
+			if (prev >= 0 && h[prev] > 0 !== h[k] > 0) brackets.push(prev, k);
+			prev = k;
+		}
+		if (brackets.length === 0) return { root: null, warm: false };
+		const spot = this.spot;
+		const gap = (a: number, b: number) => {
+			const xa = Math.exp(u[a]);
+			const xb = Math.exp(u[b]);
+			return spot < xa ? xa - spot : spot > xb ? spot - xb : 0;
+		};
+		const order = Array.from({ length: brackets.length / 2 }, (_, j) => j).sort(
+			(x, y) =>
+				gap(brackets[2 * x], brackets[2 * x + 1]) - gap(brackets[2 * y], brackets[2 * y + 1])
+		);
+		const exact = exactOf();
+		let best: number | null = null;
+		let warm = false;
+		for (const j of order) {
+			const a = brackets[2 * j];
+			const b = brackets[2 * j + 1];
+			if (best !== null && gap(a, b) > Math.abs(best - spot)) break;
+			const r = this.refine(exact, u[a], u[b], floor, tolerance, previous);
+			if (r.root !== null && (best === null || Math.abs(r.root - spot) < Math.abs(best - spot))) {
+				best = r.root;
+				warm = r.warm;
+			}
+		}
+		return { root: best, warm };
+	}
+
+	/**
+	 * Exact root in [ua, ub] (log-spot) of the weighting `c`. The scan's sign change is confirmed
+	 * on the exact sum; when the Hermite part moved it by a sub-grid step, the neighbourhood is
+	 * searched on the exact sum instead.
+	 */
+	private refine(
+		exact: (x: number) => number,
+		ua: number,
+		ub: number,
+		floor: number,
+		tolerance: number,
+		previous: number | null
+	): { root: number | null; warm: boolean } {
+		const step = ub - ua;
+		const lo = ua - 2 * step;
+		const hi = ub + 2 * step;
+		const xa = Math.exp(ua);
+		const xb = Math.exp(ub);
+		if (previous !== null && previous > xa && previous < xb) {
+			// Warm start: a bracket of a few tolerances around the previous root.
+			const a = Math.max(xa, previous - 64 * tolerance);
+			const b = Math.min(xb, previous + 64 * tolerance);
+			const fa = exact(a);
+			const fb = exact(b);
+			if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
+				return { root: brentRoot(exact, a, b, fa, fb, tolerance), warm: true };
+		}
+		const fa = exact(xa);
+		const fb = exact(xb);
+		if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
+			return { root: brentRoot(exact, xa, xb, fa, fb, tolerance), warm: false };
+		// Search [lo, hi] on the exact sum at the scan's step.
+		let best: number | null = null;
+		let px = 0;
+		let pf = 0;
+		for (let v = lo; v <= hi + 1e-15; v += step / 2) {
+			const x = Math.exp(v);
+			const f = exact(x);
+			if (!(Math.abs(f) > floor)) continue;
+			if (pf !== 0 && pf > 0 !== f > 0) {
+				const r = brentRoot(exact, px, x, pf, f, tolerance);
+				if (best === null || Math.abs(r - this.spot) < Math.abs(best - this.spot)) best = r;
+			}
+			px = x;
+			pf = f;
+		}
+		return { root: best, warm: false };
+	}
+
+	/**
+	 * H(ln x) on [ua, ub] by OI and by volume exactly (to rounding): bumps at least TAYLOR_REACH
+	 * half-widths of the interval wide summed once into a Taylor polynomial about its middle
+	 * (both weightings from the same exps), narrower ones directly.
+	 */
+	private localPair(ua: number, ub: number): Record<'oi' | 'vol', (x: number) => number> {
+		const mid = 0.5 * (ua + ub);
+		const half = 0.5 * (ub - ua);
+		const coefOi = new Float64Array(TAYLOR_DEGREE + 1);
+		const coefVol = new Float64Array(TAYLOR_DEGREE + 1);
+		const direct: number[] = [];
+		const { m, w, cOi, cVol } = this;
+		for (let i = 0; i < this.count; i++) {
+			const wi = w[i];
+			const reach = Z_MAX * wi;
+			const mi = m[i];
+			if (mi - reach > ub || mi + reach < ua) continue;
+			if (wi < TAYLOR_REACH * half) {
+				direct.push(i);
+				continue;
+			}
+			const z0 = (mid - mi) / wi;
+			const e = Math.exp(-0.5 * z0 * z0);
+			const go = cOi[i] * e;
+			const gv = cVol[i] * e;
+			let hePrev = 1;
+			let he = z0;
+			let fac = 1;
+			const negInvW = -1 / wi;
+			coefOi[0] += go;
+			coefVol[0] += gv;
+			for (let k = 1; k <= TAYLOR_DEGREE; k++) {
+				fac *= negInvW * INV_N[k];
+				const t = he * fac;
+				coefOi[k] += go * t;
+				coefVol[k] += gv * t;
+				const next = z0 * he - k * hePrev;
+				hePrev = he;
+				he = next;
+			}
+		}
+		const which = Int32Array.from(direct);
+		const at = (coef: Float64Array, c: Float64Array) => (x: number) => {
+			const v = Math.log(x);
+			const d = v - mid;
+			let p = coef[TAYLOR_DEGREE];
+			for (let k = TAYLOR_DEGREE - 1; k >= 0; k--) p = p * d + coef[k];
+			for (let a = 0; a < which.length; a++) {
+				const i = which[a];
+				const z = (v - m[i]) / w[i];
+				if (z > Z_MAX || z < -Z_MAX) continue;
+				p += c[i] * Math.exp(-0.5 * z * z);
+			}
+			return p;
+		};
+		return { oi: at(coefOi, cOi), vol: at(coefVol, cVol) };
+	}
+
+	/** H(u) of one weighting over every bump (the reference the tests compare with). */
+	exactH(weighting: 'oi' | 'vol', u: number): number {
+		const c = weighting === 'oi' ? this.cOi : this.cVol;
+		let sum = 0;
+		for (let i = 0; i < this.count; i++) {
+			const z = (u - this.m[i]) / this.w[i];
+			sum += c[i] * Math.exp(-0.5 * z * z);
+		}
+		return sum;
+	}
+}
+
+/** bsmGreeks' limits for a contract with no diffusion left. */
+function noDiffusion(
+	g: GreekArrays,
+	i: number,
+	call: boolean,
+	spot: number,
+	strike: number,
+	t: number,
+	dq: number,
+	dr: number
+): void {
+	g.gamma[i] = 0;
+	g.vega[i] = 0;
+	g.vanna[i] = 0;
+	g.charm[i] = 0;
+	g.charmPerDay[i] = 0;
+	const s = t > 0 ? spot * dq : spot;
+	const k = t > 0 ? strike * dr : strike;
+	const f = t > 0 ? dq : 1;
+	g.price[i] = Math.max(call ? s - k : k - s, 0);
+	g.delta[i] = call ? (s > k ? f : s < k ? 0 : 0.5 * f) : s < k ? -f : s > k ? 0 : -0.5 * f;
+}
+
+/** The roots of G nearest spot in one call (the engine keeps one GammaKernel per chain). */
+export function nearestZeroGamma(
+	chain: ChainArrays,
+	options: KernelOptions & { tolerance?: number; warm?: WarmStart } = {}
+): NearestRoots {
+	return new GammaKernel().update(chain, options).nearestRoots(options.tolerance, options.warm);
+}
