@@ -4,6 +4,7 @@ import { config, isLoopbackHost } from '$lib/server/config';
 import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
 import { FAST_API, handleFastApi } from '$lib/server/fastApi';
 import { API_CSP, SECURITY_HEADERS } from '$lib/server/securityHeaders';
+import { mountRecorder } from '$lib/server/recorder/mount';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
 
@@ -18,6 +19,8 @@ export const init: ServerInit = async () => {
 	(globalThis as Record<symbol, unknown>)[FAST_API] = handleFastApi;
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();
+	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
+	mountRecorder();
 	try {
 		await warmUp();
 	} catch (err) {

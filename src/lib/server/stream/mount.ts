@@ -13,6 +13,7 @@ import { SESSION_COOKIE, sessionValid } from '../auth';
 import { config, isLoopbackHost } from '../config';
 import { onHttpServer } from '../httpServer';
 import { upstreamTarget } from '../upstream';
+import { updateTap } from '../updates/tap';
 import { attachStreamEndpoint, cookieOf } from './endpoint';
 import { StreamRelay } from './relay';
 
@@ -27,6 +28,7 @@ export function streamRelay(): StreamRelay {
 			return { baseUrl: t.baseUrl, key: t.customKey };
 		},
 		userAgent: config().userAgent,
+		tap: updateTap(),
 		log: (message) => console.log(`gexdeck: ${message}`)
 	});
 	return relay;
