@@ -91,6 +91,7 @@ export class SessionRecorder {
 	private unsubscribe: (() => void) | undefined;
 	private sweepTimer: ReturnType<typeof setInterval> | undefined;
 	private currentDay: string | undefined;
+	private lastArrival = 0;
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: SessionRecorderOptions) {
@@ -168,7 +169,10 @@ export class SessionRecorder {
 			this.enforceRetention();
 		}
 		this.lastTime.set(ticker, ts);
-		this.file(day, ticker, stream).append(kind, ts, receivedAt, payload);
+		// Strictly increasing arrival stamps (a microsecond apart at least): merging two streams
+		// by them restores the exact order the relay received (and delivered) the frames.
+		this.lastArrival = Math.max(receivedAt, this.lastArrival + 0.001);
+		this.file(day, ticker, stream).append(kind, ts, this.lastArrival, payload);
 		this.counters.records++;
 		this.counters.bytes += payload.length + 44;
 	}
