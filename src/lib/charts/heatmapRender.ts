@@ -243,6 +243,8 @@ export function drawHeatmap(
 	const step = steps.find((s) => span / s <= ticks) ?? 7200;
 	for (let t = Math.ceil(vp.t0 / step) * step; t <= vp.t1; t += step) {
 		const x = px0 + ((t - vp.t0) / span) * W;
+		// Labels at the edges stay inside the canvas.
+		ctx.textAlign = x < px0 + 20 * dpr ? 'left' : x > px0 + W - 20 * dpr ? 'right' : 'center';
 		ctx.fillText(formatTime(t), x, py0 + H + 4 * dpr);
 	}
 	ctx.strokeStyle = style.grid;
