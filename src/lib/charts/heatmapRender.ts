@@ -114,6 +114,13 @@ export interface DrawStats {
 }
 
 let scratch: HTMLCanvasElement | OffscreenCanvas | undefined;
+let pixels: ImageData | undefined;
+
+/** One reused pixel buffer: a live view redraws every second, allocating nothing. */
+function imageData(w: number, h: number): ImageData {
+	if (!pixels || pixels.width !== w || pixels.height !== h) pixels = new ImageData(w, h);
+	return pixels;
+}
 
 function scratchCanvas(w: number, h: number): HTMLCanvasElement | OffscreenCanvas {
 	if (!scratch) {
@@ -157,8 +164,9 @@ export function drawHeatmap(
 	const yOfRow = (r: number) => py0 + (r - vp.rowTop) * rowPx;
 
 	if (visibleRows > 0 && grid.length > 0) {
-		const img = new ImageData(W, visibleRows);
+		const img = imageData(W, visibleRows);
 		const px = new Uint32Array(img.data.buffer);
+		px.fill(0);
 		const values = grid.values;
 		const inv = scaleMax > 0 ? 127.5 / scaleMax : 0;
 		for (let x = 0; x < W; x++) {

@@ -34,6 +34,8 @@ export interface BackfillQuery {
 	to?: number;
 	/** Merge the ticker's spot frames in arrival order. */
 	withSpot?: boolean;
+	/** Keep one record per this many seconds (a day overview). */
+	step?: number;
 }
 
 export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {}): string {
@@ -42,6 +44,7 @@ export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {
 	if (q.from !== undefined) params.set('from', String(q.from));
 	if (q.to !== undefined) params.set('to', String(q.to));
 	if (q.withSpot) params.set('with', 'spot');
+	if (q.step) params.set('step', String(q.step));
 	const search = params.toString();
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}${search ? `?${search}` : ''}`;
 }

@@ -1,5 +1,5 @@
 /**
- * GET /history/<ticker>/<stream>?day=YYYY-MM-DD&from=<unix s>&to=<unix s>&with=spot: one
+ * GET /history/<ticker>/<stream>?day=YYYY-MM-DD&from=<unix s>&to=<unix s>&with=spot&step=N: one
  * recorded stream of a day (the whole session so far by default) as a backfill body
  * (../../stream/backfill). `with=spot` merges the ticker's spot frames in arrival order, so a
  * view gets exactly the sequence a viewer connected from the start received. Framework-free so
@@ -62,11 +62,29 @@ export function backfillResponse(
 	let records: { group: string; r: StoredRecord }[] = recorder
 		.read(day, ticker, stream, from, to)
 		.map((r) => ({ group: `${ticker}_${stream}`, r }));
+	// step=N: the first record of every N-second bucket (a day overview needs no more columns
+	// than a screen is wide; spot frames are thinned alike).
+	const step = bound(query.get('step'), 'step');
+	if (step instanceof Error || (step !== undefined && !(step >= 1 && step <= 3600))) {
+		return problem(400, 'step must be 1-3600 seconds');
+	}
+	const thin = <T extends { r: StoredRecord }>(list: T[]): T[] => {
+		if (!step || step <= 1) return list;
+		let bucket = -Infinity;
+		return list.filter(({ r }) => {
+			const b = Math.floor(r.timestamp / step);
+			if (b === bucket) return false;
+			bucket = b;
+			return true;
+		});
+	};
+	records = thin(records);
 	const withSpot = query.get('with') === 'spot' && stream !== 'spot';
 	if (withSpot) {
-		const spot = recorder
+		let spot = recorder
 			.read(day, ticker, 'spot', from, to)
 			.map((r) => ({ group: `${ticker}_spot`, r }));
+		spot = thin(spot);
 		// Arrival order is the order the live viewer saw; the sort is stable for equal stamps.
 		records = records.concat(spot).sort((a, b) => a.r.receivedAt - b.r.receivedAt);
 	}

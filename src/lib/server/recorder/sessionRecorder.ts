@@ -320,7 +320,9 @@ export class SessionRecorder {
 			total += size;
 		}
 		const removed: string[] = [];
-		let remaining = days.length;
+		// The day about to be written counts even before its folder exists.
+		let remaining =
+			days.length + (this.currentDay !== undefined && !days.includes(this.currentDay) ? 1 : 0);
 		for (const day of days) {
 			if (day === this.currentDay) break;
 			if (remaining <= keepDays && total <= maxBytes) break;

@@ -9,6 +9,8 @@ import type { ClassicChain } from '$lib/contract/schemas';
 import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
 import { columnarGex } from '$lib/wire/columnar';
 
+export const OVERVIEW_STEP_SECONDS = 5;
+
 export interface RecordedDay {
 	day: string;
 	streams: string[];
@@ -38,8 +40,11 @@ export class HeatmapSession {
 
 	async load(): Promise<void> {
 		try {
+			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
+			// a fifth of the decode; live columns then append every second.
 			const result = await fetchBackfill(this.ticker, this.stream, {
-				day: this.requestedDay ?? undefined
+				day: this.requestedDay ?? undefined,
+				step: OVERVIEW_STEP_SECONDS
 			});
 			const columns = [];
 			for (const u of result.updates) {
