@@ -36,6 +36,8 @@ export interface BackfillQuery {
 	withSpot?: boolean;
 	/** Keep one record per this many seconds (a day overview). */
 	step?: number;
+	/** A day this server did not record is fetched from the service's history (Quant). */
+	fromService?: boolean;
 }
 
 export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {}): string {
@@ -45,6 +47,7 @@ export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {
 	if (q.to !== undefined) params.set('to', String(q.to));
 	if (q.withSpot) params.set('with', 'spot');
 	if (q.step) params.set('step', String(q.step));
+	if (q.fromService) params.set('source', 'service');
 	const search = params.toString();
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}${search ? `?${search}` : ''}`;
 }

@@ -20,6 +20,7 @@ import {
 	type TimelineRange
 } from '$lib/stream/replayTimeline';
 import { columnarGex } from '$lib/wire/columnar';
+import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
 
 /** How often the ring's tail is read again (the recorder checkpoints every 5 s of data). */
 export const REPLAY_REFRESH_MS = 3_000;
@@ -31,6 +32,8 @@ export interface SessionReplayOptions {
 	ticker: () => string;
 	/** A chain the REST poller fetched (fresh, not a cached paint), to record; else undefined. */
 	polled: () => ClassicChain | undefined;
+	/** The group's stream on the server (`classic_gex_full`): its recording backfills the ring. */
+	stream?: () => string;
 	/** Opens the ring (tests pass one on fake-indexeddb). */
 	open?: () => Promise<StreamRecorder>;
 	refreshMs?: number;
@@ -38,6 +41,8 @@ export interface SessionReplayOptions {
 
 export class SessionReplay {
 	recorder: StreamRecorder | undefined = $state.raw(undefined);
+	/** Snapshots the server's recording added to the ring (null while loading or without one). */
+	backfilled: number | null = $state(null);
 	/** 'unavailable': IndexedDB refused (private mode, quota); the view says replay is off. */
 	status: 'opening' | 'loading' | 'ready' | 'unavailable' = $state('opening');
 	chunks: RingChunk[] = $state.raw([]);
@@ -107,7 +112,32 @@ export class SessionReplay {
 				const fresh = await recorder.read(group, held.at(-1)?.start ?? 0);
 				if (!stopped) take(fresh);
 			};
-			void loadRing().catch(() => (this.status = 'unavailable'));
+			// The server recorded the whole session: one request fills the ring from the open (one
+			// snapshot per 5 s, the ring's ladder cadence), then the ring is read as before.
+			const backfill = async () => {
+				if (!options.stream || typeof Worker === 'undefined') return;
+				try {
+					const result = await fetchBackfill(options.ticker(), options.stream(), {
+						step: 5
+					});
+					if (stopped) return;
+					let n = 0;
+					for (const u of result.updates) {
+						if (u.kind !== 'gex' || u.group !== group) continue;
+						recorder.record(u);
+						n++;
+					}
+					await recorder.flush();
+					this.backfilled = n;
+				} catch (err) {
+					if (!(err instanceof BackfillError)) throw err;
+					this.backfilled = 0;
+				}
+			};
+			void backfill()
+				.catch(() => undefined)
+				.then(() => (stopped ? undefined : loadRing()))
+				.catch(() => (this.status = 'unavailable'));
 			const timer = setInterval(() => {
 				if (!loaded || (typeof document !== 'undefined' && document.hidden)) return;
 				void loadTail().catch(() => undefined);

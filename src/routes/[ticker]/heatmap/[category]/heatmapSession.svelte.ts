@@ -44,7 +44,9 @@ export class HeatmapSession {
 			// a fifth of the decode; live columns then append every second.
 			const result = await fetchBackfill(this.ticker, this.stream, {
 				day: this.requestedDay ?? undefined,
-				step: OVERVIEW_STEP_SECONDS
+				step: OVERVIEW_STEP_SECONDS,
+				// A past day this server did not record comes from the service's 90 days (Quant).
+				fromService: this.requestedDay !== null
 			});
 			const columns = [];
 			for (const u of result.updates) {
