@@ -102,3 +102,34 @@ test('Orderflow opened mid-session starts its series from the server recording',
 	const points = Number(await page.getByTestId('timeline').getAttribute('data-points'));
 	expect(points).toBeGreaterThanOrEqual(backfilled);
 });
+
+test('a recorded day replays: share link moment, step, play at 600x, scrubber in ET', async ({
+	page
+}) => {
+	await openLive(page);
+	const options = page.getByTestId('day-picker').locator('option');
+	await expect(options).toHaveCount(2, { timeout: 15_000 });
+	const day = (await options.nth(1).getAttribute('value'))!;
+	// The first recorded calculation of the day, as a share link's moment.
+	const first = Number(await page.getByTestId('heatmap').getAttribute('data-t0'));
+	await page.goto(`/SPX/heatmap/gex_full?day=${day}&t=${Math.round(first) + 1}`);
+	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 30_000 });
+	const time = page.getByTestId('replay-time');
+	await expect(time).toHaveText(/^\d\d:\d\d:\d\d ET$/);
+	const before = await time.innerText();
+	await page.getByRole('button', { name: 'Next calculation' }).click();
+	await expect(page).not.toHaveURL(new RegExp(`t=${Math.round(first) + 1}(&|$)`));
+	await expect(time).not.toHaveText(before);
+	const stepped = await time.innerText();
+	await page.getByTestId('replay-speed').selectOption('600');
+	await page.getByTestId('replay-play').click();
+	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
+	await page.getByTestId('replay-play').click();
+	await expect(page).toHaveURL(/t=\d+/);
+	// The scrubber is a native range: keys move it.
+	await page.getByTestId('replay-scrubber').focus();
+	const paused = await time.innerText();
+	await page.keyboard.press('ArrowRight');
+	await expect(time).not.toHaveText(paused);
+	await page.screenshot({ path: 'test-results/heatmap-replay.png' });
+});

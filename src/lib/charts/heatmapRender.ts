@@ -143,7 +143,9 @@ export function drawHeatmap(
 	lut: Uint32Array,
 	scaleMax: number,
 	formatTime: (t: number) => string,
-	formatStrike: (s: number) => string
+	formatStrike: (s: number) => string,
+	/** A replayed moment (unix s) drawn as a vertical line; null for none. */
+	playhead: number | null = null
 ): DrawStats {
 	const started = performance.now();
 	const { dpr } = layout;
@@ -258,5 +260,14 @@ export function drawHeatmap(
 	ctx.strokeStyle = style.grid;
 	ctx.lineWidth = 1;
 	ctx.strokeRect(px0 + 0.5, py0 + 0.5, W - 1, H - 1);
+	if (playhead !== null && playhead >= vp.t0 && playhead <= vp.t1) {
+		const x = Math.round(px0 + ((playhead - vp.t0) / span) * W) + 0.5;
+		ctx.strokeStyle = style.text;
+		ctx.lineWidth = 1.5 * dpr;
+		ctx.beginPath();
+		ctx.moveTo(x, py0);
+		ctx.lineTo(x, py0 + H);
+		ctx.stroke();
+	}
 	return { columns: W, rows: visibleRows, ms: performance.now() - started };
 }
