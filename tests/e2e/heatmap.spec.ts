@@ -31,7 +31,7 @@ test('desktop: live heatmap appends columns, hover reads a cell, keys zoom and p
 	const box = (await canvas.boundingBox())!;
 	const t0 = await attr(page, 'data-t0');
 	const t1 = await attr(page, 'data-t1');
-	await canvas.hover({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
+	await canvas.hover({ position: { x: box.width * 0.8, y: box.height * 0.5 } });
 	const readout = page.getByTestId('heatmap-readout');
 	await expect(readout).toContainText(/Strike [\d,.]+ · \d\d:\d\d:\d\d ET/);
 
@@ -60,7 +60,7 @@ test.describe('phone', () => {
 		await openLive(page);
 		const canvas = page.getByTestId('heatmap');
 		const box = (await canvas.boundingBox())!;
-		await canvas.tap({ position: { x: box.width * 0.6, y: box.height * 0.4 } });
+		await canvas.tap({ position: { x: box.width * 0.8, y: box.height * 0.4 } });
 		await expect(page.getByTestId('heatmap-readout')).toContainText('Strike');
 		const rows = await attr(page, 'data-row-count');
 		await page.getByRole('button', { name: 'Zoom in strikes' }).tap();

@@ -10,6 +10,7 @@ import type { Actions, PageServerLoad } from './$types';
 import { streamRelay } from '$lib/server/stream/mount';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
+import { applyAlwaysRecord } from '$lib/server/recorder/mount';
 
 export const load = (async () => {
 	const status = await accountStatus();
@@ -38,6 +39,8 @@ async function verifyKey(key: string): Promise<string | undefined> {
 function keysChanged(): void {
 	upstreamProxy().forgetAccounts();
 	streamRelay().refresh();
+	// The always-record list streams or polls depending on the (new) account.
+	void applyAlwaysRecord().catch(() => undefined);
 }
 
 export const actions = {
