@@ -120,12 +120,7 @@ export async function applyAlwaysRecord(): Promise<void> {
 	clearInterval(pollTimer);
 	pollTimer = undefined;
 	if (alwaysRecord.length === 0) return;
-	let streams = false;
-	try {
-		streams = await accountStreams();
-	} catch {
-		streams = false;
-	}
+	const streams = await accountStreams().catch(() => false);
 	if (streams) {
 		// A viewer with no browser behind it: its frames go nowhere, but the relay holds its
 		// groups, so the tap (and the recorder) sees them.
