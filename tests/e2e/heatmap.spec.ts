@@ -133,3 +133,21 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	await expect(time).not.toHaveText(paused);
 	await page.screenshot({ path: 'test-results/heatmap-replay.png' });
 });
+
+test("the levels view draws today's path of spot, zero gamma and majors from the recording", async ({
+	page
+}) => {
+	test.setTimeout(200_000);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.goto('/levels/SPX');
+	await expect(page.getByTestId('levels')).toBeVisible({ timeout: 30_000 });
+	// One point a minute: the path appears once two minutes are recorded.
+	await expect(page.getByTestId('levels-path')).toBeVisible({ timeout: 150_000 });
+	expect(Number(await page.getByTestId('levels-path').getAttribute('data-points'))).toBeGreaterThan(
+		1
+	);
+	expect(await page.locator('[data-testid=levels-path] path.spot').getAttribute('d')).toMatch(
+		/^M[\d.]+,[\d.]+L/
+	);
+	await page.screenshot({ path: 'test-results/levels-path.png' });
+});
