@@ -1,5 +1,5 @@
 /**
- * The live session's ring in IndexedDB (idb): per group, the session as compact chunks
+ * The live session's ring in IndexedDB (idb): per group, the last two hours as compact chunks
  * (./ringChunk), so the user can scrub back and a reload keeps what was seen. Runs in the
  * decode worker (IndexedDB exists there) or on the page; record() is synchronous and cheap,
  * the writes are queued and batched.
@@ -20,11 +20,6 @@ import { mergeChunks } from './ringMerge';
 import type { StreamUpdate } from './updates';
 
 export const RING_DB_NAME = 'gexdeck-stream-ring';
-/**
- * The ring keeps a whole session (6.5 h) plus an hour: the server's recording backfills the day
- * into it, so the Classic timeline scrubs from the open (a 400-strike group is ~3.5 MB/hour).
- */
-export const SESSION_RING_SECONDS = 7.5 * 3600;
 const STORE = 'chunks';
 /** Bump when the chunk layout changes; the upgrade drops the old ring (it is a cache). */
 export const RING_DB_VERSION = 1;
@@ -35,7 +30,7 @@ interface RingSchema extends DBSchema {
 
 export interface RecorderOptions extends ChunkBuilderOptions {
 	dbName?: string;
-	/** Seconds kept per group (default a whole session and an hour: SESSION_RING_SECONDS). */
+	/** Seconds kept per group (default 7200). */
 	retentionSeconds?: number;
 	/**
 	 * The open chunk is written as it is every this many seconds of data (default 5), and
@@ -76,7 +71,7 @@ export class StreamRecorder {
 	}
 
 	private get retention(): number {
-		return this.options.retentionSeconds ?? SESSION_RING_SECONDS;
+		return this.options.retentionSeconds ?? 7200;
 	}
 
 	/** Adds one update to its group's open chunk; a chunk whose span ended is queued to write. */
