@@ -19,6 +19,7 @@ import {
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
 import { quotaLedger } from '$lib/server/services';
 import { readSettings } from '$lib/server/settings';
+import { mountRecorder } from '$lib/server/recorder/mount';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
 import { STREAM_PATH } from '$lib/stream/protocol';
@@ -40,6 +41,8 @@ export const init: ServerInit = async () => {
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();
+	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
+	mountRecorder();
 	// The /api fast path, /stream and graceful shutdown under every production entry.
 	if (!dev) startProductionServer();
 	try {

@@ -83,7 +83,9 @@ test('scrub back by keyboard, the chart holds the recorded moment, Live resumes,
 	await slider.focus();
 	await page.keyboard.press('Home');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'replay');
-	expect(await shownTimestamp(page)).toBe(oldest);
+	// The timeline also holds what the server recorded before this tab opened, so the oldest
+	// snapshot may now be earlier than the one seen before.
+	expect(await shownTimestamp(page)).toBeLessThanOrEqual(oldest);
 	// End returns to live as well.
 	await page.keyboard.press('End');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'live');

@@ -9,6 +9,7 @@ import { stopEmbeddedServices } from './embedded';
 import { handleFastApi } from './fastApi';
 import { httpServer, interceptRequests, onHttpServer, watchHttpServer } from './httpServer';
 import { installShutdown } from './lifecycle';
+import { stopRecorder } from './recorder/mount';
 import { quotaLedger } from './services';
 import { stopStreamRelay } from './stream/mount';
 
@@ -26,7 +27,11 @@ export function startProductionServer(): void {
 	watchHttpServer();
 	installShutdown({
 		server: httpServer,
-		stopStream: stopStreamRelay,
+		stopStream: async () => {
+			// Recording ends before the relay goes, so no frame arrives at a closed recorder.
+			stopRecorder();
+			await stopStreamRelay();
+		},
 		flush: () => quotaLedger().flush(),
 		stopService: () => stopEmbeddedServices(),
 		exit: (code) => process.exit(code)

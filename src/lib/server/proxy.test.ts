@@ -10,6 +10,7 @@ import { PoolBackoff } from './backoff';
 import { QuotaLedger } from './ledger';
 import { UpstreamProxy } from './proxy';
 import type { UpstreamTarget } from './upstream';
+import { UpdateTap, type ReceivedUpdate } from './updates/tap';
 
 /** A stand-in upstream that records what reaches it. */
 const classicKey = generateKey('custom');
@@ -70,7 +71,11 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-function proxyWith(customKey: string | undefined, research: string | null = researchKey) {
+function proxyWith(
+	customKey: string | undefined,
+	research: string | null = researchKey,
+	tap?: UpdateTap
+) {
 	const target: UpstreamTarget = {
 		baseUrl: `${base}/v2`,
 		rootUrl: base,
@@ -89,7 +94,8 @@ function proxyWith(customKey: string | undefined, research: string | null = rese
 			target: async () => target,
 			ledger,
 			userAgent: 'gexdeck/test',
-			backoff
+			backoff,
+			tap
 		}),
 		ledger
 	};
@@ -104,6 +110,24 @@ beforeEach(() => {
 });
 
 describe('UpstreamProxy', () => {
+	it('publishes each upstream snapshot of a live route once on the update tap', async () => {
+		const tap = new UpdateTap();
+		const got: ReceivedUpdate[] = [];
+		tap.subscribe((u) => got.push(u));
+		const { proxy } = proxyWith(quantKey, researchKey, tap);
+		// Two tabs asking within the 1 s cadence share one upstream call: one update.
+		await Promise.all([
+			proxy.handle('GET', 'SPX/classic/full', new URLSearchParams()),
+			proxy.handle('GET', 'SPX/classic/gex_full', new URLSearchParams())
+		]);
+		await proxy.handle('GET', 'SPX/classic/full/majors', new URLSearchParams());
+		expect(got).toHaveLength(1);
+		expect(got[0]).toMatchObject({ source: 'snapshot', ticker: 'SPX', stream: 'classic_gex_full' });
+		expect(got[0].source === 'snapshot' && JSON.parse(got[0].json).path).toBe(
+			'/v2/SPX/classic/gex_full'
+		);
+	});
+
 	it('forwards a documented route with key, User-Agent and Accept, canonical category', async () => {
 		const { proxy } = proxyWith(quantKey);
 		const res = await proxy.handle('GET', 'SPX/classic/full', new URLSearchParams());

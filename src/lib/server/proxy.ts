@@ -19,6 +19,7 @@ import { Coalescer, type CoalesceOutcome } from './coalescer';
 import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
 import type { QuotaLedger } from './ledger';
 import type { UpstreamTarget } from './upstream';
+import type { UpdateTap } from './updates/tap';
 
 /** Why the proxy answered without (successfully) calling upstream. */
 export type RefusalReason =
@@ -54,6 +55,8 @@ export interface ProxyDeps {
 	get?: typeof httpGet;
 	/** Reuse window of identical GETs (the upstream's cadence). */
 	coalesceMs?: number;
+	/** Fresh snapshots of the live routes are published here (recorder, alerts); see updates/tap. */
+	tap?: UpdateTap;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -72,6 +75,8 @@ const SAFE_DISPOSITION =
 function planBytes(key: string): number {
 	return key.length * 2 + 512;
 }
+/** The routes a non-streaming account polls every second: what the session is made of. */
+const SNAPSHOT_ROUTES = new Set(['classicChain', 'stateSnapshot', 'orderflow']);
 
 function refusal(
 	status: number,
@@ -312,7 +317,21 @@ export class UpstreamProxy {
 			const message = err instanceof UpstreamUnreachableError ? err.message : String(err);
 			return refusal(502, 'unreachable', `Upstream unreachable: ${message}`);
 		}
+		if (result.outcome === 'miss') this.publishSnapshot(route, plan.params, result.value);
 		return this.toResult(result.value, result.outcome, route, access.key);
+	}
+
+	/** One upstream call of a live snapshot route = one update on the tap (not each sharer). */
+	private publishSnapshot(route: RouteSpec, params: RouteParams, res: UpstreamResponse): void {
+		if (!this.deps.tap || res.status !== 200 || !SNAPSHOT_ROUTES.has(route.id)) return;
+		if (!params.ticker || !params.package || !params.category) return;
+		this.deps.tap.publish({
+			source: 'snapshot',
+			ticker: params.ticker,
+			stream: `${params.package}_${params.category}`,
+			receivedAt: Date.now(),
+			json: res.body.toString('utf8')
+		});
 	}
 
 	private async send(

@@ -6,6 +6,7 @@ import { config } from './config';
 import { QuotaLedger } from './ledger';
 import { UpstreamProxy } from './proxy';
 import { upstreamTarget } from './upstream';
+import { updateTap } from './updates/tap';
 
 let ledger: QuotaLedger | undefined;
 let proxy: UpstreamProxy | undefined;
@@ -19,7 +20,8 @@ export function upstreamProxy(): UpstreamProxy {
 	proxy ??= new UpstreamProxy({
 		target: upstreamTarget,
 		ledger: quotaLedger(),
-		userAgent: config().userAgent
+		userAgent: config().userAgent,
+		tap: updateTap()
 	});
 	return proxy;
 }

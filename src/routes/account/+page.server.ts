@@ -9,10 +9,12 @@ import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
 import { streamRelay } from '$lib/server/stream/mount';
 import { researchPoolStatus } from './researchPool.server';
+import { recordingStatus, saveRecording } from './recording.server';
+import { applyAlwaysRecord } from '$lib/server/recorder/mount';
 
 export const load = (async () => {
 	const status = await accountStatus();
-	return { status, researchPool: researchPoolStatus(status) };
+	return { status, researchPool: researchPoolStatus(status), recording: recordingStatus() };
 }) satisfies PageServerLoad;
 
 /** Ask the upstream whether it knows `key` before storing it (a typo is caught now, not later). */
@@ -51,6 +53,8 @@ function save(patch: Parameters<typeof updateSettings>[0]) {
 function keysChanged(): void {
 	upstreamProxy().forgetAccounts();
 	streamRelay().refresh();
+	// The always-record list streams or polls depending on the (new) account.
+	void applyAlwaysRecord().catch(() => undefined);
 }
 
 export const actions = {
@@ -94,6 +98,9 @@ export const actions = {
 		keysChanged();
 		return { message: 'Stored keys removed.' };
 	},
+
+	/** Recording: retention and the tickers recorded even when no tab is open. */
+	saveRecording: async ({ request }) => saveRecording(await request.formData()),
 
 	/** Embedded service only: view the dashboard as another demo account. */
 	switchAccount: async ({ request }) => {

@@ -14,6 +14,7 @@ import { onHttpServer } from '../httpServer';
 import { log } from '../log';
 import { checkNodeRequest } from '../requestGate';
 import { upstreamTarget } from '../upstream';
+import { updateTap } from '../updates/tap';
 import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../stream/protocol';
 import { attachStreamEndpoint, type StreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
@@ -30,6 +31,7 @@ export function streamRelay(): StreamRelay {
 			return { baseUrl: t.baseUrl, key: t.customKey };
 		},
 		userAgent: config().userAgent,
+		tap: updateTap(),
 		log: (message) => log.info(message)
 	});
 	return relay;

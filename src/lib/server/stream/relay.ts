@@ -23,6 +23,7 @@ import { membershipKey, SubscriptionBook, type AddResult } from './book';
 import type { HubEnd } from './hubSocket';
 import { ResumableHub } from './resumable';
 import { NegotiationError, Negotiator } from './negotiator';
+import type { UpdateTap } from '../updates/tap';
 import { Viewer, type ViewerSocket } from './viewer';
 
 /** Where the relay negotiates, and with which key. */
@@ -59,6 +60,8 @@ export interface StreamRelayOptions {
 	random?: () => number;
 	fetch?: typeof fetch;
 	log?: (message: string) => void;
+	/** Every received group frame is published here (recorder, alerts); see updates/tap. */
+	tap?: UpdateTap;
 }
 
 /** A failure this long after the previous one restarts the backoff from its base delay. */
@@ -545,6 +548,7 @@ export class StreamRelay {
 			}
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
+		this.options.tap?.publish({ source: 'stream', group, receivedAt: Date.now(), any });
 		if (!audience || audience.size === 0) return;
 		let frame: Uint8Array;
 		try {

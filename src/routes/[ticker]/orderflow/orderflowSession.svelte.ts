@@ -9,6 +9,7 @@ import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCac
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/charts/orderflowSeries';
 import type { OrderflowBody } from '$lib/contract/schemas';
+import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 
@@ -20,6 +21,10 @@ export class OrderflowSession {
 	restored: number | null = $state(null);
 	/** Stored records that could not be read (skipped; the next save replaces them). */
 	unreadable = $state(0);
+	/** Points the dashboard server's recording supplied (the session from the open); null while pending. */
+	backfilled: number | null = $state(null);
+	/** Why the server's recording could not be read (none recorded yet is not an error). */
+	backfillError: string | null = $state(null);
 
 	private writing: Promise<void> = Promise.resolve();
 	private prunedBefore: string | null = null;
@@ -27,7 +32,7 @@ export class OrderflowSession {
 	constructor(readonly ticker: string) {}
 
 	start(): () => void {
-		void this.restore();
+		void this.restore().then(() => this.backfill());
 		const timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
 		const onHidden = () => {
 			if (document.visibilityState === 'hidden') void this.flush();
@@ -72,6 +77,29 @@ export class OrderflowSession {
 		} finally {
 			this.restored = count;
 			this.revision = this.series.revision;
+		}
+	}
+
+	/**
+	 * Fills the series with the session the dashboard server recorded (from the open), so a tab
+	 * opened mid-session shows the whole day; live payloads keep arriving meanwhile and merge.
+	 */
+	async backfill(): Promise<void> {
+		if (typeof Worker === 'undefined') return;
+		try {
+			const result = await fetchBackfill(this.ticker, 'orderflow_orderflow');
+			let count = 0;
+			for (const u of result.updates) {
+				if (u.kind !== 'orderflow') continue;
+				this.add(u.value);
+				count++;
+			}
+			this.backfilled = count;
+		} catch (err) {
+			this.backfilled = 0;
+			if (!(err instanceof BackfillError && err.status === 404)) {
+				this.backfillError = (err as Error).message;
+			}
 		}
 	}
 

@@ -3,7 +3,8 @@
  * worker records streamed chains into the IndexedDB ring (src/lib/stream/recorder.ts); while
  * the account polls REST, this records the polled chains into the same ring, so the timeline
  * is there in both modes. The ring is read when the group opens (newest first, in slices), then
- * its tail every few seconds; `at` is the replayed moment (null = live), kept as a time so the timeline may grow
+ * its tail every few seconds, and the dashboard server's recording of the day (from the open)
+ * is fetched once beside it; `at` is the replayed moment (null = live), kept as a time so the timeline may grow
  * or lose its oldest frames without moving what the user looks at. Construct during component
  * init: it registers its own effects.
  */
@@ -20,6 +21,25 @@ import {
 	type TimelineRange
 } from '$lib/stream/replayTimeline';
 import { columnarGex } from '$lib/wire/columnar';
+import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
+import { ChunkBuilder } from '$lib/stream/ringChunk';
+import type { StreamUpdate } from '$lib/stream/updates';
+
+/** Backfilled updates of `group` as ring chunks (60 s spans), so the timeline reads one shape. */
+export function chunksOf(group: string, updates: readonly StreamUpdate[]): RingChunk[] {
+	const out: RingChunk[] = [];
+	let b: ChunkBuilder | undefined;
+	for (const u of updates) {
+		if (u.kind !== 'gex' || u.group !== group) continue;
+		if (!b || !b.covers(u.timestamp)) {
+			if (b && b.count > 0) out.push(b.seal());
+			b = new ChunkBuilder(group, 'gex', u.timestamp);
+		}
+		b.append(u);
+	}
+	if (b && b.count > 0) out.push(b.seal());
+	return out;
+}
 
 /** How often the ring's tail is read again (the recorder checkpoints every 5 s of data). */
 export const REPLAY_REFRESH_MS = 3_000;
@@ -31,6 +51,8 @@ export interface SessionReplayOptions {
 	ticker: () => string;
 	/** A chain the REST poller fetched (fresh, not a cached paint), to record; else undefined. */
 	polled: () => ClassicChain | undefined;
+	/** The group's stream on the server (`classic_gex_full`): its recording backfills the ring. */
+	stream?: () => string;
 	/** Opens the ring (tests pass one on fake-indexeddb). */
 	open?: () => Promise<StreamRecorder>;
 	refreshMs?: number;
@@ -38,10 +60,16 @@ export interface SessionReplayOptions {
 
 export class SessionReplay {
 	recorder: StreamRecorder | undefined = $state.raw(undefined);
+	/** Snapshots the server's recording added to the ring (null while loading or without one). */
+	backfilled: number | null = $state(null);
 	/** 'unavailable': IndexedDB refused (private mode, quota); the view says replay is off. */
 	status: 'opening' | 'loading' | 'ready' | 'unavailable' = $state('opening');
 	chunks: RingChunk[] = $state.raw([]);
-	readonly frames: RecordedFrame[] = $derived(sessionFrames(framesOf(this.chunks)));
+	/** The session as the dashboard server recorded it (from the open), as ring chunks. */
+	serverChunks: RingChunk[] = $state.raw([]);
+	readonly frames: RecordedFrame[] = $derived(
+		sessionFrames(framesOf([...this.serverChunks, ...this.chunks]))
+	);
 	readonly range: TimelineRange | null = $derived(timelineRange(this.frames));
 	/** The replayed moment (unix s), or null at the live edge. */
 	at: number | null = $state(null);
@@ -79,6 +107,7 @@ export class SessionReplay {
 			const group = options.group();
 			this.at = null;
 			this.chunks = [];
+			this.serverChunks = [];
 			if (!recorder) return;
 			this.status = 'loading';
 			let stopped = false;
@@ -107,6 +136,21 @@ export class SessionReplay {
 				const fresh = await recorder.read(group, held.at(-1)?.start ?? 0);
 				if (!stopped) take(fresh);
 			};
+			// The server recorded the whole session: one request gives it from the open (one
+			// snapshot per 5 s, the ring's ladder cadence), held beside the browser's own ring.
+			const backfill = async () => {
+				if (!options.stream || typeof Worker === 'undefined') return;
+				try {
+					const result = await fetchBackfill(options.ticker(), options.stream(), { step: 5 });
+					if (stopped) return;
+					this.serverChunks = chunksOf(group, result.updates);
+					this.backfilled = result.updates.length;
+				} catch (err) {
+					if (!(err instanceof BackfillError)) throw err;
+					this.backfilled = 0;
+				}
+			};
+			void backfill().catch(() => undefined);
 			void loadRing().catch(() => (this.status = 'unavailable'));
 			const timer = setInterval(() => {
 				if (!loaded || (typeof document !== 'undefined' && document.hidden)) return;

@@ -1,0 +1,137 @@
+/**
+ * Bundled by bench/time.bench.ts for Chromium: (1) a backfill fetched and decoded in a worker,
+ * then turned into the heatmap grid on the main thread; (2) the heatmap's first draw of that day
+ * and of a synthetic 23,400 x 100 day on a 1280-pixel canvas; (3) appending one column and
+ * redrawing, as the live view does every second. Long tasks are observed throughout.
+ */
+import { HeatmapGrid, columnOfGex, type HeatColumn } from '../src/lib/charts/heatmapGrid';
+import { HEAT_MARGINS, divergingLut, drawHeatmap } from '../src/lib/charts/heatmapRender';
+import type { StreamUpdate } from '../src/lib/stream/updates';
+
+const longTasks: number[] = [];
+new PerformanceObserver((list) => {
+	for (const e of list.getEntries()) longTasks.push(e.duration);
+}).observe({ type: 'longtask', buffered: true });
+
+const style = {
+	neg: '#ef5b5b',
+	pos: '#2fbf71',
+	mid: '#0e1116',
+	spot: '#f5c542',
+	zeroGamma: '#b48cff',
+	text: '#8b949e',
+	grid: '#30363d',
+	background: '#0e1116'
+};
+const lut = divergingLut(style.neg, style.mid, style.pos);
+const canvas = document.createElement('canvas');
+const layout = { width: 1280, height: 480, dpr: 1, ...HEAT_MARGINS };
+canvas.width = 1280;
+canvas.height = 480;
+document.body.append(canvas);
+const ctx = canvas.getContext('2d')!;
+
+function draw(grid: HeatmapGrid, t0: number, t1: number): number {
+	const started = performance.now();
+	drawHeatmap(
+		ctx,
+		grid,
+		{ t0, t1, rowTop: 0, rowCount: grid.rows },
+		layout,
+		style,
+		lut,
+		grid.maxAbs,
+		(t) => String(t),
+		(s) => String(s)
+	);
+	// Include the canvas work the browser defers to the next read.
+	ctx.getImageData(0, 0, 1, 1);
+	return performance.now() - started;
+}
+
+function syntheticDay(columns: number, strikes: number): HeatColumn[] {
+	const open = 1795446000;
+	const ks = Array.from({ length: strikes }, (_, i) => 7000 + i * 5);
+	const out: HeatColumn[] = [];
+	for (let c = 0; c < columns; c++) {
+		const values = new Float64Array(strikes);
+		for (let r = 0; r < strikes; r++)
+			values[r] = Math.sin(c / 900 + r / 7) * 1e6 * (1 + r / strikes);
+		out.push({
+			timestamp: open + c,
+			spot: 7200 + Math.sin(c / 2000) * 40,
+			zeroGamma: 7180,
+			majorPos: 7250,
+			majorNeg: 7100,
+			strikes: ks,
+			values
+		});
+	}
+	return out;
+}
+
+async function backfill(url: string, workerUrl: string) {
+	const worker = new Worker(workerUrl, { type: 'module' });
+	const started = performance.now();
+	const reply = await new Promise<{
+		updates: StreamUpdate[];
+		fetchMs: number;
+		decodeMs: number;
+		corrupt: number;
+	}>((resolve) => {
+		worker.onmessage = (ev) => resolve(ev.data);
+		worker.postMessage({ url });
+	});
+	const received = performance.now();
+	const columns: HeatColumn[] = [];
+	for (const u of reply.updates) if (u.kind === 'gex') columns.push(columnOfGex(u.value, 'vol'));
+	const grid = HeatmapGrid.from(columns);
+	const gridMs = performance.now() - received;
+	const drawMs = draw(grid, grid.times[0], grid.times[grid.length - 1]);
+	worker.terminate();
+	return {
+		updates: reply.updates.length,
+		corrupt: reply.corrupt,
+		fetchMs: reply.fetchMs,
+		workerDecodeMs: reply.decodeMs,
+		totalToFirstDrawMs: performance.now() - started,
+		mainGridMs: gridMs,
+		mainDrawMs: drawMs
+	};
+}
+
+const tick = () => new Promise<void>((r) => setTimeout(r, 0));
+
+async function heatmapDraws() {
+	const cols = syntheticDay(23_400, 100);
+	await tick();
+	const buildStart = performance.now();
+	const grid = HeatmapGrid.from(cols.slice(0, 23_000));
+	const buildMs = performance.now() - buildStart;
+	// Let the observer report the build's long task before the heatmap's own are counted.
+	await new Promise((r) => setTimeout(r, 300));
+	// Long tasks from here on are the heatmap's own (drawing and live appends).
+	const seenBefore = longTasks.length;
+	const t0 = grid.times[0];
+	const t1 = t0 + 23_400;
+	const first = draw(grid, t0, t1);
+	const firsts: number[] = [first];
+	for (let i = 0; i < 10; i++) {
+		await tick();
+		firsts.push(draw(grid, t0, t1));
+	}
+	const appends: number[] = [];
+	for (let c = 23_000; c < 23_400; c++) {
+		await tick();
+		const s = performance.now();
+		grid.append(cols[c]);
+		draw(grid, t0, t1);
+		appends.push(performance.now() - s);
+	}
+	// The observer reports asynchronously.
+	await new Promise((r) => setTimeout(r, 200));
+	const drawLongTasks = longTasks.slice(seenBefore);
+	return { buildMs, first, firsts, appends, drawLongTasks };
+}
+
+(globalThis as Record<string, unknown>).timeBench = { backfill, heatmapDraws, longTasks };

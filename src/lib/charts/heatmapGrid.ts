@@ -1,0 +1,191 @@
+/**
+ * GEX over time as a grid for the heatmap: one column per calculation (time across), one row
+ * per strike (highest at the top), net GEX (volume or OI) per cell, plus the per-column lines
+ * drawn over it (spot, zero gamma, the majors). Columns are stored column-major in one growable
+ * Float32Array so a live column appends in O(strikes) and a draw reads cells without objects.
+ *
+ * Pure: the canvas renderer (./heatmapRender) and tests use it directly.
+ */
+
+/** One calculation as the grid takes it (see columnOfGex / columnOfChain). */
+export interface HeatColumn {
+	timestamp: number;
+	spot: number;
+	zeroGamma: number;
+	majorPos: number;
+	majorNeg: number;
+	strikes: ArrayLike<number>;
+	/** Net GEX per strike, same order as `strikes`. */
+	values: ArrayLike<number>;
+}
+
+export type HeatMetric = 'vol' | 'oi';
+
+/** The fields of a ColumnarGex (stream) or of a REST chain mapped to columns. */
+export interface GexLike {
+	timestamp: number;
+	spot: number;
+	zeroGamma: number;
+	majorPosVol: number;
+	majorPosOi: number;
+	majorNegVol: number;
+	majorNegOi: number;
+	strikes: ArrayLike<number>;
+	gexVol: ArrayLike<number>;
+	gexOi: ArrayLike<number>;
+}
+
+export function columnOfGex(g: GexLike, metric: HeatMetric): HeatColumn {
+	return {
+		timestamp: g.timestamp,
+		spot: g.spot,
+		zeroGamma: g.zeroGamma,
+		majorPos: metric === 'vol' ? g.majorPosVol : g.majorPosOi,
+		majorNeg: metric === 'vol' ? g.majorNegVol : g.majorNegOi,
+		strikes: g.strikes,
+		values: metric === 'vol' ? g.gexVol : g.gexOi
+	};
+}
+
+export type AppendResult = 'appended' | 'replaced' | 'older';
+
+export class HeatmapGrid {
+	/** Strikes of the rows, descending (row 0 = highest strike, drawn at the top). */
+	strikes: Float64Array = new Float64Array(0);
+	private rowOf = new Map<number, number>();
+	times = new Float64Array(256);
+	spot = new Float64Array(256);
+	zeroGamma = new Float64Array(256);
+	majorPos = new Float64Array(256);
+	majorNeg = new Float64Array(256);
+	/** values[col * rows + row]; NaN where a column had no value for the strike. */
+	values = new Float32Array(0);
+	length = 0;
+	/** Largest |value| seen: the colour scale's default half-range. */
+	maxAbs = 0;
+	/** Bumped on every change (views redraw on it). */
+	revision = 0;
+
+	get rows(): number {
+		return this.strikes.length;
+	}
+
+	static from(columns: Iterable<HeatColumn>): HeatmapGrid {
+		const list = [...columns].sort((a, b) => a.timestamp - b.timestamp);
+		const grid = new HeatmapGrid();
+		const strikes = new Set<number>();
+		for (const c of list) for (let i = 0; i < c.strikes.length; i++) strikes.add(c.strikes[i]);
+		grid.setStrikes([...strikes]);
+		grid.reserve(list.length);
+		for (const c of list) grid.append(c);
+		return grid;
+	}
+
+	private setStrikes(strikes: number[]): void {
+		const sorted = Float64Array.from(strikes.filter(Number.isFinite)).sort().reverse();
+		const old = this.strikes;
+		const oldValues = this.values;
+		const rows = sorted.length;
+		const values = new Float32Array(Math.max(this.times.length, 1) * rows).fill(Number.NaN);
+		// Re-seat existing cells under the new row order (a strike appeared mid-session).
+		if (old.length > 0) {
+			const map = new Map<number, number>();
+			sorted.forEach((s, i) => map.set(s, i));
+			for (let r = 0; r < old.length; r++) {
+				const to = map.get(old[r])!;
+				for (let c = 0; c < this.length; c++) values[c * rows + to] = oldValues[c * old.length + r];
+			}
+		}
+		this.strikes = sorted;
+		this.values = values;
+		this.rowOf = new Map();
+		sorted.forEach((s, i) => this.rowOf.set(s, i));
+	}
+
+	private reserve(columns: number): void {
+		if (columns <= this.times.length) return;
+		let cap = this.times.length;
+		while (cap < columns) cap *= 2;
+		const grow = (a: Float64Array) => {
+			const b = new Float64Array(cap);
+			b.set(a.subarray(0, this.length));
+			return b;
+		};
+		this.times = grow(this.times);
+		this.spot = grow(this.spot);
+		this.zeroGamma = grow(this.zeroGamma);
+		this.majorPos = grow(this.majorPos);
+		this.majorNeg = grow(this.majorNeg);
+		const values = new Float32Array(cap * this.rows).fill(Number.NaN);
+		values.set(this.values.subarray(0, this.length * this.rows));
+		this.values = values;
+	}
+
+	/** Adds a calculation; the same timestamp again replaces its column, an older one is dropped. */
+	append(c: HeatColumn): AppendResult {
+		const last = this.length > 0 ? this.times[this.length - 1] : -Infinity;
+		if (c.timestamp < last) return 'older';
+		let unknown: number[] | undefined;
+		for (let i = 0; i < c.strikes.length; i++) {
+			if (!this.rowOf.has(c.strikes[i]) && Number.isFinite(c.strikes[i])) {
+				(unknown ??= []).push(c.strikes[i]);
+			}
+		}
+		if (unknown) this.setStrikes([...this.strikes, ...unknown]);
+		const replaced = c.timestamp === last;
+		const col = replaced ? this.length - 1 : this.length;
+		if (!replaced) this.reserve(this.length + 1);
+		const rows = this.rows;
+		const base = col * rows;
+		this.values.fill(Number.NaN, base, base + rows);
+		for (let i = 0; i < c.strikes.length; i++) {
+			const row = this.rowOf.get(c.strikes[i]);
+			if (row === undefined) continue;
+			const v = c.values[i];
+			this.values[base + row] = v;
+			const a = Math.abs(v);
+			if (a > this.maxAbs && Number.isFinite(a)) this.maxAbs = a;
+		}
+		this.times[col] = c.timestamp;
+		this.spot[col] = c.spot;
+		this.zeroGamma[col] = c.zeroGamma;
+		this.majorPos[col] = c.majorPos;
+		this.majorNeg[col] = c.majorNeg;
+		if (!replaced) this.length++;
+		this.revision++;
+		return replaced ? 'replaced' : 'appended';
+	}
+
+	/** Index of the last column at or before `t` (-1 when `t` precedes the first column). */
+	columnAt(t: number): number {
+		let lo = 0;
+		let hi = this.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.times[mid] <= t) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo - 1;
+	}
+
+	/** Row of the strike nearest `strike` (rows are descending). */
+	rowNear(strike: number): number {
+		const n = this.rows;
+		if (n === 0) return -1;
+		let lo = 0;
+		let hi = n - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.strikes[mid] > strike) lo = mid + 1;
+			else hi = mid;
+		}
+		if (lo > 0 && Math.abs(this.strikes[lo - 1] - strike) < Math.abs(this.strikes[lo] - strike)) {
+			return lo - 1;
+		}
+		return lo;
+	}
+
+	value(col: number, row: number): number {
+		return this.values[col * this.rows + row];
+	}
+}

@@ -1,0 +1,114 @@
+/**
+ * The service's end-of-day report (`GET /v2/hist/eod/{ticker}`, a zip of the newest completed
+ * session's 15 categories as gzip JSON arrays) for the dashboard: downloaded through the server
+ * as a stream (the browser never holds the key, the server never buffers the file), or opened:
+ * its members are filed in the recorder's format, so the heatmap and replay read that day like a
+ * recorded one.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
+import { RecordKind } from './recordFile';
+import { isRecordedDay, type SessionRecorder } from './sessionRecorder';
+
+export interface EodTarget {
+	baseUrl: string;
+	key: string | undefined;
+	userAgent: string;
+}
+
+/** Starts the upstream download and resolves with its response stream (status and headers). */
+export function eodDownload(target: EodTarget, ticker: string): Promise<IncomingMessage> {
+	const url = new URL(`${target.baseUrl}/hist/eod/${encodeURIComponent(ticker)}`);
+	const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+	const headers: Record<string, string> = {
+		'user-agent': target.userAgent,
+		accept: 'application/zip, application/json'
+	};
+	if (target.key) headers.authorization = `Bearer ${target.key}`;
+	return new Promise((resolve, reject) => {
+		const req = request(url, { method: 'GET', headers, timeout: 300_000 }, resolve);
+		req.on('timeout', () => req.destroy(new Error('the EOD report download timed out')));
+		req.on('error', reject);
+		req.end();
+	});
+}
+
+async function readAll(res: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const c of res) chunks.push(c as Buffer);
+	return Buffer.concat(chunks);
+}
+
+export class EodError extends Error {
+	constructor(
+		readonly status: number,
+		message: string
+	) {
+		super(message);
+	}
+}
+
+export interface OpenedReport {
+	day: string;
+	/** Streams filed (`classic_gex_full`, ...), with their calculation counts. */
+	streams: { stream: string; records: number }[];
+}
+
+const MEMBER =
+	/^([A-Z0-9_]+)\/(classic|state|orderflow)\/([a-z0-9_]+)\/(\d{4}-\d{2}-\d{2})_[^/]+\.json\.gz$/;
+
+/** Downloads the report and files every member under its day; members already filed stay. */
+export async function openEodReport(
+	target: EodTarget,
+	recorder: SessionRecorder,
+	ticker: string
+): Promise<OpenedReport> {
+	const res = await eodDownload(target, ticker);
+	const body = await readAll(res);
+	if (res.statusCode !== 200) {
+		let message = `the service answered ${res.statusCode}`;
+		try {
+			message = (JSON.parse(body.toString('utf8')) as { error?: string }).error ?? message;
+		} catch {
+			// not JSON
+		}
+		throw new EodError(res.statusCode ?? 502, message);
+	}
+	let members: Record<string, Uint8Array>;
+	try {
+		members = unzipSync(body);
+	} catch (e) {
+		throw new EodError(502, `The EOD report is not a zip: ${(e as Error).message}`);
+	}
+	let day: string | undefined;
+	const streams: OpenedReport['streams'] = [];
+	for (const [name, data] of Object.entries(members)) {
+		const m = MEMBER.exec(name);
+		if (!m || m[1] !== ticker || !isRecordedDay(m[4])) continue;
+		day = m[4];
+		const stream = `${m[2]}_${m[3]}`;
+		const existing = recorder.read(day, ticker, stream).length;
+		if (existing > 0) {
+			streams.push({ stream, records: existing });
+			continue;
+		}
+		const snapshots = JSON.parse(gunzipSync(data).toString('utf8')) as { timestamp?: number }[];
+		let previous = -Infinity;
+		const records = [];
+		for (const s of snapshots) {
+			if (typeof s?.timestamp !== 'number' || !(s.timestamp > previous)) continue;
+			previous = s.timestamp;
+			records.push({
+				kind: RecordKind.SnapshotGzipJson,
+				timestamp: s.timestamp,
+				payload: gzipSync(JSON.stringify(s), { level: 1 })
+			});
+		}
+		recorder.import(day, ticker, stream, records);
+		streams.push({ stream, records: records.length });
+	}
+	if (!day) throw new EodError(502, 'The EOD report holds no member for this ticker.');
+	return { day, streams: streams.sort((a, b) => a.stream.localeCompare(b.stream)) };
+}

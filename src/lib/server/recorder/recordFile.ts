@@ -1,0 +1,323 @@
+/**
+ * One recorded stream of one day on disk: an append-only data file of framed records and a
+ * small time index beside it, built to survive a kill at any byte.
+ *
+ *   data  <stream>.rec : records, each
+ *           [u8 0xA7][u8 kind][u16 0][u32 payload length][f64 data time, unix s]
+ *           [f64 received, unix ms][u32 crc32 of the 28-byte header's first 24 bytes + payload]
+ *           [payload]
+ *   index <stream>.idx : one [f64 data time][f64 record offset] per record (little endian)
+ *
+ * A record is written with one write() call, then its index entry. After a kill -9 the tail of
+ * either file can be torn: open() keeps every index entry whose record checks out, scans the
+ * data file from there, truncates a torn record (bad magic, short, crc mismatch) and re-creates
+ * the missing index entries. Nothing before the first bad byte is ever lost.
+ */
+import {
+	closeSync,
+	fstatSync,
+	ftruncateSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	writeSync
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
+
+export const RECORD_MAGIC = 0xa7;
+export const RECORD_HEADER_BYTES = 28;
+const INDEX_ENTRY_BYTES = 16;
+/** A single record larger than this is corrupt (the wire's own frame bound is 4 MiB). */
+export const MAX_RECORD_PAYLOAD = 16 * 1024 * 1024;
+
+/** What a record holds: a stream frame's Any bytes, or a polled JSON snapshot, gzipped. */
+export const enum RecordKind {
+	StreamAny = 1,
+	SnapshotGzipJson = 2
+}
+
+export interface StoredRecord {
+	kind: RecordKind;
+	/** Data time of the record (unix seconds, from the frame or snapshot itself). */
+	timestamp: number;
+	/** Server wall clock when it arrived (unix ms). */
+	receivedAt: number;
+	payload: Buffer;
+}
+
+export interface Recovery {
+	records: number;
+	/** Bytes of a torn tail cut from the data file (0 after a clean stop). */
+	truncatedBytes: number;
+	/** Index entries re-created from the data file. */
+	reindexed: number;
+}
+
+function encodeHeader(kind: RecordKind, length: number, timestamp: number, receivedAt: number) {
+	const h = Buffer.alloc(RECORD_HEADER_BYTES);
+	h[0] = RECORD_MAGIC;
+	h[1] = kind;
+	h.writeUInt32LE(length, 4);
+	h.writeDoubleLE(timestamp, 8);
+	h.writeDoubleLE(receivedAt, 16);
+	return h;
+}
+
+function checksum(header: Buffer, payload: Buffer): number {
+	return crc32(payload, crc32(header.subarray(0, 24)));
+}
+
+/** Parses the record at `at` of `buf`; undefined when it is torn or corrupt. */
+export function parseRecord(
+	buf: Buffer,
+	at: number
+): { record: StoredRecord; next: number } | undefined {
+	if (at + RECORD_HEADER_BYTES > buf.length) return undefined;
+	if (buf[at] !== RECORD_MAGIC) return undefined;
+	const kind = buf[at + 1];
+	if (kind !== RecordKind.StreamAny && kind !== RecordKind.SnapshotGzipJson) return undefined;
+	const length = buf.readUInt32LE(at + 4);
+	if (length > MAX_RECORD_PAYLOAD) return undefined;
+	const end = at + RECORD_HEADER_BYTES + length;
+	if (end > buf.length) return undefined;
+	const header = buf.subarray(at, at + RECORD_HEADER_BYTES);
+	const payload = buf.subarray(at + RECORD_HEADER_BYTES, end);
+	if (checksum(header, payload) !== header.readUInt32LE(24)) return undefined;
+	return {
+		record: {
+			kind,
+			timestamp: header.readDoubleLE(8),
+			receivedAt: header.readDoubleLE(16),
+			payload
+		},
+		next: end
+	};
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+	const buf = Buffer.allocUnsafe(length);
+	let got = 0;
+	while (got < length) {
+		const n = readSync(fd, buf, got, length - got, position + got);
+		if (n === 0) break;
+		got += n;
+	}
+	return got === length ? buf : buf.subarray(0, got);
+}
+
+/** Growable parallel arrays of the index, in memory for range lookups. */
+class TimeIndex {
+	times = new Float64Array(1024);
+	offsets = new Float64Array(1024);
+	/** Running maximum of times: the lookup key, monotonic even if a record came out of order. */
+	keys = new Float64Array(1024);
+	length = 0;
+
+	push(time: number, offset: number): void {
+		if (this.length === this.times.length) {
+			const grow = (a: Float64Array) => {
+				const b = new Float64Array(a.length * 2);
+				b.set(a);
+				return b;
+			};
+			this.times = grow(this.times);
+			this.offsets = grow(this.offsets);
+			this.keys = grow(this.keys);
+		}
+		const prev = this.length > 0 ? this.keys[this.length - 1] : -Infinity;
+		this.times[this.length] = time;
+		this.offsets[this.length] = offset;
+		this.keys[this.length] = Math.max(prev, time);
+		this.length++;
+	}
+
+	/** First entry whose key is >= t. */
+	lowerBound(t: number): number {
+		let lo = 0;
+		let hi = this.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.keys[mid] < t) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+
+	/** First entry whose key is > t. */
+	upperBound(t: number): number {
+		let lo = 0;
+		let hi = this.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.keys[mid] <= t) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+}
+
+export class RecordFile {
+	private readonly index = new TimeIndex();
+	private dataSize = 0;
+	private closed = false;
+	/** Server wall clock of the last append (to close idle files). */
+	lastWriteAt = 0;
+	/** Server wall clock of the last read. */
+	lastReadAt = 0;
+	readonly recovery: Recovery;
+
+	private constructor(
+		readonly path: string,
+		private readonly dataFd: number,
+		private readonly indexFd: number
+	) {
+		this.recovery = this.recover();
+	}
+
+	/** Opens (creating) `<path>` and `<path minus .rec>.idx`, repairing a torn tail. */
+	static open(path: string): RecordFile {
+		mkdirSync(dirname(path), { recursive: true });
+		const dataFd = openSync(path, 'a+');
+		let indexFd: number;
+		try {
+			indexFd = openSync(indexPathOf(path), 'a+');
+		} catch (e) {
+			closeSync(dataFd);
+			throw e;
+		}
+		// 'a+' appends every write at the end whatever the position: exactly the record order.
+		return new RecordFile(path, dataFd, indexFd);
+	}
+
+	get records(): number {
+		return this.index.length;
+	}
+
+	get bytes(): number {
+		return this.dataSize + this.index.length * INDEX_ENTRY_BYTES;
+	}
+
+	/** Data time of the newest record, or undefined when empty. */
+	get lastTimestamp(): number | undefined {
+		return this.index.length > 0 ? this.index.keys[this.index.length - 1] : undefined;
+	}
+
+	get firstTimestamp(): number | undefined {
+		return this.index.length > 0 ? this.index.times[0] : undefined;
+	}
+
+	private recover(): Recovery {
+		const dataLength = fstatSync(this.dataFd).size;
+		const indexLength = fstatSync(this.indexFd).size;
+		const entries = Math.floor(indexLength / INDEX_ENTRY_BYTES);
+		const raw = readAt(this.indexFd, 0, entries * INDEX_ENTRY_BYTES);
+		// Index entries are trusted only as far as they are increasing offsets inside the data.
+		let validEntries = 0;
+		let prevOffset = -1;
+		for (let i = 0; i < entries; i++) {
+			const offset = raw.readDoubleLE(i * INDEX_ENTRY_BYTES + 8);
+			if (!(offset > prevOffset) || offset + RECORD_HEADER_BYTES > dataLength) break;
+			prevOffset = offset;
+			validEntries++;
+		}
+		// The last trusted entry's record is re-checked by the scan below, from its offset.
+		let scanFrom = 0;
+		if (validEntries > 0) {
+			validEntries--;
+			scanFrom = raw.readDoubleLE(validEntries * INDEX_ENTRY_BYTES + 8);
+		}
+		for (let i = 0; i < validEntries; i++) {
+			this.index.push(
+				raw.readDoubleLE(i * INDEX_ENTRY_BYTES),
+				raw.readDoubleLE(i * INDEX_ENTRY_BYTES + 8)
+			);
+		}
+		const tail = readAt(this.dataFd, scanFrom, dataLength - scanFrom);
+		let at = 0;
+		const found: { time: number; offset: number }[] = [];
+		for (;;) {
+			const parsed = parseRecord(tail, at);
+			if (!parsed) break;
+			found.push({ time: parsed.record.timestamp, offset: scanFrom + at });
+			at = parsed.next;
+		}
+		const goodEnd = scanFrom + at;
+		const truncatedBytes = dataLength - goodEnd;
+		if (truncatedBytes > 0) ftruncateSync(this.dataFd, goodEnd);
+		this.dataSize = goodEnd;
+		// Rewrite the index from the first re-scanned entry on: the old tail may be torn or short.
+		ftruncateSync(this.indexFd, validEntries * INDEX_ENTRY_BYTES);
+		if (found.length > 0) {
+			const out = Buffer.alloc(found.length * INDEX_ENTRY_BYTES);
+			found.forEach((f, i) => {
+				out.writeDoubleLE(f.time, i * INDEX_ENTRY_BYTES);
+				out.writeDoubleLE(f.offset, i * INDEX_ENTRY_BYTES + 8);
+				this.index.push(f.time, f.offset);
+			});
+			writeSync(this.indexFd, out);
+		}
+		return {
+			records: this.index.length,
+			truncatedBytes,
+			reindexed: Math.max(0, this.index.length - entries)
+		};
+	}
+
+	/** Appends one record (synchronously handed to the OS: a process kill loses nothing). */
+	append(kind: RecordKind, timestamp: number, receivedAt: number, payload: Uint8Array): void {
+		if (this.closed) throw new Error(`${this.path} is closed`);
+		if (payload.length > MAX_RECORD_PAYLOAD) {
+			throw new RangeError(`record of ${payload.length} bytes exceeds ${MAX_RECORD_PAYLOAD}`);
+		}
+		// (Node's crc32 of a zero-length view of an empty ArrayBuffer is 0, not the seed: use a
+		// plain empty Buffer.)
+		const body =
+			payload.length === 0
+				? Buffer.alloc(0)
+				: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+		const header = encodeHeader(kind, body.length, timestamp, receivedAt);
+		header.writeUInt32LE(checksum(header, body), 24);
+		const offset = this.dataSize;
+		writeSync(this.dataFd, Buffer.concat([header, body]));
+		this.dataSize += RECORD_HEADER_BYTES + body.length;
+		const entry = Buffer.allocUnsafe(INDEX_ENTRY_BYTES);
+		entry.writeDoubleLE(timestamp, 0);
+		entry.writeDoubleLE(offset, 8);
+		writeSync(this.indexFd, entry);
+		this.index.push(timestamp, offset);
+		this.lastWriteAt = Date.now();
+	}
+
+	/** Records whose data time is within [from, to] (seconds; bounds inclusive), in order. */
+	read(from = -Infinity, to = Infinity): StoredRecord[] {
+		this.lastReadAt = Date.now();
+		const i0 = this.index.lowerBound(from);
+		const i1 = this.index.upperBound(to);
+		if (i1 <= i0) return [];
+		const start = this.index.offsets[i0];
+		const end = i1 < this.index.length ? this.index.offsets[i1] : this.dataSize;
+		const buf = readAt(this.dataFd, start, end - start);
+		const out: StoredRecord[] = [];
+		let at = 0;
+		while (at < buf.length) {
+			const parsed = parseRecord(buf, at);
+			if (!parsed) break;
+			// Copy out of the shared read buffer only what is kept.
+			if (parsed.record.timestamp >= from && parsed.record.timestamp <= to) out.push(parsed.record);
+			at = parsed.next;
+		}
+		return out;
+	}
+
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		closeSync(this.dataFd);
+		closeSync(this.indexFd);
+	}
+}
+
+export function indexPathOf(dataPath: string): string {
+	return dataPath.replace(/\.rec$/, '') + '.idx';
+}

@@ -1,0 +1,126 @@
+/**
+ * The session recorder on the update tap: frames filed by their own ET day and stream, polled
+ * snapshots kept once per calculation, retention by days and bytes, and the backfill answer
+ * (ranges, thinning, refusals) decoding back to the recorded updates.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeBackfill } from '../../stream/backfill';
+import { spxChain } from '../../wire/arbitraries.test-support';
+import { encodeFrame, initWireEncoder } from '../../wire/encode';
+import { UpdateTap } from '../updates/tap';
+import { backfillResponse, recordedDaysResponse } from './backfillResponse';
+import { SessionRecorder, streamOfGroup } from './sessionRecorder';
+
+const OPEN = 1795446000; // 2026-11-23 09:30 ET
+let dir: string;
+let tap: UpdateTap;
+let recorder: SessionRecorder;
+
+beforeAll(() => initWireEncoder());
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), 'gexdeck-recorder-'));
+	tap = new UpdateTap();
+	recorder = new SessionRecorder({ root: dir });
+	recorder.attach(tap);
+});
+afterEach(() => {
+	recorder.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+function gexFrame(ts: number) {
+	return encodeFrame('gex', { ...spxChain(20, ts % 97), timestamp: ts });
+}
+
+function publishGex(ts: number, group = 'SPX_classic_gex_full') {
+	tap.publish({ source: 'stream', group, receivedAt: Date.now(), any: gexFrame(ts) });
+}
+
+describe('SessionRecorder', () => {
+	it('names streams after the group without its ticker', () => {
+		expect(streamOfGroup('SPX_classic_gex_full')).toEqual({
+			ticker: 'SPX',
+			stream: 'classic_gex_full'
+		});
+		expect(streamOfGroup('SPX_spot')).toEqual({ ticker: 'SPX', stream: 'spot' });
+		expect(streamOfGroup('nonsense')).toBeUndefined();
+	});
+
+	it('files frames by their data day and backfills them, decoded, in order', () => {
+		for (let s = 0; s < 30; s++) publishGex(OPEN + s);
+		publishGex(OPEN + 86_400); // the next day
+		expect(recorder.days()).toEqual(['2026-11-23', '2026-11-24']);
+		const answer = backfillResponse(
+			recorder,
+			'SPX',
+			'classic_gex_full',
+			new URLSearchParams('day=2026-11-23')
+		);
+		expect(answer.status).toBe(200);
+		const decoded = decodeBackfill(answer.body as Uint8Array);
+		expect(decoded.corrupt).toBe(0);
+		expect(decoded.updates.map((u) => u.timestamp)).toEqual(
+			Array.from({ length: 30 }, (_, i) => OPEN + i)
+		);
+		// Default day: the newest recorded.
+		const newest = backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
+		expect(newest.headers['x-gexdeck-day']).toBe('2026-11-24');
+		// Range and thinning.
+		const q = new URLSearchParams(`day=2026-11-23&from=${OPEN + 10}&to=${OPEN + 29}&step=5`);
+		const thinned = decodeBackfill(
+			backfillResponse(recorder, 'SPX', 'classic_gex_full', q).body as Uint8Array
+		);
+		expect(thinned.updates.map((u) => u.timestamp - OPEN)).toEqual([10, 15, 20, 25]);
+		const days = JSON.parse(recordedDaysResponse(recorder, 'SPX').body as string);
+		expect(days.days.map((d: { day: string }) => d.day)).toEqual(['2026-11-24', '2026-11-23']);
+	});
+
+	it('refuses bad requests clearly', () => {
+		publishGex(OPEN);
+		const ask = (t: string, s: string, q: string) =>
+			backfillResponse(recorder, t, s, new URLSearchParams(q));
+		expect(ask('spx', 'classic_gex_full', '').status).toBe(400);
+		expect(ask('SPX', '../etc', '').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'day=yesterday').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'from=abc').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'step=0').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'day=2026-11-20').status).toBe(404);
+		expect(ask('NDX', 'classic_gex_full', '').status).toBe(404);
+	});
+
+	it('keeps a polled snapshot once per calculation, and backfills it as an update', () => {
+		const chain = spxChain(10, 1);
+		for (const ts of [OPEN, OPEN, OPEN + 1]) {
+			tap.publish({
+				source: 'snapshot',
+				ticker: 'SPX',
+				stream: 'classic_gex_zero',
+				receivedAt: Date.now(),
+				json: JSON.stringify({ ...chain, timestamp: ts })
+			});
+		}
+		expect(recorder.counters.skipped).toBe(1);
+		const body = backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams()).body;
+		const decoded = decodeBackfill(body as Uint8Array);
+		expect(decoded.updates.map((u) => [u.kind, u.timestamp])).toEqual([
+			['gex', OPEN],
+			['gex', OPEN + 1]
+		]);
+	});
+
+	it('removes the oldest days beyond the retention, never the day being written', () => {
+		recorder.close();
+		recorder = new SessionRecorder({ root: dir, retentionDays: 2 });
+		recorder.attach(tap);
+		for (const d of [0, 1, 4, 5]) publishGex(OPEN + d * 86_400);
+		expect(recorder.days()).toEqual(['2026-11-27', '2026-11-28']);
+		recorder.close();
+		recorder = new SessionRecorder({ root: dir, maxBytes: 1 });
+		recorder.attach(tap);
+		publishGex(OPEN + 6 * 86_400);
+		expect(recorder.days()).toEqual(['2026-11-29']);
+	});
+});

@@ -1,0 +1,377 @@
+/**
+ * The session recorder: subscribes to the update tap and writes every frame the relay receives
+ * and every snapshot the proxy fetches to disk, per ET day, ticker and stream, as it arrives:
+ *
+ *   <root>/<YYYY-MM-DD>/<TICKER>/<stream>.rec   (+ .idx), see ./recordFile
+ *
+ * `stream` is the group without its ticker (`classic_gex_full`, `state_delta_zero`,
+ * `orderflow_orderflow`, `spot`, an expiry group's `classic_gex_20260717`); polled snapshots use
+ * the same names, so a view reads one stream whatever the tier. The day is the data's own ET day
+ * (frame timestamp), not the server's clock, so a simulated or replayed session files correctly.
+ *
+ * Retention keeps the newest `retentionDays` recorded days and at most `maxBytes` in total,
+ * whichever is reached first; the day being written is never removed.
+ */
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { etDay } from '../../charts/sessionTime';
+import { parseGroup } from '../../contract/hubs';
+import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
+import { frameTimestamp } from './frameStamp';
+import { RecordFile, RecordKind, type StoredRecord } from './recordFile';
+
+export interface SessionRecorderOptions {
+	/** Folder of the recordings (created on first write). */
+	root: string;
+	/** Recorded days kept (default 20 trading days). */
+	retentionDays?: number;
+	/** Total bytes kept (default 5 GB). */
+	maxBytes?: number;
+	/** Files not written for this long are closed (default 5 minutes). */
+	idleCloseMs?: number;
+	log?: (message: string) => void;
+}
+
+export const DEFAULT_RETENTION_DAYS = 20;
+export const DEFAULT_MAX_BYTES = 5 * 1024 ** 3;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const TICKER = /^[A-Z0-9_]{1,16}$/;
+const STREAM = /^[a-z0-9_]{1,48}$/;
+
+export function isRecordedDay(value: string): boolean {
+	return DAY.test(value);
+}
+
+export function isStreamName(value: string): boolean {
+	return STREAM.test(value);
+}
+
+export function isRecordedTicker(value: string): boolean {
+	return TICKER.test(value);
+}
+
+/** `SPX_classic_gex_full` -> { ticker: 'SPX', stream: 'classic_gex_full' }. */
+export function streamOfGroup(group: string): { ticker: string; stream: string } | undefined {
+	const parsed = parseGroup(group);
+	if (!parsed.ok) return undefined;
+	const ticker = parsed.group.ticker;
+	const stream = parsed.group.kind === 'spot' ? 'spot' : group.slice(ticker.length + 1);
+	return STREAM.test(stream) ? { ticker, stream } : undefined;
+}
+
+/** Timestamp of a polled snapshot body (`"timestamp": <unix s>` leads every snapshot). */
+function snapshotTimestamp(json: string): number | undefined {
+	const m = /"timestamp"\s*:\s*(\d+(?:\.\d+)?)/.exec(json.slice(0, 512));
+	return m ? Number(m[1]) : undefined;
+}
+
+export interface DiskUsage {
+	bytes: number;
+	days: string[];
+	files: number;
+}
+
+export interface RecorderCounters {
+	records: number;
+	bytes: number;
+	/** Updates skipped: group not understood, no timestamp, repeated snapshot. */
+	skipped: number;
+	/** Writes that failed (disk full, permissions): counted and logged, never thrown. */
+	failures: number;
+	lastError?: string;
+}
+
+export class SessionRecorder {
+	readonly counters: RecorderCounters = { records: 0, bytes: 0, skipped: 0, failures: 0 };
+	private readonly files = new Map<string, RecordFile>();
+	/** Last data time per ticker: the fallback stamp of a frame without one. */
+	private readonly lastTime = new Map<string, number>();
+	private unsubscribe: (() => void) | undefined;
+	private sweepTimer: ReturnType<typeof setInterval> | undefined;
+	private currentDay: string | undefined;
+	private lastArrival = 0;
+	private readonly log: (message: string) => void;
+
+	constructor(private readonly options: SessionRecorderOptions) {
+		this.log = options.log ?? (() => undefined);
+	}
+
+	get root(): string {
+		return this.options.root;
+	}
+
+	/** Starts recording what the tap publishes; also starts the idle-file sweep. */
+	attach(tap: UpdateTap): void {
+		this.unsubscribe?.();
+		this.unsubscribe = tap.subscribe((u) => this.record(u));
+		this.sweepTimer ??= setInterval(() => this.sweep(), 60_000);
+		this.sweepTimer.unref?.();
+	}
+
+	/** Writes one update. Never throws (a failing disk is counted, the relay goes on). */
+	record(u: ReceivedUpdate): void {
+		try {
+			if (u.source === 'stream') {
+				const s = streamOfGroup(u.group);
+				if (!s) {
+					this.counters.skipped++;
+					return;
+				}
+				const ts =
+					frameTimestamp(u.any) ?? this.lastTime.get(s.ticker) ?? Math.floor(u.receivedAt / 1000);
+				this.write(s.ticker, s.stream, RecordKind.StreamAny, ts, u.receivedAt, u.any);
+			} else {
+				const ts = snapshotTimestamp(u.json);
+				if (ts === undefined || !TICKER.test(u.ticker) || !STREAM.test(u.stream)) {
+					this.counters.skipped++;
+					return;
+				}
+				const file = this.file(etDay(ts), u.ticker, u.stream);
+				// Polls within one calculation return the same snapshot: keep it once.
+				if ((file.lastTimestamp ?? -Infinity) >= ts) {
+					this.counters.skipped++;
+					return;
+				}
+				this.write(
+					u.ticker,
+					u.stream,
+					RecordKind.SnapshotGzipJson,
+					ts,
+					u.receivedAt,
+					gzipSync(u.json, { level: 6 })
+				);
+			}
+		} catch (e) {
+			this.counters.failures++;
+			this.counters.lastError = e instanceof Error ? e.message : String(e);
+			if (this.counters.failures === 1 || this.counters.failures % 1000 === 0) {
+				this.log(`recorder: write failed (${this.counters.failures}): ${this.counters.lastError}`);
+			}
+		}
+	}
+
+	private write(
+		ticker: string,
+		stream: string,
+		kind: RecordKind,
+		ts: number,
+		receivedAt: number,
+		payload: Uint8Array
+	): void {
+		const day = etDay(ts);
+		if (day !== this.currentDay) {
+			const first = this.currentDay === undefined;
+			this.currentDay = day;
+			// A new day: the previous days' files are done, and retention may free space.
+			if (!first) this.closeDaysBefore(day);
+			this.enforceRetention();
+		}
+		this.lastTime.set(ticker, ts);
+		// Strictly increasing arrival stamps (a microsecond apart at least): merging two streams
+		// by them restores the exact order the relay received (and delivered) the frames.
+		this.lastArrival = Math.max(receivedAt, this.lastArrival + 0.001);
+		this.file(day, ticker, stream).append(kind, ts, this.lastArrival, payload);
+		this.counters.records++;
+		this.counters.bytes += payload.length + 44;
+	}
+
+	private pathOf(day: string, ticker: string, stream: string): string {
+		return join(this.options.root, day, ticker, `${stream}.rec`);
+	}
+
+	private file(day: string, ticker: string, stream: string): RecordFile {
+		const key = `${day}/${ticker}/${stream}`;
+		let f = this.files.get(key);
+		if (!f) {
+			f = RecordFile.open(this.pathOf(day, ticker, stream));
+			if (f.recovery.truncatedBytes > 0) {
+				this.log(
+					`recorder: ${key}: cut a torn tail of ${f.recovery.truncatedBytes} bytes; ${f.recovery.records} records intact`
+				);
+			}
+			this.files.set(key, f);
+		}
+		return f;
+	}
+
+	/**
+	 * Opens every recorded file of the folder once, so torn tails left by a crash are repaired
+	 * at start rather than at the first read. Returns what was repaired.
+	 */
+	recoverAll(): { files: number; truncatedBytes: number } {
+		let files = 0;
+		let truncatedBytes = 0;
+		for (const day of this.days()) {
+			for (const ticker of this.tickers(day)) {
+				for (const stream of this.streams(day, ticker)) {
+					const f = this.file(day, ticker, stream);
+					files++;
+					truncatedBytes += f.recovery.truncatedBytes;
+				}
+			}
+		}
+		return { files, truncatedBytes };
+	}
+
+	/** Recorded days, oldest first. */
+	days(): string[] {
+		if (!existsSync(this.options.root)) return [];
+		return readdirSync(this.options.root)
+			.filter((d) => DAY.test(d))
+			.sort();
+	}
+
+	tickers(day: string): string[] {
+		if (!DAY.test(day)) return [];
+		const dir = join(this.options.root, day);
+		if (!existsSync(dir)) return [];
+		return readdirSync(dir)
+			.filter((t) => TICKER.test(t))
+			.sort();
+	}
+
+	streams(day: string, ticker: string): string[] {
+		if (!DAY.test(day) || !TICKER.test(ticker)) return [];
+		const dir = join(this.options.root, day, ticker);
+		if (!existsSync(dir)) return [];
+		return readdirSync(dir)
+			.filter((f) => f.endsWith('.rec'))
+			.map((f) => f.slice(0, -4))
+			.filter((s) => STREAM.test(s))
+			.sort();
+	}
+
+	/** Days on which `ticker`'s `stream` was recorded, oldest first. */
+	daysOf(ticker: string, stream: string): string[] {
+		return this.days().filter((d) => existsSync(this.pathOf(d, ticker, stream)));
+	}
+
+	has(day: string, ticker: string, stream: string): boolean {
+		return (
+			DAY.test(day) &&
+			TICKER.test(ticker) &&
+			STREAM.test(stream) &&
+			existsSync(this.pathOf(day, ticker, stream))
+		);
+	}
+
+	/** Records of one stream and day within [from, to] (unix s), in arrival order. */
+	read(day: string, ticker: string, stream: string, from?: number, to?: number): StoredRecord[] {
+		if (!this.has(day, ticker, stream)) return [];
+		return this.file(day, ticker, stream).read(from, to);
+	}
+
+	/**
+	 * Writes records fetched from elsewhere (a history download) as one day's stream, so the day
+	 * is fetched once. Refuses to overwrite a stream that already has records.
+	 */
+	import(
+		day: string,
+		ticker: string,
+		stream: string,
+		records: Iterable<{ kind: RecordKind; timestamp: number; payload: Uint8Array }>
+	): number {
+		if (!DAY.test(day) || !TICKER.test(ticker) || !STREAM.test(stream)) {
+			throw new RangeError(`not a recordable stream: ${day}/${ticker}/${stream}`);
+		}
+		const f = this.file(day, ticker, stream);
+		if (f.records > 0) return 0;
+		let n = 0;
+		const now = Date.now();
+		for (const r of records) {
+			f.append(r.kind, r.timestamp, now, r.payload);
+			n++;
+		}
+		return n;
+	}
+
+	diskUsage(): DiskUsage {
+		let bytes = 0;
+		let files = 0;
+		const days = this.days();
+		for (const day of days) {
+			for (const ticker of this.tickers(day)) {
+				const dir = join(this.options.root, day, ticker);
+				for (const f of readdirSync(dir)) {
+					bytes += statSync(join(dir, f)).size;
+					files++;
+				}
+			}
+		}
+		return { bytes, days, files };
+	}
+
+	/** Removes the oldest days beyond the retention; returns the removed days. */
+	enforceRetention(): string[] {
+		const keepDays = this.options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+		const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+		const days = this.days();
+		const sizes = new Map<string, number>();
+		let total = 0;
+		for (const day of days) {
+			let size = 0;
+			for (const ticker of this.tickers(day)) {
+				const dir = join(this.options.root, day, ticker);
+				for (const f of readdirSync(dir)) size += statSync(join(dir, f)).size;
+			}
+			sizes.set(day, size);
+			total += size;
+		}
+		const removed: string[] = [];
+		// The day about to be written counts even before its folder exists.
+		let remaining =
+			days.length + (this.currentDay !== undefined && !days.includes(this.currentDay) ? 1 : 0);
+		for (const day of days) {
+			if (day === this.currentDay) break;
+			if (remaining <= keepDays && total <= maxBytes) break;
+			this.closeDay(day);
+			rmSync(join(this.options.root, day), { recursive: true, force: true });
+			total -= sizes.get(day) ?? 0;
+			remaining--;
+			removed.push(day);
+		}
+		if (removed.length > 0) this.log(`recorder: retention removed ${removed.join(', ')}`);
+		return removed;
+	}
+
+	private closeDay(day: string): void {
+		for (const [key, f] of this.files) {
+			if (key.startsWith(`${day}/`)) {
+				f.close();
+				this.files.delete(key);
+			}
+		}
+	}
+
+	private closeDaysBefore(day: string): void {
+		for (const [key, f] of this.files) {
+			if (key.slice(0, 10) < day) {
+				f.close();
+				this.files.delete(key);
+			}
+		}
+	}
+
+	/** Closes files idle for a while (past days read once by a viewer, finished streams). */
+	private sweep(): void {
+		const idle = this.options.idleCloseMs ?? 5 * 60_000;
+		const now = Date.now();
+		for (const [key, f] of this.files) {
+			if (now - Math.max(f.lastWriteAt, f.lastReadAt) > idle) {
+				f.close();
+				this.files.delete(key);
+			}
+		}
+	}
+
+	close(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+		clearInterval(this.sweepTimer);
+		this.sweepTimer = undefined;
+		for (const f of this.files.values()) f.close();
+		this.files.clear();
+	}
+}

@@ -1,0 +1,116 @@
+/**
+ * The heatmap's data: the day's recorded session from the dashboard server (one backfill,
+ * decoded in a worker), then, for today, every new calculation the stream or the poller
+ * delivers appended as a column. A past day is read once and stays still.
+ */
+import { etDay } from '$lib/charts/sessionTime';
+import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
+import type { ClassicChain } from '$lib/contract/schemas';
+import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
+import { columnarGex } from '$lib/wire/columnar';
+
+export const OVERVIEW_STEP_SECONDS = 5;
+
+export interface RecordedDay {
+	day: string;
+	streams: string[];
+}
+
+export class HeatmapSession {
+	grid: HeatmapGrid = $state.raw(new HeatmapGrid());
+	revision = $state(0);
+	/** 'loading' until the backfill answered; 'empty' when nothing was recorded for the day. */
+	phase: 'loading' | 'ready' | 'empty' | 'error' = $state('loading');
+	error: string | null = $state(null);
+	/** The day shown (ET); for live, the day of the recording or of the first live column. */
+	day: string | null = $state(null);
+	loadedBytes = $state(0);
+	decodeMs = $state(0);
+
+	constructor(
+		readonly ticker: string,
+		readonly category: string,
+		readonly metric: HeatMetric,
+		readonly requestedDay: string | null
+	) {}
+
+	get stream(): string {
+		return `classic_${this.category}`;
+	}
+
+	async load(): Promise<void> {
+		try {
+			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
+			// a fifth of the decode; live columns then append every second.
+			const result = await fetchBackfill(this.ticker, this.stream, {
+				day: this.requestedDay ?? undefined,
+				step: OVERVIEW_STEP_SECONDS,
+				// A past day this server did not record comes from the service's 90 days (Quant).
+				fromService: this.requestedDay !== null
+			});
+			const columns = [];
+			for (const u of result.updates) {
+				if (u.kind === 'gex') columns.push(columnOfGex(u.value, this.metric));
+			}
+			const grid = HeatmapGrid.from(columns);
+			// Live columns that arrived while the backfill was in flight.
+			const pending = this.grid;
+			for (let c = 0; c < pending.length; c++) {
+				if (pending.times[c] > (grid.length ? grid.times[grid.length - 1] : 0)) {
+					grid.append(this.columnOfGrid(pending, c));
+				}
+			}
+			this.grid = grid;
+			this.day = result.day ?? this.requestedDay;
+			this.loadedBytes = result.bytes;
+			this.decodeMs = result.decodeMs;
+			this.phase = grid.length > 0 ? 'ready' : 'empty';
+		} catch (err) {
+			if (err instanceof BackfillError && err.status === 404) {
+				this.phase = this.grid.length > 0 ? 'ready' : 'empty';
+				this.day ??= this.requestedDay;
+			} else {
+				this.phase = 'error';
+				this.error = (err as Error).message;
+			}
+		}
+		this.revision++;
+	}
+
+	private columnOfGrid(g: HeatmapGrid, c: number) {
+		const values = new Float64Array(g.rows);
+		for (let r = 0; r < g.rows; r++) values[r] = g.value(c, r);
+		return {
+			timestamp: g.times[c],
+			spot: g.spot[c],
+			zeroGamma: g.zeroGamma[c],
+			majorPos: g.majorPos[c],
+			majorNeg: g.majorNeg[c],
+			strikes: g.strikes,
+			values
+		};
+	}
+
+	/** A live chain (streamed or polled): appended when it belongs to the day shown. */
+	addLive(chain: ClassicChain): void {
+		if (this.requestedDay !== null) return;
+		const day = etDay(chain.timestamp);
+		if (this.day !== null && day !== this.day) {
+			if (day < this.day) return;
+			// A new session began: start a fresh grid for it.
+			this.grid = new HeatmapGrid();
+		}
+		this.day = day;
+		if (this.grid.append(columnOfGex(columnarGex(chain), this.metric)) === 'older') return;
+		if (this.phase !== 'loading') this.phase = 'ready';
+		this.revision++;
+	}
+}
+
+/** The days the server recorded this stream on, newest first. */
+export async function recordedDays(ticker: string, stream: string): Promise<string[]> {
+	const res = await fetch(`/history/${encodeURIComponent(ticker)}`);
+	if (!res.ok) return [];
+	const body = (await res.json()) as { days: RecordedDay[] };
+	return body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day);
+}

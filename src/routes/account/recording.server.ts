@@ -1,0 +1,56 @@
+/**
+ * The Account page's recording panel: what the server's recorder holds on disk (days, bytes,
+ * against the retention limits) and the form that changes the retention and the tickers
+ * recorded even when no tab is open.
+ */
+import { fail } from '@sveltejs/kit';
+import {
+	readRecordingSettings,
+	sessionRecorder,
+	updateRecordingSettings
+} from '$lib/server/recorder/mount';
+
+export interface RecordingStatus {
+	bytes: number;
+	days: string[];
+	files: number;
+	alwaysRecord: string[];
+	retentionDays: number;
+	maxBytes: number;
+	records: number;
+	failures: number;
+	lastError: string | null;
+}
+
+export function recordingStatus(): RecordingStatus {
+	const recorder = sessionRecorder();
+	const usage = recorder.diskUsage();
+	const settings = readRecordingSettings();
+	return {
+		...usage,
+		alwaysRecord: settings.alwaysRecord,
+		retentionDays: settings.retentionDays,
+		maxBytes: settings.maxBytes,
+		records: recorder.counters.records,
+		failures: recorder.counters.failures,
+		lastError: recorder.counters.lastError ?? null
+	};
+}
+
+export function saveRecording(form: FormData) {
+	const tickers = String(form.get('alwaysRecord') ?? '')
+		.split(/[\s,]+/)
+		.filter(Boolean);
+	const retentionDays = Number(form.get('retentionDays'));
+	const maxGb = Number(form.get('maxGb'));
+	try {
+		updateRecordingSettings({
+			alwaysRecord: tickers,
+			retentionDays,
+			maxBytes: Math.round(maxGb * 1024 ** 3)
+		});
+	} catch (e) {
+		return fail(400, { message: (e as Error).message });
+	}
+	return { message: 'Recording settings saved.' };
+}

@@ -1,0 +1,42 @@
+/**
+ * GET /history/<ticker>/<stream>?day=&from=&to=&with=spot&step=: the recorded session (or part
+ * of it) of one stream as a backfill body for the decode worker. With `source=service` and a
+ * day this server did not record, the day is first fetched from the service's history (Quant;
+ * counted against api_history_cache) and stored in the recorder's format, so it is fetched once.
+ * Behind the dashboard's gate like every route (hooks.server.ts).
+ */
+import { config } from '$lib/server/config';
+import { backfillResponse } from '$lib/server/recorder/backfillResponse';
+import { HistoryImportError, importHistoryDay } from '$lib/server/recorder/historyImport';
+import { sessionRecorder } from '$lib/server/recorder/mount';
+import { isRecordedDay } from '$lib/server/recorder/sessionRecorder';
+import { upstreamProxy } from '$lib/server/services';
+import type { RequestHandler } from './$types';
+
+export const GET: RequestHandler = async ({ params, url }) => {
+	const recorder = sessionRecorder();
+	const day = url.searchParams.get('day');
+	if (
+		url.searchParams.get('source') === 'service' &&
+		day !== null &&
+		isRecordedDay(day) &&
+		!recorder.has(day, params.ticker, params.stream)
+	) {
+		try {
+			await importHistoryDay(
+				{ recorder, proxy: upstreamProxy(), userAgent: config().userAgent },
+				params.ticker,
+				params.stream,
+				day
+			);
+		} catch (err) {
+			const status = err instanceof HistoryImportError ? err.status : 502;
+			return new Response(
+				JSON.stringify({ error: `The service's history: ${(err as Error).message}` }),
+				{ status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }
+			);
+		}
+	}
+	const answer = backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
+	return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+};

@@ -1,0 +1,184 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * The GEX heatmap and the server's recording in Chromium: the live view fills from the
+ * recording and appends columns, reads cells on hover and tap, zooms and pans by keys and
+ * buttons; a recorded day opens from the day picker and stays still; Orderflow opened mid-session
+ * starts its series from the server's recording. The dashboard records from its start (the
+ * always-record list holds SPX).
+ */
+
+async function attr(page: Page, name: string): Promise<number> {
+	return Number(await page.getByTestId('heatmap').getAttribute(name));
+}
+
+async function openLive(page: Page) {
+	await page.goto('/SPX/heatmap/gex_full');
+	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 45_000 });
+	await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(2);
+}
+
+test('desktop: live heatmap appends columns, hover reads a cell, keys zoom and pan', async ({
+	page
+}) => {
+	await openLive(page);
+	const first = await attr(page, 'data-columns');
+	await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(first);
+	expect(await attr(page, 'data-rows')).toBeGreaterThan(10);
+
+	// Hover the newest columns near the middle row: strike, ET time and a value.
+	const canvas = page.getByTestId('heatmap');
+	const box = (await canvas.boundingBox())!;
+	const t0 = await attr(page, 'data-t0');
+	const t1 = await attr(page, 'data-t1');
+	await canvas.hover({ position: { x: box.width * 0.8, y: box.height * 0.5 } });
+	const readout = page.getByTestId('heatmap-readout');
+	await expect(readout).toContainText(/Strike [\d,.]+ · \d\d:\d\d:\d\d ET/);
+
+	// Keyboard: + zooms time in, ← pans back, Shift+- zooms strikes out, 0 resets.
+	await canvas.focus();
+	await page.keyboard.press('+');
+	const zoomed = (await attr(page, 'data-t1')) - (await attr(page, 'data-t0'));
+	expect(zoomed).toBeLessThan(t1 - t0);
+	const beforePan = await attr(page, 'data-t0');
+	await page.keyboard.press('ArrowLeft');
+	expect(await attr(page, 'data-t0')).toBeLessThan(beforePan);
+	const rows = await attr(page, 'data-row-count');
+	await page.keyboard.press('Shift+-');
+	expect(await attr(page, 'data-row-count')).toBeGreaterThanOrEqual(rows);
+	await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('0');
+	await page.screenshot({ path: 'test-results/heatmap-desktop.png' });
+});
+
+test.describe('phone', () => {
+	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+	test('tap reads a cell, buttons zoom both axes, a recorded day opens from the picker', async ({
+		page
+	}) => {
+		await openLive(page);
+		const canvas = page.getByTestId('heatmap');
+		const box = (await canvas.boundingBox())!;
+		await canvas.tap({ position: { x: box.width * 0.8, y: box.height * 0.4 } });
+		await expect(page.getByTestId('heatmap-readout')).toContainText('Strike');
+		const rows = await attr(page, 'data-row-count');
+		await page.getByRole('button', { name: 'Zoom in strikes' }).tap();
+		expect(await attr(page, 'data-row-count')).toBeLessThan(rows);
+		const span = (await attr(page, 'data-t1')) - (await attr(page, 'data-t0'));
+		await page.getByRole('button', { name: 'Zoom in time' }).tap();
+		expect((await attr(page, 'data-t1')) - (await attr(page, 'data-t0'))).toBeLessThan(span);
+		await page.screenshot({ path: 'test-results/heatmap-phone.png' });
+
+		// The day being recorded is listed; opened as a recorded day it is still (no live columns).
+		const picker = page.getByTestId('day-picker');
+		await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
+		const day = await picker.locator('option').nth(1).getAttribute('value');
+		await picker.selectOption(day!);
+		await expect(page).toHaveURL(new RegExp(`day=${day}`));
+		await expect(page.getByTestId('past-day')).toContainText(day!);
+		// One column per 5 s of what the server has recorded so far.
+		await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(0);
+		const still = await attr(page, 'data-columns');
+		await page.waitForTimeout(2500);
+		expect(await attr(page, 'data-columns')).toBe(still);
+		await page.screenshot({ path: 'test-results/heatmap-phone-day.png' });
+	});
+});
+
+test('Orderflow opened mid-session starts its series from the server recording', async ({
+	page
+}) => {
+	// The recorder has been writing SPX orderflow since the dashboard started.
+	await page.waitForTimeout(3000);
+	await page.goto('/SPX/orderflow');
+	await expect(page.getByTestId('series-note')).toContainText("from the server's recording", {
+		timeout: 30_000
+	});
+	const note = await page.getByTestId('series-note').innerText();
+	const backfilled = Number(
+		/([\d,]+) from the server's recording/.exec(note)![1].replaceAll(',', '')
+	);
+	expect(backfilled).toBeGreaterThan(2);
+	const points = Number(await page.getByTestId('timeline').getAttribute('data-points'));
+	expect(points).toBeGreaterThanOrEqual(backfilled);
+});
+
+test('a recorded day replays: share link moment, step, play at 600x, scrubber in ET', async ({
+	page
+}) => {
+	await openLive(page);
+	const options = page.getByTestId('day-picker').locator('option');
+	await expect(options).toHaveCount(2, { timeout: 15_000 });
+	const day = (await options.nth(1).getAttribute('value'))!;
+	// The first recorded calculation of the day, as a share link's moment.
+	const first = Number(await page.getByTestId('heatmap').getAttribute('data-t0'));
+	await page.goto(`/SPX/heatmap/gex_full?day=${day}&t=${Math.round(first) + 1}`);
+	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 30_000 });
+	const time = page.getByTestId('replay-time');
+	await expect(time).toHaveText(/^\d\d:\d\d:\d\d ET$/);
+	const before = await time.innerText();
+	await page.getByRole('button', { name: 'Next calculation' }).click();
+	await expect(page).not.toHaveURL(new RegExp(`t=${Math.round(first) + 1}(&|$)`));
+	await expect(time).not.toHaveText(before);
+	const stepped = await time.innerText();
+	await page.getByTestId('replay-speed').selectOption('600');
+	await page.getByTestId('replay-play').click();
+	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
+	await page.getByTestId('replay-play').click();
+	await expect(page).toHaveURL(/t=\d+/);
+	// The scrubber is a native range: keys move it.
+	await page.getByTestId('replay-scrubber').focus();
+	const paused = await time.innerText();
+	await page.keyboard.press('ArrowRight');
+	await expect(time).not.toHaveText(paused);
+	await page.screenshot({ path: 'test-results/heatmap-replay.png' });
+});
+
+test("the levels view draws today's path of spot, zero gamma and majors from the recording", async ({
+	page
+}) => {
+	test.setTimeout(200_000);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.goto('/levels/SPX');
+	await expect(page.getByTestId('levels')).toBeVisible({ timeout: 30_000 });
+	// One point a minute: the path appears once two minutes are recorded.
+	await expect(page.getByTestId('levels-path')).toBeVisible({ timeout: 150_000 });
+	expect(Number(await page.getByTestId('levels-path').getAttribute('data-points'))).toBeGreaterThan(
+		1
+	);
+	expect(await page.locator('[data-testid=levels-path] path.spot').getAttribute('d')).toMatch(
+		/^M[\d.]+,[\d.]+L/
+	);
+	await page.screenshot({ path: 'test-results/levels-path.png' });
+});
+
+test("Classic's timeline opened mid-session reaches back before the tab; the Account page shows the recording", async ({
+	page
+}) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'stream', {
+		timeout: 30_000
+	});
+	const liveAtOpen = Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
+	const slider = page.getByTestId('replay-slider');
+	// The server has recorded since it started (a minute or more by now): a fresh tab's timeline
+	// holds that, far more than the few seconds the tab has seen itself.
+	await expect
+		.poll(async () => Number(await slider.getAttribute('max')), { timeout: 30_000 })
+		.toBeGreaterThan(8);
+	await slider.focus();
+	await page.keyboard.press('Home');
+	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'replay');
+	const oldest = Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
+	expect(liveAtOpen - oldest).toBeGreaterThan(40);
+
+	await page.goto('/account');
+	const recording = page.getByTestId('recording');
+	await expect(recording).toBeVisible();
+	await expect(page.getByTestId('recording-bytes')).toContainText(
+		/\d+(\.\d+)? (MB|GB) of 5\.00 GB/
+	);
+	await expect(recording.getByLabel('Record even when no tab is open')).toHaveValue(/SPX/);
+	await recording.screenshot({ path: 'test-results/account-recording.png' });
+});
