@@ -4,6 +4,7 @@ import { config, isLoopbackHost } from '$lib/server/config';
 import { CSRF_COOKIE, csrfFailure, newCsrfToken } from '$lib/server/csrf';
 import { FAST_API, handleFastApi } from '$lib/server/fastApi';
 import { API_CSP, SECURITY_HEADERS } from '$lib/server/securityHeaders';
+import { mountAlerts } from '$lib/server/alerts/mount';
 import { mountRecorder } from '$lib/server/recorder/mount';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
@@ -21,6 +22,8 @@ export const init: ServerInit = async () => {
 	mountStreamRelay();
 	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
 	mountRecorder();
+	// Alert rules run on every update the server receives, with or without a tab (/alerts).
+	mountAlerts();
 	try {
 		await warmUp();
 	} catch (err) {
