@@ -19,6 +19,7 @@
 import { isSessionDay } from '../contract/marketCalendar';
 import { etDay, etInstant } from '../charts/sessionTime';
 import {
+	fmt,
 	LOOKBACKS,
 	type AlertRule,
 	type ChainLevel,
@@ -121,10 +122,6 @@ interface TickerRules {
 interface ChainLevels {
 	t: number;
 	obs: ChainObservation;
-}
-
-function fmt(n: number): string {
-	return Math.abs(n) >= 1000 ? n.toFixed(0) : Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
 /** A level that is really there: finite and not the "not computed" / "n/a" zero. */

@@ -368,7 +368,8 @@ export function groupOfRule(rule: AlertRule): string {
 		: `${rule.ticker}_${rule.package}_${rule.category}`;
 }
 
-function fmt(n: number): string {
+/** Levels are cents apart: two decimals unless whole (a 0.25 move of 7432 must show). */
+export function fmt(n: number): string {
 	return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 

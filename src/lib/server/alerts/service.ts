@@ -64,6 +64,7 @@ export interface FeedStatus {
 export interface RuleView {
 	rule: AlertRule;
 	description: string;
+	/** Data time (unix ms) of the rule's last firing, as in the firing log. */
 	lastFiredAt: number | null;
 	/** Why the rule does not get its data, if it does not. */
 	feedError: string | null;
@@ -126,7 +127,7 @@ export class AlertService {
 			this.log(`alerts: ${(e as Error).message}; the firing log starts empty`);
 		}
 		this.firingLog = Array.isArray(stored) ? stored.slice(-FIRINGS_KEPT) : [];
-		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.firedAt);
+		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.at * 1000);
 	}
 
 	/** Loads the rules, subscribes to the tap, and starts watching the file. */
@@ -169,7 +170,7 @@ export class AlertService {
 		this.firingLog.push(firing);
 		if (this.firingLog.length > FIRINGS_KEPT)
 			this.firingLog.splice(0, this.firingLog.length - FIRINGS_KEPT);
-		if (!firing.test) this.lastFired.set(rule.id, firing.firedAt);
+		if (!firing.test) this.lastFired.set(rule.id, firing.at * 1000);
 		this.scheduleSave();
 		for (const l of this.listeners) {
 			try {
