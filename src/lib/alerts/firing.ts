@@ -36,6 +36,16 @@ export function viewPath(rule: AlertRule, at: number): string {
 	return `/${rule.ticker}/${rule.package}/${rule.category}?at=${at}`;
 }
 
+/** The app path of a firing's link (absolute or not), for an in-app anchor. */
+export function firingPath(link: string): string {
+	try {
+		const u = new URL(link, 'http://dashboard.invalid');
+		return u.pathname + u.search;
+	} catch {
+		return '/alerts';
+	}
+}
+
 let sequence = 0;
 
 export function toAlertFiring(

@@ -31,12 +31,7 @@ export function alertService(): AlertService {
 }
 
 async function applyFeedMode(s: AlertService): Promise<void> {
-	let streams = false;
-	try {
-		streams = await accountStreams();
-	} catch {
-		streams = false;
-	}
+	const streams = await accountStreams().catch(() => false);
 	s.setFeedMode(streams ? 'stream' : 'poll');
 }
 

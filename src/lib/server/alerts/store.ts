@@ -1,7 +1,8 @@
 /**
  * `<data dir>/alerts.json`: the alert rules and webhooks, readable and editable by hand (schema
- * in ./README.md), written atomically with the project's JSON writer, and re-read when it
- * changes on disk (fs.watch on its folder, since an editor or our own writer replaces the file).
+ * in src/lib/alerts/README.md), written atomically with the project's JSON writer, and re-read
+ * when it changes on disk (fs.watch on its folder, since an editor or our own writer replaces
+ * the file).
  *
  * Every entry is validated on its own: a bad rule is reported (a log line naming it, an error on
  * the page) and left out of evaluation, the others keep working, and the bad entry stays in the
