@@ -102,7 +102,7 @@ function orderflowOf(ticker: string, m: ReturnType<ReturnType<typeof market>>): 
 		gexoflow: -m.flow,
 		one_dexoflow: 0,
 		one_gexoflow: 0
-	} as OrderflowBody;
+	} as unknown as OrderflowBody;
 }
 
 interface Second {
@@ -130,7 +130,16 @@ function buildSeconds(groups: string[], n: number, encode: boolean): Second[] {
 			const stream = `${m[2]}_${m[3]}`;
 			if (m[2] === 'orderflow') {
 				const body = orderflowOf(ticker, mk);
-				observations.push({ kind: 'orderflow', ...body, t } as Observation);
+				observations.push({
+					kind: 'orderflow',
+					ticker,
+					t,
+					spot: mk.spot,
+					dexoflow: mk.flow,
+					gexoflow: -mk.flow,
+					one_dexoflow: 0,
+					one_gexoflow: 0
+				});
 				if (encode) {
 					updates.push({
 						source: 'stream',

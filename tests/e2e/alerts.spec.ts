@@ -65,8 +65,13 @@ for (const device of [
 			expect(widths.scroll).toBeLessThanOrEqual(widths.client);
 			await page.screenshot({ path: `test-results/alerts-${device.name}.png`, fullPage: false });
 
+			// The link opens the view (at that moment when this browser recorded it).
+			await link.click();
+			await expect(page).toHaveURL(/\/SPX\/classic\/gex_full\?at=\d+$/);
+			await expect(page.getByTestId('histogram')).toBeVisible();
+
 			// The firing is in the log with its values; the rule shows when it last fired.
-			await page.reload();
+			await page.goto('/alerts');
 			await expect(page.getByTestId('firings')).toContainText(name);
 			await expect(page.getByTestId('firings')).toContainText(/level \d+/);
 			await expect(page.locator('[data-testid="rule"]', { hasText: name })).toContainText(
