@@ -1,9 +1,14 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 
 /**
  * The rules page in Chromium, on a phone and a desktop: a bad rule is refused with its reason,
  * a rule created on the page fires on the server from the streamed data and arrives in the tab
- * as a toast linking to the view, lands in the firing log, and is deleted again.
+ * as a toast linking to the view, lands in the firing log, and is deleted again. A webhook that
+ * fails shows failing, and a bad rule written into alerts.json by hand shows its error.
  */
 
 async function createRule(page: Page, name: string) {
@@ -85,3 +90,54 @@ for (const device of [
 		});
 	});
 }
+
+test.describe('webhooks and the file', () => {
+	test('a failing webhook shows failing; a bad hand-edited rule shows its error', async ({
+		page
+	}) => {
+		const receiver = createServer((_req, res) => res.writeHead(500).end());
+		await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+		const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+		try {
+			await page.goto('/alerts');
+			await page.waitForLoadState('networkidle');
+			await page.getByTestId('webhook-url').fill('ftp://example.com/x');
+			await page.getByRole('button', { name: 'Add webhook' }).click();
+			await expect(page.getByTestId('webhook-error')).toHaveText('url must be http(s), got ftp');
+			await page.getByTestId('webhook-url').fill(url);
+			await page.getByRole('button', { name: 'Add webhook' }).click();
+			const hook = page.getByTestId('webhook').filter({ hasText: url });
+			await hook.getByRole('button', { name: 'Test' }).click();
+			await expect(hook.getByTestId('webhook-failing')).toContainText('answered 500');
+
+			// A rule written by hand with a price that is not a number.
+			const file = join(process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e', 'alerts.json');
+			const stored = JSON.parse(readFileSync(file, 'utf8')) as { rules: unknown[] };
+			stored.rules.push({
+				id: 'by-hand',
+				ticker: 'SPX',
+				kind: 'cross',
+				level: 'price',
+				price: 'abc'
+			});
+			writeFileSync(file, JSON.stringify(stored, null, '\t'));
+			await expect(async () => {
+				await page.reload();
+				await expect(page.getByTestId('file-errors')).toContainText('rule by-hand (#', {
+					timeout: 500
+				});
+			}).toPass({ timeout: 10_000 });
+			await expect(page.getByTestId('file-errors')).toContainText(
+				'price must be a number, got "abc"'
+			);
+			await page.screenshot({ path: 'test-results/alerts-errors.png', fullPage: true });
+
+			stored.rules = stored.rules.filter((r) => (r as { id: string }).id !== 'by-hand');
+			writeFileSync(file, JSON.stringify(stored, null, '\t'));
+			await hook.getByRole('button', { name: 'Delete' }).click();
+			await expect(hook).toHaveCount(0);
+		} finally {
+			await new Promise((r) => receiver.close(r));
+		}
+	});
+});

@@ -126,9 +126,15 @@ export const actions = {
 	},
 	testWebhook: async ({ request }) => {
 		const form = await request.formData();
-		const ok = await alertService().testWebhook(str(form, 'id'));
-		return ok
+		const id = str(form, 'id');
+		const s = alertService();
+		if (!s.state.webhooks.some((w) => w.id === id))
+			return fail(404, { message: `No webhook ${id}.` });
+		// Answered as a success either way, so the page reloads and shows the webhook's status.
+		return (await s.testWebhook(id))
 			? { message: 'The webhook accepted the test message.' }
-			: fail(502, { message: 'The webhook did not accept the test message; see its status.' });
+			: {
+					message: `The webhook did not accept the test message: ${s.sender.healthOf(id).lastError}`
+				};
 	}
 } satisfies Actions;

@@ -66,6 +66,17 @@ describe('AlertStore', () => {
 		expect(saved.rules).toEqual([bad, good]);
 		expect(store.state.rules.map((r) => r.id)).toEqual(['good']);
 	});
+
+	it('a page edit right after a hand edit builds on the hand edit', () => {
+		const path = join(dir, 'alerts.json');
+		writeFileSync(path, JSON.stringify({ version: 1, rules: [good] }));
+		const store = new AlertStore(path);
+		// Not yet seen by any watcher.
+		writeFileSync(path, JSON.stringify({ version: 1, rules: [] }));
+		store.update((f) => f.webhooks.push({ id: 'w', url: 'https://example.com/' }));
+		const saved = JSON.parse(readFileSync(path, 'utf8')) as { rules: unknown[] };
+		expect(saved.rules).toEqual([]);
+	});
 });
 
 describe('AlertService and the file on disk', () => {

@@ -170,6 +170,8 @@ export class AlertStore {
 	 * kept as they are), the result is written atomically and read back.
 	 */
 	update(change: (file: AlertsFile) => void): AlertsState {
+		// A hand edit the watcher has not read yet must not be overwritten by the older copy.
+		this.reload();
 		const file = structuredClone(this.stateValue.file);
 		change(file);
 		writeJsonFile(this.path, file);
