@@ -147,7 +147,8 @@ describe('alerts over the relay', () => {
 			mode: 'stream',
 			needed: ['UNG_classic_gex_full'],
 			refused: [],
-			usage: { used: 2, limit: 150 }
+			usage: { used: 2, limit: 150 },
+			rulesNeed: 2
 		});
 	});
 

@@ -78,7 +78,8 @@ describe('AlertService', () => {
 		);
 		expect(service.feedStatus()).toMatchObject({
 			refused: [{ group: 'NDX_classic_gex_full' }],
-			usage: { used: 2, limit: 2 }
+			usage: { used: 2, limit: 2 },
+			rulesNeed: 4
 		});
 		// Pausing the SPX rule releases its group; the NDX one then fits.
 		expect(service.setRulePaused('a', true)).toBe(true);

@@ -24,6 +24,7 @@ import {
 	type Webhook
 } from '../../alerts/rules';
 import { readJsonFile, writeJsonFile } from '../jsonFile';
+import { SubscriptionBook } from '../stream/book';
 import type { RelayViewer, StreamRelay } from '../stream/relay';
 import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
@@ -59,6 +60,8 @@ export interface FeedStatus {
 	refused: { group: string; reason: string }[];
 	/** Memberships of the whole union (tabs and rules) against the account's limit. */
 	usage: { used: number; limit: number } | null;
+	/** Memberships the rules' groups take on their own (spot included). */
+	rulesNeed: number;
 }
 
 export interface RuleView {
@@ -378,9 +381,13 @@ export class AlertService {
 
 	feedStatus(): FeedStatus {
 		const usage = this.options.relay?.status().usage;
+		const needed = this.neededGroups();
+		const own = new SubscriptionBook<string>(Number.MAX_SAFE_INTEGER);
+		own.add('rules', needed);
 		return {
 			mode: this.mode,
-			needed: this.neededGroups(),
+			needed,
+			rulesNeed: own.plan().usage.used,
 			refused: [...this.refused].map(([group, reason]) => ({ group, reason })),
 			usage: this.mode === 'stream' && usage ? { used: usage.used, limit: usage.limit } : null
 		};
