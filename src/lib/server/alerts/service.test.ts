@@ -56,7 +56,7 @@ function snapshot(t: number, spot: number, zeroGamma = 6800) {
 }
 
 describe('AlertService', () => {
-	it('holds rule groups in the relay and shows a group refused by the membership limit', () => {
+	it('holds rule groups in the relay and shows a group refused by the membership limit', async () => {
 		relay = new StreamRelay({
 			baseUrl: 'http://127.0.0.1:9/v2',
 			key: 'gexbot_custom_test',
@@ -81,6 +81,9 @@ describe('AlertService', () => {
 			usage: { used: 2, limit: 2 },
 			rulesNeed: 4
 		});
+		// The relay cannot reach its upstream in this test: the page says so.
+		await relay.settled();
+		expect(service.feedStatus().streamProblem).toMatch(/^reconnecting: .*offline/);
 		// Pausing the SPX rule releases its group; the NDX one then fits.
 		expect(service.setRulePaused('a', true)).toBe(true);
 		expect(relay.status().groups).toEqual(['NDX_classic_gex_full', 'NDX_spot']);

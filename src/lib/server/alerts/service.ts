@@ -62,6 +62,8 @@ export interface FeedStatus {
 	usage: { used: number; limit: number } | null;
 	/** Memberships the rules' groups take on their own (spot included). */
 	rulesNeed: number;
+	/** Streaming: why the relay is not delivering (slot taken, upstream refusal), else null. */
+	streamProblem: string | null;
 }
 
 export interface RuleView {
@@ -380,7 +382,9 @@ export class AlertService {
 	}
 
 	feedStatus(): FeedStatus {
-		const usage = this.options.relay?.status().usage;
+		const relay = this.options.relay;
+		const usage = relay?.status().usage;
+		const broken = relay && ['error', 'slot-taken', 'reconnecting'].includes(relay.state);
 		const needed = this.neededGroups();
 		const own = new SubscriptionBook<string>(Number.MAX_SAFE_INTEGER);
 		own.add('rules', needed);
@@ -389,7 +393,11 @@ export class AlertService {
 			needed,
 			rulesNeed: own.plan().usage.used,
 			refused: [...this.refused].map(([group, reason]) => ({ group, reason })),
-			usage: this.mode === 'stream' && usage ? { used: usage.used, limit: usage.limit } : null
+			usage: this.mode === 'stream' && usage ? { used: usage.used, limit: usage.limit } : null,
+			streamProblem:
+				this.mode === 'stream' && broken
+					? `${relay.state}: ${relay.reason ?? 'no reason given'}`
+					: null
 		};
 	}
 
