@@ -91,6 +91,44 @@ for (const device of [
 	});
 }
 
+test.describe('notifications', () => {
+	test('a tab in the background gets a browser notification when allowed', async ({ page }) => {
+		// Chromium headless shows no notifications: record them instead, as a hidden tab.
+		await page.addInitScript(() => {
+			const shown: { title: string; body?: string }[] = [];
+			(window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+			class RecordedNotification {
+				static permission = 'granted';
+				static requestPermission = async () => 'granted';
+				onclick: (() => void) | null = null;
+				constructor(title: string, options?: { body?: string }) {
+					shown.push({ title, body: options?.body });
+				}
+			}
+			Object.defineProperty(window, 'Notification', { value: RecordedNotification });
+			Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+		});
+		await page.goto('/alerts');
+		await page.waitForLoadState('networkidle');
+		await page.getByTestId('rule-level').selectOption('price');
+		await page.getByTestId('rule-price').fill('1');
+		await page.getByTestId('rule-name').fill('e2e notify');
+		await page.getByTestId('rule-save').click();
+		const row = page.locator('[data-testid="rule"]', { hasText: 'e2e notify' });
+		await row.getByRole('button', { name: 'Test' }).click();
+		await expect(page.getByTestId('alert-toast').filter({ hasText: 'e2e notify' })).toBeVisible();
+		await expect
+			.poll(() =>
+				page.evaluate(
+					() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications
+				)
+			)
+			.toEqual([{ title: 'e2e notify', body: 'Test: SPX spot crosses 1 (gex_full)' }]);
+		await expect(page.getByText('allowed')).toBeVisible();
+		await deleteRule(page, 'e2e notify');
+	});
+});
+
 test.describe('webhooks and the file', () => {
 	test('a failing webhook shows failing; a bad hand-edited rule shows its error', async ({
 		page
