@@ -19,6 +19,7 @@ import {
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
 import { quotaLedger } from '$lib/server/services';
 import { readSettings } from '$lib/server/settings';
+import { mountAlerts } from '$lib/server/alerts/mount';
 import { mountRecorder } from '$lib/server/recorder/mount';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
@@ -43,6 +44,8 @@ export const init: ServerInit = async () => {
 	mountStreamRelay();
 	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
 	mountRecorder();
+	// Alert rules run on every update the server receives, with or without a tab (/alerts).
+	mountAlerts();
 	// The /api fast path, /stream and graceful shutdown under every production entry.
 	if (!dev) startProductionServer();
 	try {

@@ -103,7 +103,7 @@ export function updateRecordingSettings(
 }
 
 /** Does the current key stream (Quant)? Then the relay records; else the poller does. */
-async function accountStreams(): Promise<boolean> {
+export async function accountStreams(): Promise<boolean> {
 	const target = await upstreamTarget();
 	if (!target.customKey) return false;
 	const info = await upstreamProxy().account(target, target.customKey);

@@ -1,0 +1,183 @@
+/**
+ * The alerts service without a network: rules held in the relay count against the membership
+ * limit and a refused group shows on its rule; polled snapshots on the tap fire to the tabs'
+ * listeners and only to the webhooks a rule names; Test fires with the latest values.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AlertFiring } from '../../alerts/firing';
+import { StreamRelay } from '../stream/relay';
+import { UpdateTap } from '../updates/tap';
+import { AlertService } from './service';
+
+let dir: string;
+let service: AlertService | undefined;
+let relay: StreamRelay | undefined;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-service-'));
+});
+afterEach(async () => {
+	service?.close();
+	await relay?.close();
+	service = undefined;
+	relay = undefined;
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const T0 = Date.UTC(2026, 10, 20, 15, 0, 0) / 1000;
+
+function snapshot(t: number, spot: number, zeroGamma = 6800) {
+	return JSON.stringify({
+		timestamp: t,
+		ticker: 'SPX',
+		min_dte: 0,
+		sec_min_dte: 1,
+		spot,
+		zero_gamma: zeroGamma,
+		major_pos_vol: 6850,
+		major_pos_oi: 6900,
+		major_neg_vol: 6750,
+		major_neg_oi: 6700,
+		strikes: [[6800, 1, 2, [1, 2, 3, 4, 5]]],
+		sum_gex_vol: 100,
+		sum_gex_oi: 50,
+		delta_risk_reversal: 0.1,
+		max_priors: [
+			[6800, 1],
+			[6805, 2],
+			[6810, 3],
+			[6815, 4],
+			[6820, 5],
+			[6825, 6]
+		]
+	});
+}
+
+describe('AlertService', () => {
+	it('holds rule groups in the relay and shows a group refused by the membership limit', async () => {
+		relay = new StreamRelay({
+			baseUrl: 'http://127.0.0.1:9/v2',
+			key: 'gexbot_custom_test',
+			userAgent: 'gexdeck/test',
+			groupLimit: 2,
+			// No upstream in this test: negotiation fails and backs off; the book decides alone.
+			fetch: () => Promise.reject(new Error('offline')),
+			backoff: { baseMs: 60_000, maxMs: 60_000 }
+		});
+		service = new AlertService({ dataDir: dir, tap: new UpdateTap(), relay, watch: false }).start();
+		service.setFeedMode('stream');
+		expect(service.saveRule({ id: 'a', ticker: 'SPX', kind: 'gex_sign' }).ok).toBe(true);
+		expect(service.saveRule({ id: 'b', ticker: 'NDX', kind: 'gex_sign' }).ok).toBe(true);
+		expect(relay.status().groups).toEqual(['SPX_classic_gex_full', 'SPX_spot']);
+		const views = service.rules();
+		expect(views.find((v) => v.rule.id === 'a')!.feedError).toBeNull();
+		expect(views.find((v) => v.rule.id === 'b')!.feedError).toMatch(
+			/^Membership limit: adding NDX_classic_gex_full/
+		);
+		expect(service.feedStatus()).toMatchObject({
+			refused: [{ group: 'NDX_classic_gex_full' }],
+			usage: { used: 2, limit: 2 },
+			rulesNeed: 4
+		});
+		// The relay cannot reach its upstream in this test: the page says so.
+		await relay.settled();
+		expect(service.feedStatus().streamProblem).toMatch(/^reconnecting: .*offline/);
+		// Pausing the SPX rule releases its group; the NDX one then fits.
+		expect(service.setRulePaused('a', true)).toBe(true);
+		expect(relay.status().groups).toEqual(['NDX_classic_gex_full', 'NDX_spot']);
+		expect(service.feedStatus().refused).toEqual([]);
+		service.setFeedMode('none');
+		expect(relay.viewerCount).toBe(0);
+	});
+
+	it('fires polled snapshots to the tabs and only to the webhooks a rule names', async () => {
+		const tap = new UpdateTap();
+		const posted: { url: string; body: string }[] = [];
+		service = new AlertService({
+			dataDir: dir,
+			tap,
+			watch: false,
+			sender: {
+				fetch: async (url, init) => {
+					posted.push({ url: String(url), body: String(init?.body) });
+					return new Response(null, { status: 204 });
+				}
+			}
+		}).start();
+		expect(service.saveWebhook({ id: 'one', url: 'https://one.example/hook' }).ok).toBe(true);
+		expect(
+			service.saveWebhook({ id: 'two', url: 'https://two.example/hook', format: 'slack' }).ok
+		).toBe(true);
+		expect(
+			service.saveRule({
+				id: 'zg',
+				name: 'SPX zg',
+				ticker: 'SPX',
+				kind: 'cross',
+				level: 'zero_gamma',
+				webhooks: ['two']
+			}).ok
+		).toBe(true);
+		const tabs: AlertFiring[] = [];
+		const stop = service.onFiring((f) => tabs.push(f));
+		const publish = (t: number, spot: number) =>
+			tap.publish({
+				source: 'snapshot',
+				ticker: 'SPX',
+				stream: 'classic_gex_full',
+				receivedAt: 0,
+				json: snapshot(t, spot)
+			});
+		publish(T0, 6790);
+		publish(T0 + 1, 6810);
+		// A snapshot of a stream no rule reads is not even parsed.
+		tap.publish({
+			source: 'snapshot',
+			ticker: 'SPX',
+			stream: 'classic_gex_zero',
+			receivedAt: 0,
+			json: '{'
+		});
+		expect(service.failures).toBe(0);
+		expect(tabs.map((f) => [f.ruleId, f.direction, f.values])).toEqual([
+			['zg', 'up', { spot: 6810, level: 6800 }]
+		]);
+		await new Promise((r) => setTimeout(r, 10));
+		expect(posted.map((p) => p.url)).toEqual(['https://two.example/hook']);
+		expect(JSON.parse(posted[0].body).text).toContain(
+			'SPX spot 6810 crossed above zero gamma 6800'
+		);
+		expect(service.firings()[0].id).toBe(tabs[0].id);
+		expect(service.rules()[0].lastFiredAt).toBe((T0 + 1) * 1000);
+
+		// Test: the latest values, marked as a test, to the same places.
+		const test = service.testRule('zg')!;
+		expect(test).toMatchObject({ test: true, values: { spot: 6810, level: 6800 }, at: T0 + 1 });
+		expect(tabs).toHaveLength(2);
+		stop();
+	});
+
+	it('counts a corrupt snapshot and goes on', () => {
+		const tap = new UpdateTap();
+		service = new AlertService({ dataDir: dir, tap, watch: false }).start();
+		service.saveRule({ id: 'zg', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' });
+		tap.publish({
+			source: 'snapshot',
+			ticker: 'SPX',
+			stream: 'classic_gex_full',
+			receivedAt: 0,
+			json: '{"timestamp":'
+		});
+		tap.publish({
+			source: 'snapshot',
+			ticker: 'SPX',
+			stream: 'classic_gex_full',
+			receivedAt: 0,
+			json: '{"timestamp":1}'
+		});
+		expect(service.failures).toBe(2);
+		expect(tap.failures).toBe(0);
+	});
+});

@@ -1,0 +1,487 @@
+/**
+ * The alerts service: rules from alerts.json evaluated on every update the dashboard server
+ * receives (the update tap), whether or not a tab is open, and each firing delivered to the open
+ * tabs (listeners: the SSE endpoint), to webhooks, and to the last-100 log.
+ *
+ * It also makes sure the data its rules need arrives: on a streaming (Quant) account it holds
+ * the rules' groups in the stream relay as a viewer with no browser behind it (so they count
+ * against the account's memberships like any tab's, and are ref-counted with them); on a polling
+ * account it asks the proxy for the rules' routes once a second in market hours (the proxy
+ * coalesces with any tab polling the same route and keeps the quota ledger).
+ *
+ * Independent of SvelteKit (./mount wires it to the dashboard's config), so integration tests
+ * run it against a real relay and service.
+ */
+import { join } from 'node:path';
+import { AlertEngine, streamOfRule, type Firing } from '../../alerts/engine';
+import {
+	describeRule,
+	groupOfRule,
+	parseRule,
+	parseWebhook,
+	type AlertRule,
+	type Parsed,
+	type Webhook
+} from '../../alerts/rules';
+import { readJsonFile, writeJsonFile } from '../jsonFile';
+import { SubscriptionBook } from '../stream/book';
+import type { RelayViewer, StreamRelay } from '../stream/relay';
+import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
+import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
+import { observationOf } from './observe';
+import { AlertStore, idOf, type AlertsState } from './store';
+import { WebhookSender, type SenderOptions, type WebhookHealth } from './webhooks';
+
+export const FIRINGS_KEPT = 100;
+
+export type FeedMode = 'stream' | 'poll' | 'none';
+
+export interface AlertServiceOptions {
+	/** Folder of alerts.json and alerts-firings.json. */
+	dataDir: string;
+	tap: UpdateTap;
+	/** The relay that holds the rules' groups on a streaming account. */
+	relay?: StreamRelay;
+	/** GET of an upstream route path through the proxy (`SPX/classic/gex_full`), for polling. */
+	poll?: (path: string) => Promise<unknown>;
+	/** Poll only while this says the market is open (default: always). */
+	isMarketOpen?: () => boolean;
+	sender?: SenderOptions;
+	/** Re-read alerts.json when it changes on disk (default true). */
+	watch?: boolean;
+	log?: (message: string) => void;
+}
+
+export interface FeedStatus {
+	mode: FeedMode;
+	/** Groups (stream) or routes (poll) the rules need. */
+	needed: string[];
+	/** Groups the relay refused for the rules, with the reason (membership limit, access). */
+	refused: { group: string; reason: string }[];
+	/** Memberships of the whole union (tabs and rules) against the account's limit. */
+	usage: { used: number; limit: number } | null;
+	/** Memberships the rules' groups take on their own (spot included). */
+	rulesNeed: number;
+	/** Streaming: why the relay is not delivering (slot taken, upstream refusal), else null. */
+	streamProblem: string | null;
+}
+
+export interface RuleView {
+	rule: AlertRule;
+	description: string;
+	/** Data time (unix ms) of the rule's last firing, as in the firing log. */
+	lastFiredAt: number | null;
+	/** Why the rule does not get its data, if it does not. */
+	feedError: string | null;
+}
+
+export type FiringListener = (firing: AlertFiring) => void;
+
+/** A relay viewer with no browser: frames are dropped, refusals are remembered. */
+function holderSocket(onRevoked: (groups: { group: string; reason: string }[]) => void) {
+	return {
+		readyState: 1,
+		bufferedAmount: 0,
+		send(data: Uint8Array | string, cb?: (err?: Error) => void) {
+			if (typeof data === 'string' && data.includes('"revoked"')) {
+				try {
+					const m = JSON.parse(data) as {
+						type: string;
+						refused?: { group: string; reason: string }[];
+					};
+					if (m.type === 'revoked' && m.refused) onRevoked(m.refused);
+				} catch {
+					// not a message of ours to read
+				}
+			}
+			cb?.();
+		},
+		close: () => undefined
+	};
+}
+
+export class AlertService {
+	readonly store: AlertStore;
+	readonly engine = new AlertEngine();
+	readonly sender: WebhookSender;
+	/** Updates whose decoding or evaluation failed (counted, skipped). */
+	failures = 0;
+	lastFailure: string | null = null;
+	private readonly firingsPath: string;
+	private firingLog: AlertFiring[];
+	private readonly listeners = new Set<FiringListener>();
+	private readonly lastFired = new Map<string, number>();
+	private unsubscribeTap: (() => void) | undefined;
+	private mode: FeedMode = 'none';
+	private holder: RelayViewer | undefined;
+	private held = new Set<string>();
+	private readonly refused = new Map<string, string>();
+	private pollTimer: ReturnType<typeof setInterval> | undefined;
+	private saveTimer: ReturnType<typeof setTimeout> | undefined;
+	private readonly log: (message: string) => void;
+
+	constructor(private readonly options: AlertServiceOptions) {
+		this.log = options.log ?? (() => undefined);
+		this.store = new AlertStore(join(options.dataDir, 'alerts.json'), this.log);
+		this.sender = new WebhookSender({ log: this.log, ...options.sender });
+		this.firingsPath = join(options.dataDir, 'alerts-firings.json');
+		let stored: AlertFiring[] = [];
+		try {
+			stored = readJsonFile<AlertFiring[]>(this.firingsPath) ?? [];
+		} catch (e) {
+			this.log(`alerts: ${(e as Error).message}; the firing log starts empty`);
+		}
+		this.firingLog = Array.isArray(stored) ? stored.slice(-FIRINGS_KEPT) : [];
+		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.at * 1000);
+	}
+
+	/** Loads the rules, subscribes to the tap, and starts watching the file. */
+	start(): this {
+		this.applyRules();
+		this.unsubscribeTap ??= this.options.tap.subscribe((u) => this.onUpdate(u));
+		if (this.options.watch !== false) this.store.watch(() => this.applyRules());
+		return this;
+	}
+
+	get state(): AlertsState {
+		return this.store.state;
+	}
+
+	// ---- evaluation ----------------------------------------------------------------------
+
+	private onUpdate(update: ReceivedUpdate): void {
+		let firings: Firing[];
+		try {
+			const obs = observationOf(update, this.engine);
+			if (!obs) return;
+			firings = this.engine.observe(obs);
+		} catch (e) {
+			this.failures++;
+			this.lastFailure = (e as Error).message;
+			if (this.failures === 1 || this.failures % 1000 === 0) {
+				this.log(`alerts: skipped an update (${this.failures}): ${this.lastFailure}`);
+			}
+			return;
+		}
+		for (const f of firings) {
+			const rule = this.store.state.rules.find((r) => r.id === f.ruleId);
+			if (rule)
+				this.emit(rule, toAlertFiring(rule, f, { publicUrl: this.store.state.file.publicUrl }));
+		}
+	}
+
+	/** Delivers a firing: log, tabs, webhooks. */
+	private emit(rule: AlertRule, firing: AlertFiring, onlyHook?: Webhook): void {
+		this.firingLog.push(firing);
+		if (this.firingLog.length > FIRINGS_KEPT)
+			this.firingLog.splice(0, this.firingLog.length - FIRINGS_KEPT);
+		if (!firing.test) this.lastFired.set(rule.id, firing.at * 1000);
+		this.scheduleSave();
+		for (const l of this.listeners) {
+			try {
+				l(firing);
+			} catch {
+				// a closed tab's stream; it unsubscribes itself
+			}
+		}
+		const hooks = onlyHook
+			? [onlyHook]
+			: this.store.state.webhooks.filter(
+					(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
+				);
+		for (const hook of hooks) void this.sender.send(hook, firing);
+	}
+
+	private scheduleSave(): void {
+		if (this.saveTimer) return;
+		// At most one write a second, however often rules fire.
+		this.saveTimer = setTimeout(() => {
+			this.saveTimer = undefined;
+			try {
+				writeJsonFile(this.firingsPath, this.firingLog);
+			} catch (e) {
+				this.log(`alerts: cannot save the firing log: ${(e as Error).message}`);
+			}
+		}, 1000);
+		this.saveTimer.unref?.();
+	}
+
+	/** Every open tab's stream subscribes here; the returned function unsubscribes. */
+	onFiring(listener: FiringListener): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** The last firings, newest first. */
+	firings(): AlertFiring[] {
+		return [...this.firingLog].reverse();
+	}
+
+	// ---- rules ---------------------------------------------------------------------------
+
+	private applyRules(): void {
+		this.engine.setRules(this.store.state.rules);
+		this.syncFeed();
+	}
+
+	rules(): RuleView[] {
+		const feedErrors = new Map<string, string>();
+		for (const [group, reason] of this.refused) feedErrors.set(group, reason);
+		return this.store.state.rules.map((rule) => ({
+			rule,
+			description: describeRule(rule),
+			lastFiredAt: this.lastFired.get(rule.id) ?? null,
+			feedError: rule.paused ? null : (feedErrors.get(groupOfRule(rule)) ?? null)
+		}));
+	}
+
+	/** Adds or replaces (same id) a rule from a form or an API; a bad rule changes nothing. */
+	saveRule(input: Record<string, unknown>, publicUrl?: string): Parsed<AlertRule> {
+		const raw = { ...input, id: input.id || newId('r') };
+		const parsed = parseRule(raw);
+		if (!parsed.ok) return parsed;
+		const unknown = (parsed.value.webhooks ?? []).filter(
+			(id) => !this.store.state.webhooks.some((w) => w.id === id)
+		);
+		if (unknown.length > 0)
+			return { ok: false, error: `webhooks: no webhook with id ${unknown.join(', ')}` };
+		this.update((file) => {
+			const i = file.rules.findIndex((r) => idOf(r) === parsed.value.id);
+			if (i >= 0) file.rules[i] = parsed.value;
+			else file.rules.push(parsed.value);
+			if (publicUrl && !file.publicUrl) file.publicUrl = publicUrl;
+		});
+		return parsed;
+	}
+
+	deleteRule(id: string): boolean {
+		if (!this.store.state.file.rules.some((r) => idOf(r) === id)) return false;
+		this.update((file) => {
+			file.rules = file.rules.filter((r) => idOf(r) !== id);
+		});
+		return true;
+	}
+
+	setRulePaused(id: string, paused: boolean): boolean {
+		const rule = this.store.state.rules.find((r) => r.id === id);
+		if (!rule) return false;
+		return this.saveRule({ ...rule, paused }).ok;
+	}
+
+	/** Fires a rule now with the latest values it has seen, marked as a test. */
+	testRule(id: string): AlertFiring | undefined {
+		const rule = this.store.state.rules.find((r) => r.id === id);
+		if (!rule) return undefined;
+		const chain = this.engine.latestChain(rule.ticker, streamOfRule(rule));
+		const at = chain?.t ?? Math.floor(Date.now() / 1000);
+		const values: Record<string, number> = {};
+		if (chain) {
+			values.spot = chain.spot;
+			if ('level' in rule && rule.level !== 'price' && rule.level !== 'max_change') {
+				values.level = chain[rule.level];
+			}
+		}
+		const firing = toAlertFiring(
+			rule,
+			{
+				ruleId: rule.id,
+				ticker: rule.ticker,
+				kind: rule.kind,
+				at,
+				message: `Test: ${describeRule(rule)}`,
+				values
+			},
+			{ publicUrl: this.store.state.file.publicUrl, test: true }
+		);
+		this.emit(rule, firing);
+		return firing;
+	}
+
+	// ---- webhooks ------------------------------------------------------------------------
+
+	webhooks(): { webhook: Webhook; health: WebhookHealth }[] {
+		return this.store.state.webhooks.map((webhook) => ({
+			webhook,
+			health: this.sender.healthOf(webhook.id)
+		}));
+	}
+
+	saveWebhook(input: Record<string, unknown>, publicUrl?: string): Parsed<Webhook> {
+		const parsed = parseWebhook({ ...input, id: input.id || newId('w') });
+		if (!parsed.ok) return parsed;
+		this.update((file) => {
+			const i = file.webhooks.findIndex((w) => idOf(w) === parsed.value.id);
+			if (i >= 0) file.webhooks[i] = parsed.value;
+			else file.webhooks.push(parsed.value);
+			if (publicUrl && !file.publicUrl) file.publicUrl = publicUrl;
+		});
+		return parsed;
+	}
+
+	/** Deletes a webhook and removes it from the rules that named it. */
+	deleteWebhook(id: string): boolean {
+		if (!this.store.state.file.webhooks.some((w) => idOf(w) === id)) return false;
+		this.update((file) => {
+			file.webhooks = file.webhooks.filter((w) => idOf(w) !== id);
+			for (const r of file.rules) {
+				const hooks = (r as { webhooks?: unknown }).webhooks;
+				if (Array.isArray(hooks))
+					(r as { webhooks: unknown[] }).webhooks = hooks.filter((h) => h !== id);
+			}
+		});
+		this.sender.forget(id);
+		return true;
+	}
+
+	/** Sends a test message to one webhook, once; resolves with whether it was delivered. */
+	testWebhook(id: string): Promise<boolean> {
+		const hook = this.store.state.webhooks.find((w) => w.id === id);
+		if (!hook) return Promise.resolve(false);
+		const at = Math.floor(Date.now() / 1000);
+		const probe: AlertRule = {
+			id: 'webhook-test',
+			name: 'Webhook test',
+			ticker: 'SPX',
+			kind: 'gex_sign',
+			package: 'classic',
+			category: 'gex_full',
+			basis: 'vol',
+			hysteresis: 0,
+			paused: false,
+			cooldownSeconds: 0,
+			window: null,
+			webhooks: [id]
+		};
+		const firing = toAlertFiring(
+			probe,
+			{
+				ruleId: probe.id,
+				ticker: 'SPX',
+				kind: 'gex_sign',
+				at,
+				message: `Test message to ${hook.name}`,
+				values: {}
+			},
+			{ publicUrl: this.store.state.file.publicUrl, test: true }
+		);
+		return this.sender.send(hook, firing, 1);
+	}
+
+	private update(change: Parameters<AlertStore['update']>[0]): void {
+		this.store.update(change);
+		this.applyRules();
+	}
+
+	// ---- feed ----------------------------------------------------------------------------
+
+	/** Streams (relay holder) or polls the rules' data; 'none' stops both. */
+	setFeedMode(mode: FeedMode): void {
+		if (mode === this.mode) return;
+		this.mode = mode;
+		this.syncFeed();
+	}
+
+	feedStatus(): FeedStatus {
+		const relay = this.options.relay;
+		const usage = relay?.status().usage;
+		const broken = relay && ['error', 'slot-taken', 'reconnecting'].includes(relay.state);
+		const needed = this.neededGroups();
+		const own = new SubscriptionBook<string>(Number.MAX_SAFE_INTEGER);
+		own.add('rules', needed);
+		return {
+			mode: this.mode,
+			needed,
+			rulesNeed: own.plan().usage.used,
+			refused: [...this.refused].map(([group, reason]) => ({ group, reason })),
+			usage: this.mode === 'stream' && usage ? { used: usage.used, limit: usage.limit } : null,
+			streamProblem:
+				this.mode === 'stream' && broken
+					? `${relay.state}: ${relay.reason ?? 'no reason given'}`
+					: null
+		};
+	}
+
+	private neededGroups(): string[] {
+		return [...new Set(this.store.state.rules.filter((r) => !r.paused).map(groupOfRule))].sort();
+	}
+
+	private syncFeed(): void {
+		const needed = this.mode === 'none' ? [] : this.neededGroups();
+		this.syncHolder(this.mode === 'stream' ? needed : []);
+		this.syncPoller(this.mode === 'poll' ? needed : []);
+	}
+
+	private syncHolder(groups: string[]): void {
+		const relay = this.options.relay;
+		if (!relay) return;
+		const want = new Set(groups);
+		for (const g of [...this.refused.keys()]) if (!want.has(g)) this.refused.delete(g);
+		if (want.size === 0) {
+			if (this.holder) relay.disconnect(this.holder);
+			this.holder = undefined;
+			this.held.clear();
+			return;
+		}
+		this.holder ??= relay.connect(
+			holderSocket((refused) => {
+				for (const r of refused) {
+					this.refused.set(r.group, r.reason);
+					this.held.delete(r.group);
+				}
+			}),
+			'alerts'
+		);
+		const gone = [...this.held].filter((g) => !want.has(g));
+		if (gone.length > 0) relay.unsubscribe(this.holder, gone);
+		const added = [...want].filter((g) => !this.held.has(g));
+		if (added.length > 0) {
+			const r = relay.subscribe(this.holder, added);
+			for (const g of r.accepted) {
+				this.refused.delete(g);
+			}
+			for (const x of r.refused) {
+				this.refused.set(x.group, x.reason);
+				this.log(`alerts: the relay refused ${x.group}: ${x.reason}`);
+			}
+		}
+		this.held = new Set(relay.status(this.holder).groups.filter((g) => want.has(g)));
+	}
+
+	private syncPoller(groups: string[]): void {
+		clearInterval(this.pollTimer);
+		this.pollTimer = undefined;
+		const poll = this.options.poll;
+		if (!poll || groups.length === 0) return;
+		const paths = groups.map(routeOfGroup);
+		this.pollTimer = setInterval(() => {
+			if (this.options.isMarketOpen && !this.options.isMarketOpen()) return;
+			for (const path of paths) void poll(path).catch(() => undefined);
+		}, 1000);
+		this.pollTimer.unref?.();
+	}
+
+	close(): void {
+		this.unsubscribeTap?.();
+		this.unsubscribeTap = undefined;
+		this.setFeedMode('none');
+		this.store.close();
+		this.sender.close();
+		if (this.saveTimer) {
+			clearTimeout(this.saveTimer);
+			this.saveTimer = undefined;
+			writeJsonFile(this.firingsPath, this.firingLog);
+		}
+	}
+}
+
+/** `SPX_classic_gex_full` -> `SPX/classic/gex_full` (the proxy's path of the same data). */
+export function routeOfGroup(group: string): string {
+	const m = /^(.+)_(classic|state|orderflow)_([a-z0-9_]+)$/.exec(group);
+	return m ? `${m[1]}/${m[2]}/${m[3]}` : group;
+}
+
+function newId(prefix: string): string {
+	return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1296)
+		.toString(36)
+		.padStart(2, '0')}`;
+}

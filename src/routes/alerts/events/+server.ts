@@ -1,0 +1,54 @@
+/**
+ * `GET /alerts/events`: the firings of alert rules as Server-Sent Events, one `firing` event per
+ * firing (the JSON of AlertFiring), for the toasts and notifications of every open tab. A
+ * comment line every 25 s keeps proxies from closing an idle stream. The request gate of
+ * hooks.server.ts covers it like every route (a session when a password is set).
+ */
+import { alertService } from '$lib/server/alerts/mount';
+import type { RequestHandler } from './$types';
+
+const HEARTBEAT_MS = 25_000;
+
+export const GET: RequestHandler = ({ request }) => {
+	const encoder = new TextEncoder();
+	let stop: (() => void) | undefined;
+	const body = new ReadableStream<Uint8Array>({
+		start(controller) {
+			const send = (text: string) => {
+				try {
+					controller.enqueue(encoder.encode(text));
+				} catch {
+					stop?.();
+				}
+			};
+			const unsubscribe = alertService().onFiring((f) => {
+				send(`event: firing\nid: ${f.id}\ndata: ${JSON.stringify(f)}\n\n`);
+			});
+			const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+			stop = () => {
+				clearInterval(heartbeat);
+				unsubscribe();
+			};
+			request.signal.addEventListener('abort', () => {
+				stop?.();
+				try {
+					controller.close();
+				} catch {
+					// already closed
+				}
+			});
+			// Tells the tab the stream is open (and how soon to reconnect after a drop).
+			send('retry: 3000\n: connected\n\n');
+		},
+		cancel() {
+			stop?.();
+		}
+	});
+	return new Response(body, {
+		headers: {
+			'content-type': 'text/event-stream; charset=utf-8',
+			'cache-control': 'no-store',
+			'x-accel-buffering': 'no'
+		}
+	});
+};

@@ -1,0 +1,100 @@
+/**
+ * Alerts for an account that does not stream (demo Classic): the alerts service polls the
+ * rules' routes once a second through the dashboard's real REST proxy (which publishes each
+ * fresh snapshot on the update tap and counts the quota), against the embedded service at 30x;
+ * UNG's spot crossing its zero gamma fires from the polled snapshots alone, and nothing is
+ * polled while the market is said to be closed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertFiring } from '../../src/lib/alerts/firing';
+import { AlertService } from '../../src/lib/server/alerts/service';
+import { QuotaLedger } from '../../src/lib/server/ledger';
+import { UpstreamProxy } from '../../src/lib/server/proxy';
+import type { UpstreamTarget } from '../../src/lib/server/upstream';
+import { UpdateTap } from '../../src/lib/server/updates/tap';
+import { demoAccounts } from '../../src/service/accounts/demo';
+import { startTestService, type TestService } from './service-support';
+
+const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
+
+let svc: TestService;
+let dataDir: string;
+let alerts: AlertService;
+let open = true;
+const polled: string[] = [];
+const firings: AlertFiring[] = [];
+
+beforeAll(async () => {
+	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-poll-'));
+	// Wednesday 2026-11-18 10:12 ET, just before UNG's spot meets its zero gamma.
+	svc = await startTestService({ start: '2026-11-18T15:12:00Z', speed: 30, tickers: ['UNG'] });
+	const target: UpstreamTarget = {
+		baseUrl: svc.service.url,
+		rootUrl: svc.service.url.replace(/\/v2$/, ''),
+		kind: 'configured',
+		customKey: classicKey,
+		researchKey: undefined,
+		customKeySource: 'environment',
+		researchKeySource: 'environment',
+		demoAccounts: [],
+		demoAccountId: undefined
+	};
+	const tap = new UpdateTap();
+	const proxy = new UpstreamProxy({
+		target: async () => target,
+		ledger: new QuotaLedger(join(dataDir, 'ledger.json')),
+		userAgent: 'gexdeck/test',
+		tap
+	});
+	alerts = new AlertService({
+		dataDir,
+		tap,
+		poll: (path) => {
+			polled.push(path);
+			return proxy.handle('GET', path, new URLSearchParams());
+		},
+		isMarketOpen: () => open,
+		watch: false
+	}).start();
+	alerts.onFiring((f) => firings.push(f));
+	expect(
+		alerts.saveRule({
+			id: 'zg',
+			ticker: 'UNG',
+			kind: 'cross',
+			level: 'zero_gamma',
+			cooldownSeconds: 0
+		}).ok
+	).toBe(true);
+	alerts.setFeedMode('poll');
+}, 120_000);
+
+afterAll(async () => {
+	alerts?.close();
+	await svc?.close();
+	rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('alerts on a polling account', () => {
+	it('polls the rule route through the proxy and fires on the snapshots', async () => {
+		expect(alerts.feedStatus()).toMatchObject({ mode: 'poll', needed: ['UNG_classic_gex_full'] });
+		const deadline = Date.now() + 90_000;
+		while (firings.length === 0 && Date.now() < deadline) {
+			await new Promise((r) => setTimeout(r, 200));
+		}
+		expect(firings[0]).toMatchObject({ ruleId: 'zg', ticker: 'UNG', kind: 'cross', test: false });
+		expect(new Set(polled)).toEqual(new Set(['UNG/classic/gex_full']));
+	}, 120_000);
+
+	it('does not poll while the market is closed', async () => {
+		open = false;
+		await new Promise((r) => setTimeout(r, 1100));
+		const before = polled.length;
+		await new Promise((r) => setTimeout(r, 2200));
+		expect(polled.length).toBe(before);
+		open = true;
+	});
+});
