@@ -8,7 +8,11 @@
 import { bsmGreeks, emptyGreeks } from './bsm';
 import { dateOfDayNumber, dayNumber, MONTHS, WEEKDAYS } from './nyDates';
 import { csvField } from './parseCsv';
-import { SYNTHETIC_EXPIRY_DAYS, syntheticChain, type SyntheticChainOptions } from './syntheticChain';
+import {
+	SYNTHETIC_EXPIRY_DAYS,
+	syntheticChain,
+	type SyntheticChainOptions
+} from './syntheticChain';
 
 export interface QuoteSide {
 	iv: number;
@@ -152,7 +156,9 @@ export function syntheticCboeFile(
 	const byKey = new Map<string, QuoteRow>();
 	const expiryOf = new Map<number, string>();
 	const days = [...new Set(Array.from(chain.expiryYears))].sort((a, b) => a - b);
-	days.forEach((t, k) => expiryOf.set(t, dateOfDayNumber(dayNumber(date) + SYNTHETIC_EXPIRY_DAYS[k])));
+	days.forEach((t, k) =>
+		expiryOf.set(t, dateOfDayNumber(dayNumber(date) + SYNTHETIC_EXPIRY_DAYS[k]))
+	);
 	for (let i = 0; i < chain.length; i++) {
 		const expiry = expiryOf.get(chain.expiryYears[i]) as string;
 		const key = `${expiry}|${chain.strike[i]}`;

@@ -119,7 +119,14 @@ describe('Cboe quote-data parser', () => {
 		for (const oldHeader of [false, true])
 			for (const greeks of [false, true])
 				for (const eol of ['\n', '\r\n'] as const) {
-					const text = writeCboeFile({ spot: SPOT, date: '2026-11-20', rows, oldHeader, greeks, eol });
+					const text = writeCboeFile({
+						spot: SPOT,
+						date: '2026-11-20',
+						rows,
+						oldHeader,
+						greeks,
+						eol
+					});
 					const q = parseCboeQuotes(text);
 					expect(q.contracts).toHaveLength(6);
 					expect(q.columns.delta).toBe(greeks);
@@ -139,21 +146,38 @@ describe('Cboe quote-data parser', () => {
 		expect(parseError(withLine(6, lines[6].replace(',80,', ',-80,'))).message).toMatch(
 			/line 7.*put Volume must be a non-negative number/
 		);
-		expect(parseError(withLine(4, lines[4].slice(0, 40))).message).toMatch(/line 5: expected 22 fields/);
-		expect(parseError(withLine(2, 'Date: soon')).message).toMatch(/line 3.*Date: November 20, 2026/);
+		expect(parseError(withLine(4, lines[4].slice(0, 40))).message).toMatch(
+			/line 5: expected 22 fields/
+		);
+		expect(parseError(withLine(2, 'Date: soon')).message).toMatch(
+			/line 3.*Date: November 20, 2026/
+		);
 		expect(parseError(withLine(1, '"SPX","Last: n/a"')).line).toBe(2);
 		expect(parseError(withLine(3, lines[3].replace('IV,Delta', 'Vola,Delta'))).message).toMatch(
 			/line 4.*Calls side has no 'IV' column/
 		);
 		expect(parseError(lines.slice(0, 4).join('\r\n')).message).toMatch(/no option rows/);
 		expect(parseError('{"spot": 1}').message).toMatch(/not a Cboe quote-data file/);
-		expect(parseError(withLine(4, lines[4].replace('C0580', 'C"0580'))).message).toMatch(/line 5: a quote/);
+		expect(parseError(withLine(4, lines[4].replace('C0580', 'C"0580'))).message).toMatch(
+			/line 5: a quote/
+		);
 	});
 
 	it('never crashes: any text is a quote chain or a ChainParseError', () => {
 		const header = CURRENT.split('\r\n').slice(0, 4).join('\r\n');
 		const cell = fc.oneof(
-			fc.constantFrom('', '0', '1,234', '"1,234"', '0.15', '-1', 'NaN', '1e400', 'Fri Nov 20 2026', '"'),
+			fc.constantFrom(
+				'',
+				'0',
+				'1,234',
+				'"1,234"',
+				'0.15',
+				'-1',
+				'NaN',
+				'1e400',
+				'Fri Nov 20 2026',
+				'"'
+			),
 			fc.string({ maxLength: 6 })
 		);
 		const line = fc.array(cell, { maxLength: 24 }).map((cs) => cs.join(','));

@@ -120,7 +120,11 @@ function expiryDate(raw: string, line: number): string {
 	const wd = WEEKDAYS.indexOf(m[1].toLowerCase() as (typeof WEEKDAYS)[number]);
 	const actual = new Date(`${date}T12:00:00Z`).getUTCDay();
 	if (wd !== actual)
-		fail(`expiry '${raw}': ${date} is a ${WEEKDAYS[actual]}, not a ${m[1]}`, line, 'Expiration Date');
+		fail(
+			`expiry '${raw}': ${date} is a ${WEEKDAYS[actual]}, not a ${m[1]}`,
+			line,
+			'Expiration Date'
+		);
 	return date;
 }
 
@@ -134,11 +138,7 @@ interface AsOf {
 function asOfTime(cell: string, line: number): AsOf {
 	const m = DATE_LINE.exec(cell.trim());
 	if (!m)
-		fail(
-			`'${cell.trim()}' is not like 'Date: November 20, 2026 at 10:15 AM EST'`,
-			line,
-			'Date'
-		);
+		fail(`'${cell.trim()}' is not like 'Date: November 20, 2026 at 10:15 AM EST'`, line, 'Date');
 	const month = MONTHS.indexOf(m[1].toLowerCase() as (typeof MONTHS)[number]) + 1;
 	const date = month > 0 ? calendarDate(Number(m[3]), month, Number(m[2])) : undefined;
 	if (!date) fail(`'${m[1]} ${m[2]}, ${m[3]}' is not a real date`, line, 'Date');
@@ -199,8 +199,7 @@ export function parseCboeQuotes(text: string): QuoteChain {
 	const headerAt = records
 		.slice(0, HEADER_SEARCH)
 		.findIndex((r) => r.cells[0]?.trim().toLowerCase() === HEADER_FIRST);
-	if (headerAt < 0)
-		fail(NOT_CBOE, records[0]?.line ?? 1);
+	if (headerAt < 0) fail(NOT_CBOE, records[0]?.line ?? 1);
 	const head = records[headerAt];
 	const before = records.slice(0, headerAt);
 

@@ -121,7 +121,10 @@ export function describeConventions(
 }
 
 /** The quoted contracts that can be priced, as ChainArrays, with what was skipped and why. */
-export function priceQuoteChain(quote: QuoteChain, conventions: ChainConventions): PricedQuoteChain {
+export function priceQuoteChain(
+	quote: QuoteChain,
+	conventions: ChainConventions
+): PricedQuoteChain {
 	const { rate, dividendYield, preset, ivFrom } = conventions;
 	const skipped: SkippedCounts = { total: 0, expired: 0, iv_zero: 0, unsolvable: 0 };
 	const n = quote.contracts.length;
@@ -164,7 +167,9 @@ export function priceQuoteChain(quote: QuoteChain, conventions: ChainConventions
 	skipped.total = skipped.expired + skipped.iv_zero + skipped.unsolvable;
 
 	const chain = createChainArrays(count, { spot: quote.spot, rate, dividendYield });
-	const expiries = [...new Set(Array.from(kept.subarray(0, count), (i) => quote.contracts[i].expiry))].sort();
+	const expiries = [
+		...new Set(Array.from(kept.subarray(0, count), (i) => quote.contracts[i].expiry))
+	].sort();
 	const position = new Map(expiries.map((e, k) => [e, k]));
 	const expiryIndex = new Int32Array(count);
 	for (let j = 0; j < count; j++) {
