@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeChainFile, DEFAULT_CONVENTIONS } from '../analytics';
+import { syntheticCboeFile } from '../analytics/cboeQuotes.test-support';
+import { csvField, readCsvRecords } from '../analytics/parseCsv';
+import { PROFILE_POINTS } from './analysis';
+import { ChainWorkerCore } from './workerCore';
+
+const text = syntheticCboeFile('2026-11-16');
+
+describe('the chain worker', () => {
+	it('analyses a Cboe file as the CLI does, with the three G(X) curves, smiles and surface', () => {
+		const core = new ChainWorkerCore();
+		const answer = core.handle({ type: 'load', id: 1, text, conventions: DEFAULT_CONVENTIONS });
+		if (answer.type !== 'model') throw new Error(answer.message);
+		const m = answer.model;
+		const cli = analyzeChainFile(text);
+		expect(m.zeroGamma.oi).toBe(cli.zero_gamma.oi);
+		expect(m.totals.gex.oi.net).toBe(cli.total.gex_oi);
+		expect(m.majors.posOi).toBe(cli.majors.pos_oi);
+		expect(m.symbol).toBe('SPX');
+		expect(m.profile.spots).toHaveLength(PROFILE_POINTS);
+		// The synthetic chain's first expiry is the as-of day; its monthly is Friday Nov 20.
+		expect(m.profile.curves.map((c) => [c.id, c.excluded])).toEqual([
+			['all', null],
+			['exNext', '2026-11-16'],
+			['exMonthly', '2026-11-20']
+		]);
+		expect(m.smile).toHaveLength(25);
+		expect(m.surface.expiries).toHaveLength(25);
+		expect(m.surface.iv.length).toBe(25 * m.surface.strikes.length);
+		expect(m.surface.strikes[0]).toBeGreaterThanOrEqual(m.spot * 0.8);
+	});
+
+	it('re-analyses the kept chain when the conventions change, and reports bad files by line', () => {
+		const core = new ChainWorkerCore();
+		const a = core.handle({ type: 'load', id: 1, text, conventions: DEFAULT_CONVENTIONS });
+		const b = core.handle({
+			type: 'analyze',
+			id: 2,
+			conventions: { ...DEFAULT_CONVENTIONS, preset: 'perfiliev' }
+		});
+		if (a.type !== 'model' || b.type !== 'model') throw new Error('expected models');
+		expect(b.parseMs).toBe(0);
+		expect(b.model.conventions.preset).toBe('perfiliev');
+		expect(b.model.zeroGamma.oi).not.toBe(a.model.zeroGamma.oi);
+		const bad = text.split('\n');
+		const cells = readCsvRecords(bad[9])[0].cells;
+		cells[4] = 'abc'; // the call's bid
+		bad[9] = cells.map(csvField).join(',');
+		const c = core.handle({
+			type: 'load',
+			id: 3,
+			text: bad.join('\n'),
+			conventions: DEFAULT_CONVENTIONS
+		});
+		expect(c).toMatchObject({ type: 'error', id: 3, line: 10 });
+		// The failed load leaves nothing to re-analyse.
+		expect(core.handle({ type: 'analyze', id: 4, conventions: DEFAULT_CONVENTIONS })).toMatchObject(
+			{
+				type: 'error',
+				message: 'no chain loaded'
+			}
+		);
+	});
+});
