@@ -16,8 +16,7 @@ export class ChainWorkerCore {
 		const t0 = this.now();
 		try {
 			if (message.type === 'load') {
-				// A failed load forgets the previous chain: the page shows the error, not old data.
-				this.file = undefined;
+				// A file that fails to parse replaces nothing: the chain shown before stays.
 				this.file = parseFile(message.text);
 			} else if (!this.file) {
 				return { type: 'error', id: message.id, message: 'no chain loaded', line: null };
