@@ -88,15 +88,45 @@ const COLUMN_TITLE: Record<Field, string> = {
 	oi: 'Open Interest'
 };
 
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const GROUPED_NUMBER = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/;
 
-/** A number as Cboe writes it: plain, or with thousands separators; undefined otherwise. */
+/**
+ * A finite number as Cboe writes it: plain decimal (exponent allowed), or with thousands
+ * separators; undefined otherwise. Only digits, signs, '.', 'e' reach Number(), so its other
+ * spellings (hex, 'Infinity', blanks) never pass; what Number() then refuses is NaN.
+ */
 export function cboeNumber(raw: string): number | undefined {
 	const s = raw.trim();
-	if (PLAIN_NUMBER.test(s)) return Number(s);
-	if (GROUPED_NUMBER.test(s)) return Number(s.replaceAll(',', ''));
-	return undefined;
+	if (s === '') return undefined;
+	let comma = false;
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		// 0-9 . + - e E
+		if ((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69) continue;
+		if (c === 44) {
+			comma = true;
+			continue;
+		}
+		return undefined;
+	}
+	if (comma && !GROUPED_NUMBER.test(s)) return undefined;
+	const v = Number(comma ? s.replaceAll(',', '') : s);
+	return Number.isFinite(v) ? v : undefined;
+}
+
+/** Cell `i` of a row as a number (NaN when empty and optional); a clear error otherwise. */
+function cellNumber(
+	cells: string[],
+	i: number,
+	line: number,
+	titles: string[],
+	optional: boolean
+): number {
+	const raw = cells[i];
+	if (optional && raw.trim() === '') return NaN;
+	const v = cboeNumber(raw);
+	if (v === undefined) fail(`'${raw.trim()}' is not a number`, line, titles[i]);
+	return v;
 }
 
 const DATE_LINE =
@@ -237,55 +267,57 @@ export function parseCboeQuotes(text: string): QuoteChain {
 	const hasDelta = call.has('delta') && put.has('delta');
 	const hasGamma = call.has('gamma') && put.has('gamma');
 
+	// Column indices in flat arrays and expiries looked up once per label: a 12,000-contract file
+	// is parsed on every import, so the row loop allocates nothing but the contracts.
+	const titles = head.cells.map((c, i) => c.trim() || `column ${i + 1}`);
+	const sides = [call, put].map((cols) => ({
+		iv: cols.get('iv') as number,
+		bid: cols.get('bid') as number,
+		ask: cols.get('ask') as number,
+		volume: cols.get('volume') as number,
+		oi: cols.get('oi') as number,
+		delta: hasDelta ? (cols.get('delta') as number) : -1,
+		gamma: hasGamma ? (cols.get('gamma') as number) : -1
+	}));
+	const expiries = new Map<string, string>();
 	const contracts: QuoteContract[] = [];
-	for (const record of records.slice(headerAt + 1)) {
+	for (let r = headerAt + 1; r < records.length; r++) {
+		const record = records[r];
 		if (record.blank) continue;
 		const line = record.line;
 		const cells = record.cells;
 		if (cells.length !== header.length)
 			fail(`expected ${header.length} fields like the header, got ${cells.length}`, line);
-		const expiry = expiryDate(cells[0], line);
-		const num = (i: number, optional: boolean): number => {
-			const raw = cells[i].trim();
-			if (raw === '' && optional) return NaN;
-			const v = cboeNumber(raw);
-			if (v === undefined)
-				fail(`'${raw}' is not a number`, line, head.cells[i].trim() || `column ${i + 1}`);
-			return v;
-		};
-		const strike = num(strikeAt, false);
+		let expiry = expiries.get(cells[0]);
+		if (expiry === undefined) expiries.set(cells[0], (expiry = expiryDate(cells[0], line)));
+		const strike = cellNumber(cells, strikeAt, line, titles, false);
 		if (!(strike > 0)) fail(`must be positive, got ${strike}`, line, 'Strike');
-		for (const [cols, isCall] of [
-			[call, true],
-			[put, false]
-		] as const) {
-			const get = (f: Field) => {
-				const i = cols.get(f);
-				return i === undefined ? NaN : num(i, f === 'delta' || f === 'gamma');
+		for (let side = 0; side < 2; side++) {
+			const at = sides[side];
+			const isCall = side === 0;
+			const quantity = (i: number, what: string): number => {
+				const v = cellNumber(cells, i, line, titles, false);
+				if (!(v >= 0))
+					fail(
+						`${isCall ? 'call' : 'put'} ${what} must be a non-negative number, got ${v}`,
+						line,
+						titles[i]
+					);
+				return v;
 			};
-			const c: QuoteContract = {
+			contracts.push({
 				expiry,
 				strike,
 				isCall,
-				iv: get('iv'),
-				bid: get('bid'),
-				ask: get('ask'),
-				volume: get('volume'),
-				openInterest: get('oi'),
-				delta: get('delta'),
-				gamma: get('gamma'),
+				iv: quantity(at.iv, 'IV'),
+				bid: quantity(at.bid, 'Bid'),
+				ask: quantity(at.ask, 'Ask'),
+				volume: quantity(at.volume, 'Volume'),
+				openInterest: quantity(at.oi, 'Open Interest'),
+				delta: at.delta < 0 ? NaN : cellNumber(cells, at.delta, line, titles, true),
+				gamma: at.gamma < 0 ? NaN : cellNumber(cells, at.gamma, line, titles, true),
 				line
-			};
-			for (const f of ['iv', 'bid', 'ask', 'volume', 'oi'] as const) {
-				const v = f === 'oi' ? c.openInterest : c[f];
-				if (!(v >= 0) || !Number.isFinite(v))
-					fail(
-						`${isCall ? 'call' : 'put'} ${COLUMN_TITLE[f]} must be a non-negative number, got ${v}`,
-						line,
-						head.cells[cols.get(f) as number].trim()
-					);
-			}
-			contracts.push(c);
+			});
 		}
 	}
 	if (contracts.length === 0) fail('no option rows after the header', head.line);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeChainFile, DEFAULT_CONVENTIONS } from '../analytics';
+import {
+	analyzeChainFile,
+	DEFAULT_CONVENTIONS,
+	excludingExpiry,
+	gexProfile,
+	parseCboeQuotes,
+	priceCboe
+} from '../analytics';
 import { syntheticCboeFile } from '../analytics/cboeQuotes.test-support';
 import { csvField, readCsvRecords } from '../analytics/parseCsv';
 import { PROFILE_POINTS } from './analysis';
@@ -29,6 +36,20 @@ describe('the chain worker', () => {
 		expect(m.surface.expiries).toHaveLength(25);
 		expect(m.surface.iv.length).toBe(25 * m.surface.strikes.length);
 		expect(m.surface.strikes[0]).toBeGreaterThanOrEqual(m.spot * 0.8);
+		// A curve without an expiry (whole minus that expiry) equals the profile computed directly
+		// on the remaining contracts.
+		const priced = priceCboe(parseCboeQuotes(text));
+		for (const c of m.profile.curves.slice(1)) {
+			const direct = gexProfile(priced.chain, {
+				selection: excludingExpiry(priced, c.excluded),
+				points: PROFILE_POINTS
+			});
+			const scale = Math.max(...direct.oi.map(Math.abs));
+			for (let j = 0; j < PROFILE_POINTS; j++) {
+				expect(Math.abs(c.oi[j] - direct.oi[j]) / scale).toBeLessThan(1e-9);
+				expect(direct.spots[j]).toBe(m.profile.spots[j]);
+			}
+		}
 	});
 
 	it('re-analyses the kept chain when the conventions change, and reports bad files by line', () => {
@@ -54,12 +75,13 @@ describe('the chain worker', () => {
 			conventions: DEFAULT_CONVENTIONS
 		});
 		expect(c).toMatchObject({ type: 'error', id: 3, line: 10 });
-		// The failed load leaves nothing to re-analyse.
-		expect(core.handle({ type: 'analyze', id: 4, conventions: DEFAULT_CONVENTIONS })).toMatchObject(
-			{
-				type: 'error',
-				message: 'no chain loaded'
-			}
-		);
+		// The failed load replaced nothing: the chain loaded before is still the one analysed.
+		const d = core.handle({ type: 'analyze', id: 4, conventions: DEFAULT_CONVENTIONS });
+		if (d.type !== 'model' || a.type !== 'model') throw new Error('expected a model');
+		expect(d.model.zeroGamma).toEqual(a.model.zeroGamma);
+		const empty = new ChainWorkerCore();
+		expect(
+			empty.handle({ type: 'analyze', id: 1, conventions: DEFAULT_CONVENTIONS })
+		).toMatchObject({ type: 'error', message: 'no chain loaded' });
 	});
 });

@@ -47,7 +47,10 @@ export interface ProfileCurve {
 	excluded: string | null;
 	oi: Float64Array;
 	vol: Float64Array;
-	/** The flip nearest spot, and every sign change in the window. */
+	/**
+	 * The flip nearest spot; the roots are every sign change in the window for the whole chain,
+	 * and those refined on the way to the nearest for the curves without an expiry.
+	 */
 	zeroOi: number | null;
 	zeroVol: number | null;
 	rootsOi: number[];
@@ -118,25 +121,61 @@ function pricedFromArrays(chain: ChainArrays, conventions: ConventionsReport): P
 	};
 }
 
-function curve(
-	chain: ChainArrays,
-	id: CurveId,
-	excluded: string | null,
-	selection: Uint8Array | undefined
-): ProfileCurve & { spots: Float64Array } {
-	const p = gexProfile(chain, {
-		selection,
-		lower: WINDOW[0],
-		upper: WINDOW[1],
-		points: PROFILE_POINTS
-	});
-	const z = zeroGamma(chain, { selection, lower: WINDOW[0], upper: WINDOW[1] });
+const WINDOW_OPTIONS = { lower: WINDOW[0], upper: WINDOW[1] };
+
+/** The whole chain's G(X) on the profile grid with every zero in the window (exact roots). */
+function wholeCurve(chain: ChainArrays): ProfileCurve & { spots: Float64Array } {
+	const p = gexProfile(chain, { ...WINDOW_OPTIONS, points: PROFILE_POINTS });
+	const z = zeroGamma(chain, WINDOW_OPTIONS);
 	return {
 		spots: p.spots,
-		id,
-		excluded,
+		id: 'all',
+		excluded: null,
 		oi: p.oi,
 		vol: p.vol,
+		zeroOi: z.oi,
+		zeroVol: z.vol,
+		rootsOi: z.rootsOi,
+		rootsVol: z.rootsVol
+	};
+}
+
+/**
+ * G(X) without one expiry: the whole curve minus that expiry's own (G is a sum over contracts,
+ * and one expiry is a few hundred of them, so this costs a fraction of a second full profile);
+ * the flip nearest spot is solved exactly on the remaining contracts.
+ */
+function curveWithout(
+	chain: ChainArrays,
+	priced: PricedQuoteChain,
+	whole: ProfileCurve,
+	id: CurveId,
+	expiry: string
+): ProfileCurve {
+	const k = priced.expiries.indexOf(expiry);
+	const only: number[] = [];
+	for (let i = 0; i < chain.length; i++) if (priced.expiryIndex[i] === k) only.push(i);
+	const part = gexProfile(chain, {
+		...WINDOW_OPTIONS,
+		selection: Int32Array.from(only),
+		points: PROFILE_POINTS
+	});
+	const oi = new Float64Array(PROFILE_POINTS);
+	const vol = new Float64Array(PROFILE_POINTS);
+	for (let j = 0; j < PROFILE_POINTS; j++) {
+		oi[j] = whole.oi[j] - part.oi[j];
+		vol[j] = whole.vol[j] - part.vol[j];
+	}
+	const z = zeroGamma(chain, {
+		...WINDOW_OPTIONS,
+		selection: excludingExpiry(priced, expiry),
+		nearestOnly: true
+	});
+	return {
+		id,
+		excluded: expiry,
+		oi,
+		vol,
 		zeroOi: z.oi,
 		zeroVol: z.vol,
 		rootsOi: z.rootsOi,
@@ -185,14 +224,12 @@ export function analyzeParsed(file: ParsedFile, conventions: ChainConventions): 
 
 	const nextExpiry = priced.expiries[0] ?? null;
 	const monthly = file.format === 'cboe' ? nextMonthlyExpiry(priced.expiries) : null;
-	const { spots, ...all } = curve(chain, 'all', null, undefined);
+	const { spots, ...all } = wholeCurve(chain);
 	const curves: ProfileCurve[] = [all];
-	const without = (id: CurveId, expiry: string) => {
-		const { spots: _, ...c } = curve(chain, id, expiry, excludingExpiry(priced, expiry));
-		curves.push(c);
-	};
-	if (priced.expiries.length > 1 && nextExpiry !== null) without('exNext', nextExpiry);
-	if (priced.expiries.length > 1 && monthly !== null) without('exMonthly', monthly);
+	if (priced.expiries.length > 1 && nextExpiry !== null)
+		curves.push(curveWithout(chain, priced, all, 'exNext', nextExpiry));
+	if (priced.expiries.length > 1 && monthly !== null)
+		curves.push(curveWithout(chain, priced, all, 'exMonthly', monthly));
 
 	return {
 		format: file.format,
