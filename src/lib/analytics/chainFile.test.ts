@@ -3,7 +3,9 @@
  * G(X) written out here from the rows the file was written from (not from the parser), zero
  * gamma found by a dense scan and bisection, under both conventions.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ChainParseError } from './parse';
 import { analyzeChainFile } from './chainFile';
 import { writeCboeFile, type QuoteRow } from './cboeQuotes.test-support';
 import { mulberry32 } from './syntheticChain';
@@ -158,5 +160,33 @@ describe('Cboe file analysis equals a brute-force computation', () => {
 		expect(a.total.gex_oi).not.toBe(b.total.gex_oi);
 		expect(a.conventions.time_to_expiry).toMatch(/16:00 America\/New_York/);
 		expect(b.conventions.time_to_expiry).toMatch(/262/);
+	});
+});
+
+describe('analysing any file', () => {
+	it('gives a report or a ChainParseError, never another failure', () => {
+		const small = writeCboeFile({
+			spot: SPOT,
+			date: '2027-03-10',
+			rows: rows().filter((r, i) => i % 9 === 0)
+		});
+		fc.assert(
+			fc.property(
+				fc.nat(small.length - 1),
+				fc.constantFrom('0', '9', '1e300', '-', ',', '"', '\n', '', '0.0000001'),
+				fc.constantFrom('calendar', 'perfiliev'),
+				fc.constantFrom('file', 'mid'),
+				(at, s, convention, ivFrom) => {
+					const text = small.slice(0, at) + s + small.slice(at + 1);
+					try {
+						const r = analyzeChainFile(text, { convention, ivFrom, profilePoints: 5 });
+						expect(r.strikes.length).toBeGreaterThan(0);
+					} catch (e) {
+						expect(e).toBeInstanceOf(ChainParseError);
+					}
+				}
+			),
+			{ numRuns: 150 }
+		);
 	});
 });

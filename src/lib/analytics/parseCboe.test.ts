@@ -96,6 +96,17 @@ describe('Cboe quote-data parser', () => {
 		expect(timeToExpiry(q, '2026-11-26', 'perfiliev')).toBe(1 / 262);
 	});
 
+	it('reads the as-of time in New York: EDT, EST, or by the rule when the zone is missing', () => {
+		const at = (date: string) =>
+			new Date(parseCboeQuotes(CURRENT.replace(/Date: [^"]+/, date)).asOf).toISOString();
+		expect(at('Date: July 1, 2026 at 3:59 PM EDT')).toBe('2026-07-01T19:59:00.000Z');
+		expect(at('Date: January 5, 2027 at 12:00 AM EST')).toBe('2027-01-05T05:00:00.000Z');
+		expect(at('Date: March 15, 2027 at 9:30 AM')).toBe('2027-03-15T13:30:00.000Z');
+		expect(at('Date: March 12, 2027 at 9:30 AM')).toBe('2027-03-12T14:30:00.000Z');
+		expect(() => at('Date: February 30, 2027 at 9:30 AM EST')).toThrow(/not a real date/);
+		expect(() => at('Date: March 3, 2027 at 13:30 PM EST')).toThrow(/not a time/);
+	});
+
 	it('skips and counts expired rows and IV 0 contracts, or solves them from the mid', () => {
 		const q = parseCboeQuotes(CURRENT);
 		const priced = priceQuoteChain(q, DEFAULT_CONVENTIONS);
