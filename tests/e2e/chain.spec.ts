@@ -29,6 +29,7 @@ test('a dropped Cboe file is analysed in the browser, follows the conventions an
 	await page.goto('/chain');
 	await expect(page.getByRole('link', { name: 'Chain' })).toHaveAttribute('aria-current', 'page');
 	await expect(page.getByTestId('chain-empty')).toBeVisible();
+	await expect(page.getByTestId('chain-drop')).toHaveAttribute('data-ready', 'true');
 
 	await dropFile(page, QUOTES, 'quotedata.csv');
 	await expect(page.getByTestId('chain-meta')).toContainText('quotedata.csv');
@@ -57,6 +58,13 @@ test('a dropped Cboe file is analysed in the browser, follows the conventions an
 	await page.getByTestId('sides-split').click();
 	await expect(page).toHaveURL(/sides=split/);
 	await expect.poll(() => bars.count()).toBe(2 * netCount);
+
+	// The smile per expiry: the nearest six, then one more picked.
+	const smileLines = page.getByTestId('smile-chart').locator('path.line');
+	await expect(smileLines).toHaveCount(6);
+	await page.getByTestId('smile-2026-12-21').click();
+	await expect(page).toHaveURL(/smile=.*2026-12-21/);
+	await expect(smileLines).toHaveCount(7);
 
 	// The service's levels beside the chain's (SPX is covered by the embedded service).
 	await expect(page.getByTestId('compare-service')).toContainText(/\d,\d{3}\.\d\d/);
@@ -97,6 +105,7 @@ test.describe('on a phone', () => {
 
 	test('a picked file is analysed and fits the screen', async ({ page }) => {
 		await page.goto('/chain?w=vol&preset=perfiliev');
+		await expect(page.getByTestId('chain-drop')).toHaveAttribute('data-ready', 'true');
 		await page.getByTestId('chain-file').setInputFiles({
 			name: 'quotedata.csv',
 			mimeType: 'text/csv',

@@ -16,6 +16,10 @@ describe('/chain view state', () => {
 			exNext: fc.boolean(),
 			exMonthly: fc.boolean(),
 			vol: fc.constantFrom('smile', 'surface'),
+			smile: fc.option(
+				fc.uniqueArray(fc.constantFrom('2026-11-20', '2026-12-18', '7.0d'), { minLength: 1 }),
+				{ nil: null }
+			),
 			range: fc.constantFrom(0.05, 0.1, 0.2),
 			conventions: fc.record({
 				preset: fc.constantFrom('calendar', 'perfiliev'),
@@ -37,7 +41,8 @@ describe('/chain view state', () => {
 			['/chain?rate=5', /rate must be a number between -1 and 1/],
 			['/chain?preset=cboe', /preset must be calendar or perfiliev/],
 			['/chain?curves=weekly', /curves/],
-			['/chain?range=15', /range/]
+			['/chain?range=15', /range/],
+			['/chain?smile=a%20b', /smile lists expiries/]
 		] as const) {
 			expect(() => parse(url)).toThrow(ViewStateError);
 			expect(() => parse(url)).toThrow(message);

@@ -3,7 +3,7 @@
  * these choices (weighting, sides, greek, curves, smile expiries, strike range, conventions),
  * never the chain: the recipient sees the same view of a chain they import themselves.
  *
- * `/chain?w=vol&sides=split&greek=charm&view=surface&preset=perfiliev&rate=0.05&q=0.01&iv=mid`
+ * `/chain?w=vol&sides=split&greek=charm&smile=2026-11-20,2026-12-18&preset=perfiliev&rate=0.05&iv=mid`
  * Parameters at their default are left out, so the canonical URL of a state is unique.
  */
 import {
@@ -32,6 +32,8 @@ export interface ChainViewState {
 	exNext: boolean;
 	exMonthly: boolean;
 	vol: ChainVolView;
+	/** Expiries drawn in the smile view; null = the nearest few. */
+	smile: string[] | null;
 	range: number;
 	conventions: ChainConventions;
 }
@@ -43,6 +45,7 @@ export const DEFAULT_CHAIN_VIEW: ChainViewState = {
 	exNext: true,
 	exMonthly: true,
 	vol: 'smile',
+	smile: null,
 	range: 0.1,
 	conventions: { preset: 'calendar', rate: 0, dividendYield: 0, ivFrom: 'file' }
 };
@@ -74,6 +77,10 @@ export function parseChainView(params: URLSearchParams): ChainViewState {
 	for (const c of curveList ?? [])
 		if (c !== 'next' && c !== 'monthly')
 			throw new ViewStateError(`curves must list next and/or monthly, got '${c}'`);
+	const smileRaw = params.get('smile');
+	const smile = smileRaw === null ? null : smileRaw.split(',').filter(Boolean);
+	for (const e of smile ?? [])
+		if (!/^[\w.-]{1,16}$/.test(e)) throw new ViewStateError(`smile lists expiries, got '${e}'`);
 	const range = params.get('range');
 	const rangeValue = range === null ? d.range : Number(range) / 100;
 	if (!(CHAIN_RANGES as readonly number[]).includes(rangeValue))
@@ -85,6 +92,7 @@ export function parseChainView(params: URLSearchParams): ChainViewState {
 		exNext: curveList === null ? d.exNext : curveList.includes('next'),
 		exMonthly: curveList === null ? d.exMonthly : curveList.includes('monthly'),
 		vol: oneOf('view', params.get('view'), CHAIN_VIEWS, d.vol),
+		smile: smile && smile.length ? smile : null,
 		range: rangeValue,
 		conventions: {
 			preset: oneOf<ConventionPreset>(
@@ -113,6 +121,7 @@ export function chainViewUrl(s: ChainViewState): string {
 			[s.exNext ? 'next' : '', s.exMonthly ? 'monthly' : ''].filter(Boolean).join(',')
 		);
 	if (s.vol !== d.vol) p.set('view', s.vol);
+	if (s.smile && s.smile.length) p.set('smile', s.smile.join(','));
 	if (s.range !== d.range) p.set('range', String(Math.round(s.range * 100)));
 	const c = s.conventions;
 	if (c.preset !== 'calendar') p.set('preset', c.preset);

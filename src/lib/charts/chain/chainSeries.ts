@@ -67,30 +67,55 @@ const EXPIRY_COLORS = [
 	'#e377c2'
 ];
 
-/** One smile per expiry (the `count` nearest), out-of-the-money side, strikes within range. */
-export function smileSeries(model: ChainModel, range: number, count = 6): LineSeries[] {
+/** Expiries with a smile worth drawing (three quoted strikes or more near spot). */
+export function smileExpiries(model: ChainModel, range: number): { expiry: string; dte: number }[] {
+	return model.smile
+		.filter((s) => smilePoints(model, s, range).length >= 3)
+		.map((s) => ({ expiry: s.expiry, dte: s.dte }));
+}
+
+function smilePoints(
+	model: ChainModel,
+	s: ChainModel['smile'][number],
+	range: number
+): [number, number][] {
 	const lo = model.spot * (1 - range);
 	const hi = model.spot * (1 + range);
+	const points: [number, number][] = [];
+	for (let j = 0; j < s.strikes.length; j++) {
+		const k = s.strikes[j];
+		if (k < lo || k > hi) continue;
+		const otm = k < model.spot ? s.putIv[j] : s.callIv[j];
+		const v = Number.isNaN(otm) ? (k < model.spot ? s.callIv[j] : s.putIv[j]) : otm;
+		if (Number.isFinite(v)) points.push([k, v]);
+	}
+	return points;
+}
+
+/**
+ * One smile per chosen expiry (the `count` nearest when none is chosen), the out-of-the-money
+ * side (puts below spot, calls above), strikes within range.
+ */
+export function smileSeries(
+	model: ChainModel,
+	range: number,
+	chosen: readonly string[] | null,
+	count = 6
+): LineSeries[] {
 	const out: LineSeries[] = [];
-	for (const s of model.smile) {
-		const points: [number, number][] = [];
-		for (let j = 0; j < s.strikes.length; j++) {
-			const k = s.strikes[j];
-			if (k < lo || k > hi) continue;
-			const otm = k < model.spot ? s.putIv[j] : s.callIv[j];
-			const v = Number.isNaN(otm) ? (k < model.spot ? s.callIv[j] : s.putIv[j]) : otm;
-			if (Number.isFinite(v)) points.push([k, v]);
-		}
-		if (points.length < 3) continue;
+	model.smile.forEach((s, e) => {
+		if (chosen ? !chosen.includes(s.expiry) : out.length >= count) return;
+		const points = smilePoints(model, s, range);
+		if (points.length < 3) return;
 		out.push({
 			id: s.expiry,
 			label: `${s.expiry} (${Math.round(s.dte)}d)`,
-			color: EXPIRY_COLORS[out.length % EXPIRY_COLORS.length],
+			color: EXPIRY_COLORS[e % EXPIRY_COLORS.length],
 			points
 		});
-		if (out.length === count) break;
-	}
-	return out;
+	});
+	// A shared link's expiries may not be in this chain: show the nearest rather than nothing.
+	return out.length === 0 && chosen ? smileSeries(model, range, null, count) : out;
 }
 
 /** The model's IV grid in the shape of a research surface answer (values per 1.00). */
