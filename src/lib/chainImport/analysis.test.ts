@@ -84,4 +84,38 @@ describe('the chain worker', () => {
 			empty.handle({ type: 'analyze', id: 1, conventions: DEFAULT_CONVENTIONS })
 		).toMatchObject({ type: 'error', message: 'no chain loaded' });
 	});
+
+	it("analyses a JSON chain under the file's own conventions, grouped by days to expiry", () => {
+		const contracts = [0.02, 0.1].flatMap((t) =>
+			[4900, 5000, 5100].flatMap((strike) =>
+				['C', 'P'].map((right) => ({
+					expiry_years: t,
+					strike,
+					right,
+					iv: 0.2,
+					open_interest: right === 'C' ? 1000 : 1500,
+					volume: 10
+				}))
+			)
+		);
+		const json = JSON.stringify({ spot: 5000, rate: 0.04, dividend_yield: 0.01, contracts });
+		const answer = new ChainWorkerCore().handle({
+			type: 'load',
+			id: 1,
+			text: json,
+			// Ignored for a JSON chain: its conventions are its own.
+			conventions: { preset: 'perfiliev', rate: 0.5, dividendYield: 0, ivFrom: 'mid' }
+		});
+		if (answer.type !== 'model') throw new Error(answer.message);
+		const m = answer.model;
+		expect(m.format).toBe('json');
+		expect(m.adjustable).toBe(false);
+		expect(m.conventions).toMatchObject({ rate: 0.04, dividend_yield: 0.01, as_of: null });
+		expect(m.totals.gex.oi.net).toBe(analyzeChainFile(json).total.gex_oi);
+		expect(m.profile.curves.map((c) => [c.id, c.excluded])).toEqual([
+			['all', null],
+			['exNext', '7.3d']
+		]);
+		expect(m.smile.map((s) => s.expiry)).toEqual(['7.3d', '36.5d']);
+	});
 });
