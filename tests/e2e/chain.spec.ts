@@ -122,5 +122,6 @@ test.describe('on a phone', () => {
 		await page.screenshot({ path: 'test-results/chain-phone.png', fullPage: true });
 		await page.getByTestId('vol-surface').click();
 		await expect(page.getByTestId('surface-canvas')).toBeVisible();
+		await page.getByTestId('vol-panel').screenshot({ path: 'test-results/chain-surface.png' });
 	});
 });
