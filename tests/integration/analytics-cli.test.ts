@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { syntheticCboeFile } from '../../src/lib/analytics/cboeQuotes.test-support';
 
 const dir = mkdtempSync(join(tmpdir(), 'gexdeck-analyze-'));
 function analyze(...args: string[]) {
@@ -53,7 +54,9 @@ describe('npm run analyze', () => {
 			'--dividend-yield=0.013'
 		);
 		expect(csv.code).toBe(0);
-		expect(JSON.parse(csv.out)).toEqual(report);
+		expect({ ...JSON.parse(csv.out), format: 'json' }).toEqual(report);
+		expect(report.skipped.total).toBe(0);
+		expect(report.conventions).toMatchObject({ rate: 0.05, dividend_yield: 0.013 });
 	}, 60_000);
 
 	it('exits 2 with a message naming the field or line, printing no report', () => {
@@ -86,6 +89,12 @@ describe('npm run analyze', () => {
 				/line 2, strike/
 			],
 			[[join(dir, 'missing.json')], /cannot read/],
+			[
+				[file('cut.csv', syntheticCboeFile().split('\n').slice(0, 40).join('\n') + '\nFri')],
+				/line 41: expected 22 fields/
+			],
+			[[file('q.csv', syntheticCboeFile()), '--convention', 'x'], /--convention must be/],
+			[[file('b.json', JSON.stringify({ spot: 5000, contracts })), '--iv-from', 'mid'], /Cboe/],
 			[[], /missing chain file/]
 		];
 		for (const [args, message] of cases) {
@@ -94,5 +103,28 @@ describe('npm run analyze', () => {
 			expect(r.out).toBe('');
 			expect(r.err).toMatch(message);
 		}
+	}, 60_000);
+
+	it('reads a Cboe quote-data file: conventions, skipped and the G(X) profile', () => {
+		const path = file('quotedata.csv', syntheticCboeFile('2026-11-16', { eol: '\r\n' }));
+		const r = analyze(path, '--profile');
+		expect(r.code).toBe(0);
+		const report = JSON.parse(r.out);
+		expect(report.format).toBe('cboe');
+		expect(report.underlying.symbol).toBe('SPX');
+		expect(report.conventions).toMatchObject({
+			preset: 'calendar',
+			as_of: '2026-11-16T10:15:00-05:00',
+			rate: 0,
+			dividend_yield: 0
+		});
+		expect(report.skipped).toEqual({ total: 0, expired: 0, iv_zero: 0, unsolvable: 0 });
+		expect(report.profile).toHaveLength(200);
+		expect(report.profile[0].spot).toBeCloseTo(report.spot * 0.8, 6);
+		expect(typeof report.zero_gamma.oi).toBe('number');
+		const p = JSON.parse(analyze(path, '--convention', 'perfiliev', '--profile=7').out);
+		expect(p.conventions.preset).toBe('perfiliev');
+		expect(p.profile).toHaveLength(7);
+		expect(p.total.gex_oi).not.toBe(report.total.gex_oi);
 	}, 60_000);
 });

@@ -1,26 +1,34 @@
 /**
  * `npm run --silent analyze -- <file> [--spot S] [--rate R] [--dividend-yield Q]
- * [--contract-size M] [--format json|csv]`: prints one JSON chain report on stdout.
+ * [--contract-size M] [--format json|csv|cboe] [--convention calendar|perfiliev]
+ * [--iv-from file|mid] [--profile[=N]]`: prints one JSON chain report on stdout (see
+ * ./chainFile: the format is detected unless given; conventions and skipped are always stated).
  * Bad input (unreadable file, malformed content, invalid values, bad flags) -> message on stderr
  * naming the line or field, exit code 2, nothing on stdout.
  */
 import { readFileSync } from 'node:fs';
-import { ChainParseError, parseChain, type ChainFormat, type ChainOverrides } from './parse';
-import { analyzeChain } from './report';
+import { analyzeChainFile, CHAIN_FILE_FORMATS, type ChainFileOptions } from './chainFile';
+import { ChainParseError, type ChainOverrides } from './parse';
+import { CONVENTION_PRESETS, IV_SOURCES } from './quoteChain';
 
 const USAGE =
-	'usage: analyze <chain.json|chain.csv> [--spot S] [--rate R] [--dividend-yield Q] [--contract-size M] [--format json|csv]';
+	'usage: analyze <chain.json|chain.csv|quotedata.csv> [--spot S] [--rate R] [--dividend-yield Q] [--contract-size M] [--format json|csv|cboe] [--convention calendar|perfiliev] [--iv-from file|mid] [--profile[=N]]';
+
+/** Points of the G(X) profile printed by a bare --profile. */
+const PROFILE_POINTS = 200;
 
 class UsageError extends Error {}
 
-function parseArgs(argv: string[]): {
-	file: string;
-	overrides: ChainOverrides;
-	format?: ChainFormat;
-} {
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T {
+	if (!(allowed as readonly (string | undefined)[]).includes(raw))
+		throw new UsageError(`${name} must be ${allowed.join(' or ')}, got '${raw ?? ''}'`);
+	return raw as T;
+}
+
+function parseArgs(argv: string[]): { file: string; options: ChainFileOptions } {
 	const overrides: ChainOverrides = {};
+	const options: ChainFileOptions = { overrides };
 	let file: string | undefined;
-	let format: ChainFormat | undefined;
 	const flagNumber = (name: string, raw: string | undefined): number => {
 		if (raw === undefined) throw new UsageError(`${name} needs a value`);
 		const v = Number(raw);
@@ -48,11 +56,21 @@ function parseArgs(argv: string[]): {
 			case '--contract-size':
 				overrides.contractSize = flagNumber(name, value());
 				break;
-			case '--format': {
-				const f = value();
-				if (f !== 'json' && f !== 'csv')
-					throw new UsageError(`--format must be json or csv, got '${f}'`);
-				format = f;
+			case '--format':
+				options.format = oneOf(name, value(), CHAIN_FILE_FORMATS);
+				break;
+			case '--convention':
+				options.convention = oneOf(name, value(), CONVENTION_PRESETS);
+				break;
+			case '--iv-from':
+				options.ivFrom = oneOf(name, value(), IV_SOURCES);
+				break;
+			case '--profile': {
+				// Takes a count only as --profile=N, so `--profile file.csv` still reads the file.
+				const n = inline === undefined ? PROFILE_POINTS : flagNumber(name, inline);
+				if (!Number.isInteger(n) || n < 2 || n > 100_000)
+					throw new UsageError(`--profile: points must be an integer 2..100000, got ${n}`);
+				options.profilePoints = n;
 				break;
 			}
 			default:
@@ -62,7 +80,7 @@ function parseArgs(argv: string[]): {
 		}
 	}
 	if (file === undefined) throw new UsageError('missing chain file');
-	return { file, overrides, format };
+	return { file, options };
 }
 
 function main(argv: string[]): number {
@@ -82,8 +100,7 @@ function main(argv: string[]): number {
 	}
 	let report: string;
 	try {
-		const parsed = parseChain(text, args.overrides, args.format);
-		report = JSON.stringify(analyzeChain(parsed.chain), null, 2);
+		report = JSON.stringify(analyzeChainFile(text, args.options), null, 2);
 	} catch (e) {
 		if (e instanceof ChainParseError) {
 			process.stderr.write(`analyze: ${args.file}: ${e.message}\n`);

@@ -19,3 +19,7 @@ export * from './classify';
 export * from './parse';
 export * from './report';
 export * from './syntheticChain';
+export * from './parseCboe';
+export * from './quoteChain';
+export * from './chainFile';
+export { isThirdFriday, nyWallTimeMs, weekdayCount } from './nyDates';

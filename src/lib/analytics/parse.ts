@@ -73,6 +73,8 @@ function fail(message: string, line?: number, field?: string): never {
 	const where = [line !== undefined ? `line ${line}` : '', field ?? ''].filter(Boolean).join(', ');
 	throw new ChainParseError(where ? `${where}: ${message}` : message, line, field);
 }
+/** Throws the ChainParseError `line N, field: message` (for the other chain formats' parsers). */
+export { fail as failParse };
 
 interface RawContract {
 	expiryYears: number;

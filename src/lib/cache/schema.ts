@@ -38,6 +38,19 @@ export interface StoredSeriesChunk {
 	savedAt: number;
 }
 
+/**
+ * A chain file the user imported on the /chain page, kept on this device only (never sent to
+ * the server). The text is kept as imported, so a later parser reads it the same way.
+ */
+export interface StoredChain {
+	/** `current`: the page keeps one chain. */
+	id: string;
+	/** File name (or `pasted`). */
+	name: string;
+	text: string;
+	savedAt: number;
+}
+
 export interface GexdeckDB extends DBSchema {
 	snapshots: {
 		key: string;
@@ -48,6 +61,10 @@ export interface GexdeckDB extends DBSchema {
 		key: [string, string, number];
 		value: StoredSeriesChunk;
 		indexes: { 'by-ticker-day': [string, string] };
+	};
+	chains: {
+		key: string;
+		value: StoredChain;
 	};
 }
 
@@ -70,6 +87,11 @@ export const MIGRATIONS: readonly Upgrade[] = [
 		db.createObjectStore('orderflowSeries', {
 			keyPath: ['day', 'ticker', 'chunk']
 		}).createIndex('by-ticker-day', ['ticker', 'day']);
+	},
+	// -> +1: imported chains (/chain). Self-contained (creates the store only if missing), so it
+	// stays correct wherever a merge puts it among other migrations.
+	(db) => {
+		if (!db.objectStoreNames.contains('chains')) db.createObjectStore('chains', { keyPath: 'id' });
 	}
 ];
 

@@ -67,6 +67,9 @@ function db(): Promise<IDBPDatabase<GexdeckDB> | undefined> {
 	return dbPromise;
 }
 
+/** The cache database (undefined when storage is unavailable), for the other stores in it. */
+export { db as cacheDb };
+
 export async function readSnapshot(route: string): Promise<CachedSnapshot | undefined> {
 	if (!cacheStatus.available) return undefined;
 	try {

@@ -35,9 +35,7 @@ describe('Negotiator', () => {
 			key: `gexbot_custom_${'K'.repeat(43)}`,
 			userAgent: 'gexdeck/test'
 		});
-		await expect(n.post(['blue_v2_classic_SPX_gex_full'])).rejects.toBeInstanceOf(
-			NegotiationError
-		);
+		await expect(n.post(['blue_v2_classic_SPX_gex_full'])).rejects.toBeInstanceOf(NegotiationError);
 		expect(hits).toEqual(['upstream POST']);
 	});
 });
