@@ -37,6 +37,8 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'node',
+					// Integration tests start the built dashboard: build once, before any of them.
+					globalSetup: ['./tests/support/buildOnce.ts'],
 					include: ['src/**/*.test.ts', 'tests/integration/**/*.test.ts'],
 					exclude: ['src/**/*.svelte.test.ts'],
 					environment: 'node'

@@ -50,6 +50,9 @@ function buildIsStale() {
 	return undefined;
 }
 
+/** `--build-only`: bring build/ up to date and exit (the test suite's one build before it runs). */
+const buildOnly = process.argv.includes('--build-only');
+
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const port = process.env.PORT?.trim() || '3000';
 // adapter-node would bind 0.0.0.0 by default; gexdeck binds loopback unless told otherwise.
@@ -70,13 +73,20 @@ if (stale) {
 		process.exit(1);
 	}
 	const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-		stdio: 'inherit'
+		stdio: 'inherit',
+		// A production build whatever the caller's NODE_ENV: under NODE_ENV=test (vitest) or
+		// development, Vite resolves esm-env's development condition and SvelteKit's `dev` is
+		// true in the build, which leaves out the production server (/stream, the /api fast
+		// path, graceful shutdown).
+		env: { ...process.env, NODE_ENV: 'production' }
 	});
 	if (result.status !== 0) {
 		console.error('gexdeck: build failed');
 		process.exit(result.status ?? 1);
 	}
 }
+
+if (buildOnly) process.exit(0);
 
 console.log(
 	process.env.GEXDECK_UPSTREAM

@@ -114,6 +114,14 @@ it('a 3 s cut resumes without a negotiation and without a gap, for every viewer'
 	await wait(300);
 
 	expect(during).toEqual([]);
+	// Viewers were told while the hubs resumed, and the relay is live again after.
+	const told = a.items.flatMap((i) =>
+		i.kind === 'message' && i.message.type === 'status' ? [i.message] : []
+	);
+	expect(told.map((m) => m.state)).toEqual(expect.arrayContaining(['reconnecting', 'live']));
+	expect(told.find((m) => m.state === 'reconnecting')?.reason).toMatch(/resuming the same/);
+	expect(told.at(-1)?.state).toBe('live');
+	expect(relay.state).toBe('live');
 	expect(negotiations.filter((n) => n.method === 'POST').length).toBe(posts);
 	expect(relay.counters.hubDrops).toBe(0);
 	expect(proxy.refused).toBeGreaterThan(0);

@@ -32,6 +32,7 @@ vi.mock('./services', () => ({
 }));
 
 const { handleFastApi } = await import('./fastApi');
+const { setLogSink } = await import('./log');
 
 let server: Server;
 let base: string;
@@ -48,7 +49,8 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('fast /api path', () => {
 	it('turns every handler failure into a 500 for that request and a log line', async () => {
-		const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		const log = vi.fn<(line: string) => void>();
+		const previous = setLogSink({ out: () => undefined, err: log });
 		try {
 			for (const mode of ['throw', 'reject', 'bad-header'] as const) {
 				behaviour.mode = mode;
@@ -65,7 +67,8 @@ describe('fast /api path', () => {
 			expect(ok.status).toBe(200);
 			expect(await ok.json()).toEqual({ ok: true });
 		} finally {
-			log.mockRestore();
+			behaviour.mode = 'ok';
+			setLogSink(previous);
 		}
 	});
 

@@ -102,6 +102,8 @@ export class StreamRelay {
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs = new Map<string, ResumableHub>();
+	/** Hubs dropped and being resumed (viewers are told; no frames arrive meanwhile). */
+	private readonly resuming = new Set<string>();
 	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
 	private readonly lastSpotAt = new Map<string, number>();
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
@@ -392,6 +394,8 @@ export class StreamRelay {
 				url,
 				{
 					onGroupData: (group, any) => this.onGroupData(group, any),
+					onRecovering: (end) => this.onHubRecovering(socket, end),
+					onResumed: () => this.onHubResumed(socket),
 					onEnd: (end) => {
 						if (!settled) {
 							settled = true;
@@ -421,7 +425,31 @@ export class StreamRelay {
 		});
 	}
 
+	private onHubRecovering(socket: ResumableHub, end: HubEnd): void {
+		if (this.hubs.get(socket.hub) !== socket || this.closed) return;
+		if (!this.resuming.has(socket.hub)) {
+			this.resuming.add(socket.hub);
+			this.log(`relay: hub ${socket.hub} dropped (${end.reason}); resuming`);
+		}
+		if (this.stateValue === 'live' || this.stateValue === 'reconnecting') {
+			this.setState(
+				'reconnecting',
+				`hub ${socket.hub} dropped: ${end.reason}; resuming the same connection`
+			);
+		}
+	}
+
+	private onHubResumed(socket: ResumableHub): void {
+		if (this.hubs.get(socket.hub) !== socket) return;
+		this.resuming.delete(socket.hub);
+		this.log(`relay: hub ${socket.hub} resumed`);
+		if (this.resuming.size === 0 && this.stateValue === 'reconnecting' && !this.retryTimer) {
+			this.setState('live');
+		}
+	}
+
 	private onHubEnd(socket: ResumableHub, end: HubEnd): void {
+		this.resuming.delete(socket.hub);
 		if (this.hubs.get(socket.hub) !== socket) return; // retired by us
 		this.hubs.delete(socket.hub);
 		if (this.closed) return;
@@ -516,6 +544,7 @@ export class StreamRelay {
 	}
 
 	private retireHubs(): void {
+		this.resuming.clear();
 		const sockets = [...this.hubs.values()];
 		this.hubs.clear();
 		for (const s of sockets) s.close();

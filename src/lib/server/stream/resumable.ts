@@ -18,6 +18,14 @@ import {
 } from '../../contract/pubsub';
 import { HubSocket, type HubEnd, type HubSocketHandlers } from './hubSocket';
 
+/** A ResumableHub's handlers: a HubSocket's, plus what the relay tells its viewers meanwhile. */
+export interface ResumableHandlers extends HubSocketHandlers {
+	/** Dropped and being recovered (called at the drop and after each failed attempt). */
+	onRecovering?(end: HubEnd): void;
+	/** Recovered: the same upstream connection continues on a new socket. */
+	onResumed?(): void;
+}
+
 export interface ResumableOptions {
 	userAgent: string;
 	handshakeTimeoutMs?: number;
@@ -61,7 +69,7 @@ export class ResumableHub {
 	constructor(
 		readonly hub: string,
 		private readonly url: string,
-		private readonly handlers: HubSocketHandlers,
+		private readonly handlers: ResumableHandlers,
 		private readonly options: ResumableOptions
 	) {
 		this.current = this.open(url);
@@ -123,6 +131,7 @@ export class ResumableHub {
 						// The upstream resends from our last ack: tell it what we have at once.
 						this.ackedSequenceId = 0;
 						this.ack();
+						this.handlers.onResumed?.();
 					}
 				},
 				onEnd: (end) => {
@@ -159,6 +168,7 @@ export class ResumableHub {
 			return;
 		}
 		const now = Date.now();
+		if (!this.recovering || now < this.recoveryDeadline) this.handlers.onRecovering?.(end);
 		if (!this.recovering) {
 			this.recovering = true;
 			this.dropEnd = end;
