@@ -304,7 +304,9 @@ export async function csrfFailure(
 export function guardHttpServer(server: Server, claimedPaths: readonly string[]): void {
 	server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
 		socket.on('error', (err) => {
-			if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') {
+			// A peer that went away (reset, or closed before our answer) is not worth a log line.
+			const code = (err as NodeJS.ErrnoException).code;
+			if (code !== 'ECONNRESET' && code !== 'EPIPE') {
 				log.error('upgrade socket error', { error: err.message });
 			}
 		});
