@@ -6,7 +6,8 @@
 import { canAccess, type KeyState } from '$lib/contract/access';
 import { classifyKey, maskKey } from '$lib/contract/keys';
 import { getRoute, type RouteId } from '$lib/contract/routes';
-import type { Whoami } from '$lib/contract/schemas';
+import { whoamiSchema, type Whoami } from '$lib/contract/schemas';
+import { safeParse } from '$lib/contract/validate';
 import type { PoolBackoffState } from './backoff';
 import type { PoolSpend } from './ledger';
 import { requirementOf } from './proxy';
@@ -73,7 +74,18 @@ async function keyStatus(
 				error: `whoami answered ${res}`
 			};
 		}
-		const whoami = res as unknown as Whoami;
+		// A partial or reshaped whoami must not break the page: it is shown as an error instead.
+		const checked = safeParse(whoamiSchema, res);
+		if (!checked.ok) {
+			return {
+				configured: true,
+				source,
+				maskedId: maskKey(key),
+				whoami: null,
+				error: `whoami answered an unexpected shape (${checked.path}: ${checked.message})`
+			};
+		}
+		const whoami: Whoami = checked.value;
 		return {
 			configured: true,
 			source,
