@@ -309,6 +309,18 @@ describe('end-of-day report', () => {
 });
 
 describe('research', () => {
+	it('matches routes on the decoded path, as the upstream does (%5E is ^)', async () => {
+		const escaped = await api(base, '/research/%53PX/iv_mid?strikes=3&end_dte=10', {
+			key: keys.research
+		});
+		expect(escaped.status).toBe(200);
+		const caret = await api(base, '/research/%5ESPX/iv_mid', { key: keys.research });
+		expect(caret.status).not.toBe(500);
+		expect([200, 404]).toContain(caret.status);
+		const malformed = await api(base, '/research/%E0%A4%A/iv_mid', { key: keys.research });
+		expect(malformed.status).toBe(400);
+	});
+
 	it('serves json datasets and grids, csv, and 415 for image formats', async () => {
 		const table = (
 			await api(base, '/research/SPX/iv_mid?strikes=3&end_dte=10', { key: keys.research })

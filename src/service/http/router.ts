@@ -139,6 +139,16 @@ function requireJsonAccept(req: IncomingMessage): void {
 		throw new HttpError(400, 'This resource is application/json: send Accept: application/json.');
 }
 
+/** A request path with its percent-escapes decoded; a malformed escape is the client's error. */
+function decodedPath(pathname: string): string {
+	if (!pathname.includes('%')) return pathname;
+	try {
+		return decodeURIComponent(pathname);
+	} catch {
+		throw new HttpError(400, 'Malformed percent-encoding in the path.');
+	}
+}
+
 export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 	return function handle(req: IncomingMessage, res: ServerResponse): void {
 		const raw = req.url ?? '/';
@@ -160,7 +170,8 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 				return;
 			}
 			requireUserAgent(req);
-			const resolved = resolveCached(req.method ?? 'GET', pathname);
+			// Routes match decoded paths, as the upstream's server decodes them (`%5ESPX` is `^SPX`).
+			const resolved = resolveCached(req.method ?? 'GET', decodedPath(pathname));
 			if (resolved.kind === 'not-found') throw new HttpError(404, 'Not found.');
 			if (resolved.kind === 'method-not-allowed') {
 				throw new HttpError(405, 'Method not allowed.', { Allow: resolved.allowed.join(', ') });
