@@ -303,6 +303,36 @@ describe('the runtime stage', () => {
 describe.each(['node build', 'npm start'])('%s', (name) => {
 	const entry = () => entries.find((e) => e.name === name)!;
 
+	it("runs the history generator's compiled child without tsx", () => {
+		// What the service spawns (two at a time) to write a past ticker-day: one minute of a
+		// small ticker's day here, written by the runtime stage's build alone.
+		const dir = join(work, 'history-part');
+		mkdirSync(dir, { recursive: true });
+		const run = spawnSync(
+			process.execPath,
+			[
+				join(dirs.runtime, 'build', 'service', 'tickerDayPart.js'),
+				JSON.stringify({
+					seed: 1,
+					ticker: 'VIX',
+					date: '2026-11-18',
+					dir,
+					endTick: 59,
+					keys: ['gex_full', 'state_gex_full']
+				})
+			],
+			{ cwd: dirs.runtime, encoding: 'utf8', timeout: 120_000 }
+		);
+		expect(run.status, run.stderr).toBe(0);
+		const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+			records: number;
+			members: Record<string, { size: number }>;
+		};
+		expect(result.records).toBe(60);
+		expect(Object.keys(result.members)).toEqual(['gex_full', 'state_gex_full']);
+		expect(existsSync(join(dir, 'state_gex_full.json.gz'))).toBe(true);
+	});
+
 	it('serves a page', async () => {
 		const res = await fetch(`${entry().base}/`);
 		expect(res.status).toBe(200);
