@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseClassicChain, type ClassicChain } from '$lib/charts/classicChain';
 import { clock, CLOCK_TICK_MS } from './clock.svelte';
 import { chain, GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
-import { LiveView } from './liveView.svelte';
+import { LiveView, type LiveViewSource } from './liveView.svelte';
 import { STREAM_STALL_MS } from './streamFeed.svelte';
 
 const cache = vi.hoisted(() => ({ writes: [] as { route: string; data: unknown }[] }));
@@ -55,20 +55,26 @@ async function settle() {
 	flushSync();
 }
 
+/** A LiveView of ROUTE / GROUP for an account that may stream, in its own effect root. */
+function classicView(extra: Pick<LiveViewSource<ClassicChain>, 'open' | 'live'>) {
+	let view!: LiveView<ClassicChain>;
+	const stop = $effect.root(() => {
+		view = new LiveView<ClassicChain>({
+			access: () => ({ ok: true, reason: '' }),
+			group: () => GROUP,
+			route: () => ROUTE,
+			parse: () => parseClassicChain,
+			...extra
+		});
+	});
+	flushSync();
+	return { view, stop };
+}
+
 describe('LiveView', () => {
 	it('shows and caches streamed values, then polls the route when the stream goes silent', async () => {
 		const { live: stream, push } = liveStreamOnFakeWorker();
-		let view!: LiveView<ClassicChain>;
-		const stop = $effect.root(() => {
-			view = new LiveView<ClassicChain>({
-				access: () => ({ ok: true, reason: '' }),
-				group: () => GROUP,
-				route: () => ROUTE,
-				parse: () => parseClassicChain,
-				open: () => stream
-			});
-		});
-		flushSync();
+		const { view, stop } = classicView({ open: () => stream });
 		push(1);
 		flushSync();
 		expect(view.streaming).toBe(true);
@@ -95,18 +101,7 @@ describe('LiveView', () => {
 
 	it('neither streams nor polls while the view is not live', async () => {
 		const open = vi.fn();
-		let view!: LiveView<ClassicChain>;
-		const stop = $effect.root(() => {
-			view = new LiveView<ClassicChain>({
-				access: () => ({ ok: true, reason: '' }),
-				group: () => GROUP,
-				route: () => ROUTE,
-				parse: () => parseClassicChain,
-				live: () => false,
-				open
-			});
-		});
-		flushSync();
+		const { view, stop } = classicView({ live: () => false, open });
 		vi.advanceTimersByTime(2_000);
 		await settle();
 		expect(open).not.toHaveBeenCalled();
