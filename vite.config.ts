@@ -1,4 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import { Server } from 'node:http';
+import { posix } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { buildEmbeddedService } from './scripts/build-service.js';
@@ -27,8 +29,39 @@ function embeddedService(): Plugin {
 	};
 }
 
+/**
+ * `vite dev` serves what the production server serves: once Vite's http server listens, it is
+ * handed to the app (src/lib/server/devServer.ts, loaded through Vite's SSR module graph so the
+ * init hook's modules are the same instances), so /stream, the request gate's upgrade guard and
+ * the /api fast path attach to it as in production, while Vite keeps its HMR socket.
+ */
+function devServer(): Plugin {
+	return {
+		name: 'gexdeck-dev-server',
+		apply: 'serve',
+		configureServer(server) {
+			const http = server.httpServer;
+			// Middleware mode has no server; https (http2) is not the plain server the app expects.
+			if (!(http instanceof Server)) return;
+			const ws = server.config.server.ws;
+			// Where Vite's ws server answers HMR upgrades on this server (its own rule).
+			const hmrPath = ws && ws.path ? posix.join(server.config.base, ws.path) : server.config.base;
+			http.once('listening', () => {
+				server
+					.ssrLoadModule('/src/lib/server/devServer.ts')
+					.then((mod) =>
+						(mod as typeof import('./src/lib/server/devServer')).attachViteDevServer(http, hmrPath)
+					)
+					.catch((err: unknown) =>
+						server.config.logger.error(`gexdeck: /stream not mounted: ${String(err)}`)
+					);
+			});
+		}
+	};
+}
+
 export default defineConfig({
-	plugins: [sveltekit(), embeddedService()],
+	plugins: [sveltekit(), embeddedService(), devServer()],
 	test: {
 		testTimeout: 30_000,
 		hookTimeout: 60_000,

@@ -2,6 +2,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
 import { dev } from '$app/environment';
+import { mountFastApi } from '$lib/server/fastApi';
 import { onHttpServer } from '$lib/server/httpServer';
 import { log } from '$lib/server/log';
 import { startProductionServer } from '$lib/server/production';
@@ -46,7 +47,10 @@ export const init: ServerInit = async () => {
 	mountRecorder();
 	// Alert rules run on every update the server receives, with or without a tab (/alerts).
 	mountAlerts();
-	// The /api fast path, /stream and graceful shutdown under every production entry.
+	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
+	mountFastApi();
+	// The server hand-over and graceful shutdown under every production entry (under `vite dev`
+	// the plugin in vite.config.ts hands Vite's server over: devServer.ts).
 	if (!dev) startProductionServer();
 	try {
 		await warmUp();

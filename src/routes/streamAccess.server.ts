@@ -6,12 +6,7 @@
 import { levelIncludes } from '$lib/contract/levels';
 import { upstreamProxy } from '$lib/server/services';
 import { upstreamTarget } from '$lib/server/upstream';
-
-export interface StreamAccess {
-	ok: boolean;
-	/** Why streaming is not available (shown in the mode badge); empty when it is. */
-	reason: string;
-}
+import type { StreamAccess } from '$lib/live/streamFeed.svelte';
 
 export async function streamAccess(): Promise<StreamAccess> {
 	try {

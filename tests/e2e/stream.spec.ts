@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-/** The diagnostics handle the pages install (src/routes/components/sharedStream.ts). */
+/** The diagnostics handle the pages install (src/lib/live/sharedStream.ts). */
 interface StreamHandle {
 	inject(frame: ArrayBuffer): void;
 	stats: { corrupt: number; unknown: number } | undefined;

@@ -1,17 +1,26 @@
 /**
- * The proxy's fast path: GET/HEAD /api/* requests go straight to this node:http handler
- * (attached to the dashboard's http.Server by the init hook through httpServer.ts, under every
- * entry point) instead of SvelteKit's request pipeline (Request/Response conversion, cookies,
- * page machinery), which costs more than the proxy itself. It passes the same request gate as
- * every other entry point (requestGate.ts) and sends the same security headers. Anything else
- * (other methods, pages) still goes through SvelteKit, where the CSRF check applies. No
- * exception escapes: a failure is a 500 for this request and a log line.
+ * The one way /api reaches the proxy. forwardApi() turns the raw path after `/api/` into a proxy
+ * call (decoding the path as SvelteKit decodes a rest parameter); two thin adapters call it:
+ *
+ * - the fast path, handleFastApi: GET/HEAD /api/* go straight to this node:http handler
+ *   (attached to the dashboard's http.Server through httpServer.ts by mountFastApi(), from the
+ *   init hook, under every entry: `node build`, `npm start`, `vite preview` and `vite dev`)
+ *   instead of SvelteKit's request pipeline (Request/Response conversion, cookies, page
+ *   machinery), which costs more than the proxy itself. It passes the same request gate as every
+ *   other entry point (requestGate.ts) and sends the same security headers;
+ * - the route src/routes/api/[...path]/+server.ts, for what the fast path leaves to SvelteKit:
+ *   other methods (after the CSRF check, the proxy refuses them with 405) and, under `vite dev`,
+ *   the requests that arrive before SvelteKit has run the init hook that mounts the fast path.
+ *
+ * No exception escapes: a failure is a 500 for this request and a log line.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from './config';
 import { errorText, log } from './log';
 import { checkNodeRequest, refusalBody } from './requestGate';
 import { API_CSP, securityHeaders } from './securityHeaders';
+import { onHttpServer, interceptRequests } from './httpServer';
+import type { ProxyResult } from './proxy';
 import { upstreamProxy } from './services';
 
 export type FastApiHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -45,6 +54,27 @@ function fail(res: ServerResponse, head: boolean, err: unknown): void {
 	send(res, 500, JSON_HEADERS, INTERNAL, head);
 }
 
+/**
+ * The proxy's answer to `method` on `/api/<target>`, target being the raw (percent-encoded)
+ * path and query after `/api/`: a 400 for an undecodable path, else the proxy's result.
+ */
+export function forwardApi(method: string, target: string): Promise<ProxyResult> {
+	const q = target.indexOf('?');
+	let path: string;
+	try {
+		// Decoded like SvelteKit decodes a rest parameter.
+		path = decodeURIComponent(target.slice(0, q === -1 ? undefined : q));
+	} catch {
+		return Promise.resolve({
+			status: 400,
+			headers: JSON_HEADERS,
+			body: JSON.stringify({ error: 'Malformed path.', reason: 'invalid' })
+		});
+	}
+	const query = new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
+	return upstreamProxy().handle(method, path, query);
+}
+
 /** Handles the request and returns true, or returns false to let SvelteKit handle it. */
 export const handleFastApi: FastApiHandler = (req, res) => {
 	const method = req.method ?? 'GET';
@@ -52,29 +82,12 @@ export const handleFastApi: FastApiHandler = (req, res) => {
 	if ((method !== 'GET' && method !== 'HEAD') || !rawUrl.startsWith('/api/')) return false;
 	const head = method === 'HEAD';
 	try {
-		const q = rawUrl.indexOf('?');
 		const verdict = checkNodeRequest(req, '/api');
 		if (!verdict.ok) {
 			send(res, verdict.status, JSON_HEADERS, refusalBody(verdict), head);
 			return true;
 		}
-		let path: string;
-		try {
-			// Decoded like SvelteKit decodes a rest parameter.
-			path = decodeURIComponent(rawUrl.slice(5, q === -1 ? undefined : q));
-		} catch {
-			send(
-				res,
-				400,
-				JSON_HEADERS,
-				JSON.stringify({ error: 'Malformed path.', reason: 'invalid' }),
-				head
-			);
-			return true;
-		}
-		const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-		upstreamProxy()
-			.handle(method, path, query)
+		forwardApi(method, rawUrl.slice(5))
 			.then(
 				(result) => send(res, result.status, result.headers, result.body, head),
 				(err: unknown) => fail(res, head, err)
@@ -85,3 +98,12 @@ export const handleFastApi: FastApiHandler = (req, res) => {
 	}
 	return true;
 };
+
+let mounted = false;
+
+/** Puts the fast path in front of the dashboard's http.Server once it is known (httpServer.ts). */
+export function mountFastApi(): void {
+	if (mounted) return;
+	mounted = true;
+	onHttpServer((server) => interceptRequests(server, handleFastApi));
+}

@@ -5,7 +5,9 @@
  * the /api fast path, the request gate's server guard) register with onHttpServer(), typically
  * from the `init` hook; watchHttpServer() hands them the server when it accepts its first
  * connection (Node's documented `net.server.socket` diagnostics channel fires before the server
- * parses any request or upgrade on it), so no entry point has to pass the server in.
+ * parses any request or upgrade on it), so no entry point has to pass the server in. Under
+ * `vite dev` the hand-over is explicit instead: the Vite plugin in vite.config.ts passes Vite's
+ * own http server through devServer.ts, with the upgrades Vite answers itself (HMR).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,8 +15,18 @@ import type { Duplex } from 'node:stream';
 
 export type HttpServerAttacher = (server: Server) => void;
 
+/** What the entry that created the server says about it when it hands it over. */
+export interface HttpServerHandOff {
+	/**
+	 * Upgrade requests another listener of the same server answers (Vite's HMR socket under
+	 * `vite dev`): the request gate's server guard lets them pass instead of refusing them.
+	 */
+	foreignUpgrade?: (req: IncomingMessage) => boolean;
+}
+
 const attachers: HttpServerAttacher[] = [];
 let attached: Server | undefined;
+let handOff: HttpServerHandOff = {};
 let watching = false;
 
 /** Register `attach` to be called with the dashboard's http.Server (at once if it is known). */
@@ -28,10 +40,16 @@ export function httpServer(): Server | undefined {
 	return attached;
 }
 
+/** Whether another listener of the server answers this upgrade (see HttpServerHandOff). */
+export function isForeignUpgrade(req: IncomingMessage): boolean {
+	return handOff.foreignUpgrade?.(req) ?? false;
+}
+
 /** Hands `server` to every attacher (once per process; later servers are ignored). */
-export function attachHttpServer(server: Server): void {
+export function attachHttpServer(server: Server, options: HttpServerHandOff = {}): void {
 	if (attached) return;
 	attached = server;
+	handOff = options;
 	for (const attach of attachers) attach(server);
 }
 

@@ -22,7 +22,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { SESSION_COOKIE, sessionValid } from './auth';
 import { config } from './config';
 import { parseCookies } from './cookies';
-import { refuseSocket } from './httpServer';
+import { isForeignUpgrade, refuseSocket } from './httpServer';
 import { errorText, log } from './log';
 
 export const CSRF_COOKIE = 'gexdeck_csrf';
@@ -298,8 +298,9 @@ export async function csrfFailure(
 
 /**
  * Guards the dashboard's http.Server: every upgrade socket gets an 'error' listener before any
- * other code sees it, and an upgrade no endpoint claims (anything but /stream) is answered 404
- * instead of hanging without a listener. After listening, the address actually bound is checked.
+ * other code sees it, and an upgrade no endpoint claims (anything but /stream, or under `vite
+ * dev` Vite's own HMR socket: httpServer.ts isForeignUpgrade) is answered 404 instead of
+ * hanging without a listener. After listening, the address actually bound is checked.
  */
 export function guardHttpServer(server: Server, claimedPaths: readonly string[]): void {
 	server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
@@ -313,7 +314,8 @@ export function guardHttpServer(server: Server, claimedPaths: readonly string[])
 		const raw = req.url ?? '/';
 		const q = raw.indexOf('?');
 		const path = q === -1 ? raw : raw.slice(0, q);
-		if (!claimedPaths.includes(path)) refuseSocket(socket, 404, 'No WebSocket endpoint here.');
+		if (claimedPaths.includes(path) || isForeignUpgrade(req)) return;
+		refuseSocket(socket, 404, 'No WebSocket endpoint here.');
 	});
 	const checkBound = () => {
 		const bound = server.address();

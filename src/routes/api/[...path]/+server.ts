@@ -1,9 +1,14 @@
 import type { RequestHandler } from './$types';
-import { upstreamProxy } from '$lib/server/services';
+import { forwardApi } from '$lib/server/fastApi';
 
-/** /api/<upstream path>: the allowlisted, key-holding proxy (see $lib/server/proxy). */
-const forward: RequestHandler = async ({ params, url, request }) => {
-	const result = await upstreamProxy().handle(request.method, params.path, url.searchParams);
+/**
+ * /api/<upstream path> through SvelteKit: the thin adapter for what the node:http fast path
+ * (the same forwardApi, $lib/server/fastApi) leaves to SvelteKit: methods other than GET/HEAD,
+ * which the proxy refuses once the CSRF check passed, and under `vite dev` the requests before
+ * the init hook mounted the fast path. The gate and security headers come from hooks.server.ts.
+ */
+const forward: RequestHandler = async ({ url, request }) => {
+	const result = await forwardApi(request.method, url.pathname.slice('/api/'.length) + url.search);
 	return new Response(request.method === 'HEAD' ? null : (result.body as BodyInit), {
 		status: result.status,
 		headers: result.headers

@@ -8,8 +8,15 @@
 import { chainFromColumnar } from '$lib/wire/columnar';
 import type { ClassicChain } from '$lib/charts/classicChain';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
-import type { StreamAccess } from '../streamAccess.server';
+import { clock } from './clock.svelte';
 import { sharedLiveStream } from './sharedStream';
+
+/** Whether the account may stream, as the page's server load found (routes/streamAccess.server.ts). */
+export interface StreamAccess {
+	ok: boolean;
+	/** Why streaming is not available (shown in the mode badge); empty when it is. */
+	reason: string;
+}
 
 /** A streamed group silent this long (upstream stalled, relay wedged) hands back to REST. */
 export const STREAM_STALL_MS = 5_000;
@@ -39,9 +46,8 @@ export class StreamFeed<T = ClassicChain> {
 	);
 	/** Wall-clock ms of the group's newest streamed update, and a clock to notice silence. */
 	private receivedAt = $state(0);
-	private now = $state(Date.now());
 	private readonly stalled: boolean = $derived(
-		this.receivedAt > 0 && this.now - this.receivedAt > STREAM_STALL_MS
+		this.receivedAt > 0 && clock.now - this.receivedAt > STREAM_STALL_MS
 	);
 	/** True while the stream delivers this group: the REST poller stays idle. */
 	readonly streaming: boolean = $derived(
@@ -87,10 +93,6 @@ export class StreamFeed<T = ClassicChain> {
 		});
 		$effect(() => {
 			if (this.value !== undefined) this.receivedAt = Date.now();
-		});
-		$effect(() => {
-			const t = setInterval(() => (this.now = Date.now()), 1_000);
-			return () => clearInterval(t);
 		});
 	}
 

@@ -1,6 +1,8 @@
 /**
- * The chart cursor of the research charts: which x (strike, DTE) a pointer or the arrow keys
- * select among the sorted x values that have marks.
+ * Which value (strike, DTE) a chart's cursor selects: the one nearest a pointer among the
+ * sorted values that have marks, and the one an arrow key moves to. The research and chain
+ * charts land on the start (spot) at the first arrow; the strike charts (Classic histogram,
+ * State ladder) step from it. The pointer and keyboard wiring is chartCursor.svelte.ts.
  */
 import { bisector } from 'd3';
 
@@ -30,4 +32,21 @@ export function cursorAfterKey(
 	if (current === null) return sorted[i];
 	const next = Math.min(sorted.length - 1, Math.max(0, i + (key === 'ArrowRight' ? 1 : -1)));
 	return sorted[next];
+}
+
+/**
+ * The strike after an arrow key on a strike chart: one step through `order` (the rows in screen
+ * order) from the selection, or from `startIndex` (the row at spot; -1 for none) when nothing in
+ * `order` is selected, clamped to the ends.
+ */
+export function stepStrike(
+	order: readonly number[],
+	selected: number | null,
+	startIndex: number,
+	delta: -1 | 1
+): number | undefined {
+	if (order.length === 0) return undefined;
+	const at = selected === null ? -1 : order.indexOf(selected);
+	const i = at === -1 ? startIndex : at;
+	return order[Math.min(order.length - 1, Math.max(0, i + delta))];
 }

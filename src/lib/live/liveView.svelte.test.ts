@@ -1,0 +1,137 @@
+/**
+ * LiveView over a LiveStream on a fake worker and a mocked /api: streamed values are the view's
+ * value and go to the snapshot cache under the route (no poll meanwhile); when the group goes
+ * silent the poller of the route takes over and its parsed answers are the value; a past day
+ * neither streams nor polls; and the shared clock ticks only while an effect reads it.
+ */
+import { flushSync } from 'svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseClassicChain, type ClassicChain } from '$lib/charts/classicChain';
+import { clock, CLOCK_TICK_MS } from './clock.svelte';
+import { chain, GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
+import { LiveView, type LiveViewSource } from './liveView.svelte';
+import { STREAM_STALL_MS } from './streamFeed.svelte';
+
+const cache = vi.hoisted(() => ({ writes: [] as { route: string; data: unknown }[] }));
+const api = vi.hoisted(() => ({ routes: [] as string[], body: undefined as unknown }));
+
+vi.mock('$lib/cache/snapshotCache.svelte', () => ({
+	readSnapshot: () => Promise.resolve(undefined),
+	writeSnapshot: (route: string, data: unknown) => {
+		cache.writes.push({ route, data });
+		return Promise.resolve();
+	}
+}));
+vi.mock('$lib/cache/routeFetch', () => ({
+	fetchRoute: (route: string) => {
+		api.routes.push(route);
+		return Promise.resolve({ ok: true, body: api.body });
+	},
+	networkError: (err: unknown) => ({ status: 0, message: String(err), reason: 'offline' })
+}));
+
+const ROUTE = 'SPX/classic/gex_full';
+
+beforeEach(() => {
+	vi.useFakeTimers();
+	cache.writes = [];
+	api.routes = [];
+	api.body = { ...chain, ticker: 'SPX' };
+	// LiveRoute pauses in hidden tabs: a visible document.
+	vi.stubGlobal('document', {
+		hidden: false,
+		addEventListener: () => undefined,
+		removeEventListener: () => undefined
+	});
+});
+afterEach(() => {
+	vi.useRealTimers();
+	vi.unstubAllGlobals();
+});
+
+/** Lets the poller's cache read and fetch settle. */
+async function settle() {
+	for (let i = 0; i < 5; i++) await Promise.resolve();
+	flushSync();
+}
+
+/** A LiveView of ROUTE / GROUP for an account that may stream, in its own effect root. */
+function classicView(extra: Pick<LiveViewSource<ClassicChain>, 'open' | 'live'>) {
+	let view!: LiveView<ClassicChain>;
+	const stop = $effect.root(() => {
+		view = new LiveView<ClassicChain>({
+			access: () => ({ ok: true, reason: '' }),
+			group: () => GROUP,
+			route: () => ROUTE,
+			parse: () => parseClassicChain,
+			...extra
+		});
+	});
+	flushSync();
+	return { view, stop };
+}
+
+describe('LiveView', () => {
+	it('shows and caches streamed values, then polls the route when the stream goes silent', async () => {
+		const { live: stream, push } = liveStreamOnFakeWorker();
+		const { view, stop } = classicView({ open: () => stream });
+		push(1);
+		flushSync();
+		expect(view.streaming).toBe(true);
+		expect(view.value?.timestamp).toBe(1);
+		expect(view.polled).toBeUndefined();
+		expect(cache.writes.at(-1)).toMatchObject({ route: ROUTE, data: { timestamp: 1 } });
+		await settle();
+		expect(api.routes).toEqual([]);
+
+		vi.advanceTimersByTime(STREAM_STALL_MS + 1_000);
+		flushSync();
+		expect(view.streaming).toBe(false);
+		await settle(); // the poller's cache read
+		vi.advanceTimersByTime(1);
+		await settle(); // its first fetch
+		expect(api.routes).toEqual([ROUTE]);
+		expect(view.polled?.route).toBe(ROUTE);
+		expect(view.value?.timestamp).toBe(chain.timestamp);
+		expect(view.stale).toBe(false);
+		expect(view.locked).toBe(false);
+		stop();
+		stream.close();
+	});
+
+	it('neither streams nor polls while the view is not live', async () => {
+		const open = vi.fn();
+		const { view, stop } = classicView({ live: () => false, open });
+		vi.advanceTimersByTime(2_000);
+		await settle();
+		expect(open).not.toHaveBeenCalled();
+		expect(api.routes).toEqual([]);
+		expect(view.value).toBeUndefined();
+		expect(view.feed.badge.text).toMatch(/past day/);
+		stop();
+	});
+});
+
+describe('clock', () => {
+	it('ticks once a second for the effects that read it, and stops with them', async () => {
+		const seen: number[] = [];
+		const stop = $effect.root(() => {
+			$effect(() => {
+				seen.push(clock.now);
+			});
+		});
+		flushSync();
+		for (let i = 0; i < 3; i++) {
+			vi.advanceTimersByTime(CLOCK_TICK_MS);
+			flushSync();
+		}
+		expect(seen.length).toBe(4);
+		expect(seen[3] - seen[0]).toBe(CLOCK_TICK_MS * 3);
+		stop();
+		await Promise.resolve(); // the subscriber's teardown runs in a microtask
+		expect(vi.getTimerCount()).toBe(0);
+		// Read outside any effect it is the current time, not a frozen tick.
+		vi.advanceTimersByTime(500);
+		expect(clock.now).toBe(Date.now());
+	});
+});

@@ -1,0 +1,83 @@
+/**
+ * One live view of one upstream route, as the Classic, State, Orderflow, heatmap and levels
+ * pages show it: the group streamed through the tab's relay connection when the account may
+ * (StreamFeed), else the route polled through /api (LiveRoute, painted first from IndexedDB);
+ * the streamed values written to the same IndexedDB snapshot the poller writes, so a reload
+ * paints what was last seen; and the state the badge, the status line and the age readout need.
+ * Construct during component init: it registers its own effects.
+ */
+import { LiveRoute } from '$lib/cache/liveRoute.svelte';
+import { writeSnapshot } from '$lib/cache/snapshotCache.svelte';
+import type { LiveStream, StreamUpdate } from '$lib/stream';
+import { sharedLiveStream } from './sharedStream';
+import { StreamFeed, gexChain, type StreamAccess } from './streamFeed.svelte';
+
+export interface LiveViewSource<T> {
+	/** Whether the account may stream (the layout's server load). */
+	access: () => StreamAccess;
+	/** The stream group, e.g. `SPX_classic_gex_full`. */
+	group: () => string;
+	/** The REST route under /api, e.g. `SPX/classic/gex_full`. */
+	route: () => string;
+	/** Parses a REST body (or a cached one) into the view's value. */
+	parse: () => (body: unknown) => T;
+	/** A streamed update as the view's value (default: a GEX chain). */
+	shape?: (u: StreamUpdate) => T | undefined;
+	/** A streamed value as the REST body the snapshot cache keeps (default: the value itself). */
+	restBody?: (value: T) => unknown;
+	/** False while the view shows no live data (a past day): neither streams nor polls. */
+	live?: () => boolean;
+	/** The tab's stream (default the shared one; tests pass one on a fake worker). */
+	open?: () => LiveStream;
+}
+
+const NOT_LIVE: StreamAccess = { ok: false, reason: 'showing a past day' };
+
+export class LiveView<T> {
+	readonly feed: StreamFeed<T>;
+	/** The REST poller of the current route while the stream does not deliver, else the last. */
+	poller: LiveRoute<T> | undefined = $state.raw(undefined);
+	/** True while the stream delivers the group (the poller is stopped). */
+	readonly streaming: boolean = $derived.by(() => this.feed.streaming);
+	/** The newest value, streamed or polled; a poller of the previous route is not shown. */
+	readonly value: T | undefined = $derived.by(() =>
+		this.streaming
+			? this.feed.value
+			: this.poller?.route === this.source.route()
+				? this.poller.data
+				: undefined
+	);
+	/** Showing cached data no fresh fetch has replaced yet. */
+	readonly stale: boolean = $derived.by(() => !this.streaming && (this.poller?.stale ?? false));
+	/** The poller's status while polling (for StatusLine), else undefined. */
+	readonly polled: LiveRoute<T> | undefined = $derived.by(() =>
+		this.streaming ? undefined : this.poller
+	);
+	/** The route is locked for this account or has no key: retrying cannot help. */
+	readonly locked: boolean = $derived.by(() => {
+		const reason = this.polled?.error?.reason;
+		return reason === 'locked' || reason === 'no-key';
+	});
+
+	constructor(private readonly source: LiveViewSource<T>) {
+		const live = source.live ?? (() => true);
+		this.feed = new StreamFeed<T>(
+			() => (live() ? source.access() : NOT_LIVE),
+			source.group,
+			source.shape ?? (gexChain as (u: StreamUpdate) => T | undefined),
+			source.open ?? sharedLiveStream
+		);
+		$effect(() => {
+			const value = this.feed.streaming ? this.feed.value : undefined;
+			if (value !== undefined) {
+				void writeSnapshot(source.route(), source.restBody ? source.restBody(value) : value);
+			}
+		});
+		$effect(() => {
+			if (!live() || this.feed.streaming) return;
+			const r = new LiveRoute(source.route(), source.parse());
+			this.poller = r;
+			return r.start();
+		});
+	}
+}
