@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServerMessage } from '../../src/lib/contract/pubsub';
 import { decodeRelayMessage } from '../../src/lib/stream/decode';
-import { encodeRelayFrame } from '../../src/lib/stream/relayFrame';
+import { encodeRelayFrame } from '../../src/lib/relay/relayFrame';
 import { initWireEncoder, wrapAny } from '../../src/lib/wire/encode';
 import { TYPE_URLS } from '../../src/lib/wire/typeUrls';
 import { demoAccounts } from '../../src/service/accounts/demo';

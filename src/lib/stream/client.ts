@@ -4,7 +4,7 @@
  * restarts the worker if it dies (its subscriptions are re-sent to the new one).
  */
 import type { PageToWorker, StreamStats, WorkerToPage, ConnectionState } from './messages';
-import { STREAM_PATH, type RelayMessage, type StatusMessage } from './protocol';
+import { STREAM_PATH, type RelayMessage, type StatusMessage } from '../relay/protocol';
 import type { StreamUpdate } from './updates';
 
 export interface StreamClientOptions {

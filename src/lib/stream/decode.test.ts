@@ -13,7 +13,7 @@ import { inflate } from '../wire/decode';
 import { encodeFrame, initWireEncoder, wrapAny } from '../wire/encode';
 import { TYPE_URLS } from '../wire/typeUrls';
 import { decodeRelayMessage } from './decode';
-import { encodeRelayFrame } from './relayFrame';
+import { encodeRelayFrame } from '../relay/relayFrame';
 
 const protoDir = fileURLToPath(new URL('../../../proto/', import.meta.url));
 const root = new protobuf.Root().loadSync(

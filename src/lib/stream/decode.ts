@@ -7,7 +7,7 @@
 import { parseGroup } from '../contract/hubs';
 import { decodeColumnarFrame } from '../wire/columnar';
 import { isWireDecodeError } from '../wire/errors';
-import { parseRelayFrame } from './relayFrame';
+import { parseRelayFrame } from '../relay/relayFrame';
 import type { StreamUpdate } from './updates';
 
 export type DecodeOutcome =

@@ -17,6 +17,6 @@ export {
 	type StatusMessage,
 	type RefusedGroup,
 	type MembershipUsage
-} from './protocol';
+} from '../relay/protocol';
 export { decodeRelayMessage, type DecodeOutcome } from './decode';
-export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from './relayFrame';
+export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from '../relay/relayFrame';

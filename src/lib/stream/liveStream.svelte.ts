@@ -10,7 +10,7 @@
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './client';
 import type { ConnectionState, StreamStats } from './messages';
 import { feedMode, type FeedMode } from './mode';
-import type { RefusedGroup, RelayMessage, StatusMessage } from './protocol';
+import type { RefusedGroup, RelayMessage, StatusMessage } from '../relay/protocol';
 import type { StreamUpdate } from './updates';
 import { EMPTY_LATEST, withoutGroups, withUpdates } from './latest';
 

@@ -8,7 +8,7 @@
 import { UpdateCoalescer } from './coalescer';
 import { decodeRelayMessage } from './decode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
-import { parseRelayMessage, RESTARTING_CLOSE_CODE } from './protocol';
+import { parseRelayMessage, RESTARTING_CLOSE_CODE } from '../relay/protocol';
 import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */
