@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { etDay } from '../../src/lib/charts/sessionTime';
+import { etDay } from '../../src/lib/contract/newYorkTime';
 import { splitBackfill } from '../../src/lib/relay/backfillBody';
 import { decodeBackfill } from '../../src/lib/stream/backfill';
 import { parseRelayFrame } from '../../src/lib/relay/relayFrame';

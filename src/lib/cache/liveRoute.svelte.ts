@@ -3,7 +3,7 @@
  * then fetched through /api at the 1 s cadence while the market is open, every 30 s while it is
  * closed (to notice the open), and not at all while the tab is hidden.
  */
-import { isRegularTradingHours } from '$lib/state/marketHours';
+import { isRegularTradingHours } from '$lib/contract/newYorkTime';
 import { fetchRoute, networkError } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 

@@ -7,7 +7,7 @@
  * The status fields match LiveRoute's, so StatusLine explains refusals (locked, no key) and
  * errors the same way on every page.
  */
-import { isRegularTradingHours } from '$lib/state/marketHours';
+import { isRegularTradingHours } from '$lib/contract/newYorkTime';
 import type { RouteError } from './liveRoute.svelte';
 import { fetchRoute } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';

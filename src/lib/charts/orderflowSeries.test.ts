@@ -10,7 +10,7 @@ import {
 	SeriesError,
 	type SeriesChunk
 } from './orderflowSeries';
-import { etInstant } from './sessionTime';
+import { etInstant } from '../contract/newYorkTime';
 
 const OPEN = etInstant('2026-11-23', 9.5 * 3600);
 const row = (x: number) => FLOW_SERIES.map((_, s) => x * 10 + s);

@@ -6,7 +6,7 @@
  * most one point per second, 23,401 in a session. A point of a later ET day starts a new series.
  */
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { etDay, etInstant } from './sessionTime';
+import { etDay, etInstant } from '../contract/newYorkTime';
 
 /** The series kept, in storage order (a stored chunk names them, so the list may grow). */
 export const FLOW_SERIES = [

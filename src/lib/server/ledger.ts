@@ -4,7 +4,7 @@
  * restart does not forget the day's spending.
  */
 import { join } from 'node:path';
-import { etWindows } from '../state/marketHours';
+import { etWindowIds } from '../contract/newYorkTime';
 import { nodeFileOps, readJsonFile, writeJsonFile, type FileOps } from './jsonFile';
 
 export interface WindowSpend {
@@ -57,7 +57,7 @@ export class QuotaLedger {
 	}
 
 	private spend(account: string, pool: string): PoolSpend {
-		const ids = etWindows(this.now());
+		const ids = etWindowIds(this.now());
 		const pools = (this.file.accounts[account] ??= {});
 		const s = (pools[pool] ??= {
 			daily: { window: ids.daily, requests: 0, rateLimited: 0 },

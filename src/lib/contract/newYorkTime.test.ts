@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etWindows, isRegularTradingHours } from './marketHours';
+import { etWindowIds, isRegularTradingHours } from './newYorkTime';
 
 describe('market hours (America/New_York, DST-correct)', () => {
 	it('is open 09:30-16:00 ET on weekdays in both EST and EDT', () => {
@@ -32,11 +32,11 @@ describe('market hours (America/New_York, DST-correct)', () => {
 	});
 
 	it('names quota windows by the ET calendar', () => {
-		expect(etWindows(new Date('2026-03-01T04:59:59Z'))).toEqual({
+		expect(etWindowIds(new Date('2026-03-01T04:59:59Z'))).toEqual({
 			daily: '2026-02-28',
 			monthly: '2026-02'
 		});
-		expect(etWindows(new Date('2026-03-01T05:00:00Z'))).toEqual({
+		expect(etWindowIds(new Date('2026-03-01T05:00:00Z'))).toEqual({
 			daily: '2026-03-01',
 			monthly: '2026-03'
 		});
