@@ -8,8 +8,7 @@
  * errors the same way on every page.
  */
 import { isRegularTradingHours } from '$lib/contract/newYorkTime';
-import type { RouteError } from './liveRoute.svelte';
-import { fetchRoute } from './routeFetch';
+import { fetchRoute, type RouteError } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export class OnDemandRoute<T> {

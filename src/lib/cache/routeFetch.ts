@@ -4,7 +4,15 @@
  * 429's Retry-After, a network failure). Shared by the polled LiveRoute and the on-demand
  * OnDemandRoute, so both read refusals the same way.
  */
-import type { RouteError } from './liveRoute.svelte';
+/** Why a route has no fresh data: the proxy refused, upstream failed, or the network did. */
+export interface RouteError {
+	status: number;
+	message: string;
+	/** The proxy's refusal reason (`locked`, `no-key`, `backoff`, ...), if it refused. */
+	reason: string | undefined;
+	requires: string | undefined;
+}
+
 
 export type RouteAnswer =
 	{ ok: true; body: unknown } | { ok: false; error: RouteError; retryAfterMs: number | undefined };
