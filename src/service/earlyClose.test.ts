@@ -15,14 +15,14 @@ import {
 	sessionBounds,
 	sessionCloseMs,
 	sessionSeconds
-} from './clock';
-import { buildChain } from './chain';
-import { sessionPath } from './path';
-import { futuresConversionAt } from './futures';
-import { createMarket } from './index';
-import { TickerDay } from '../engine/tickerDay';
-import { LiveEngine } from '../engine/live';
-import type { GexChainValue } from '../engine/payloads';
+} from './market/clock';
+import { buildChain } from './market/chain';
+import { sessionPath } from './market/path';
+import { futuresConversionAt } from './market/futures';
+import { createMarket } from './simulatedMarket';
+import { TickerDay } from './engine/tickerDay';
+import { LiveEngine } from './engine/live';
+import type { GexChainValue } from './engine/payloads';
 
 const EARLY = '2026-11-27'; // the day after Thanksgiving (EST: 13:00 ET = 18:00Z)
 const YEAR_MS = 365 * 86_400_000;

@@ -16,7 +16,7 @@ import { createRequestHandler, type ExtraRouteHandler, type ExtraRoutes } from '
 import { UrlSigner } from './http/signing';
 import { QuotaLedger } from './quota/ledger';
 import type { ClockMode } from './market/clock';
-import { createMarket, type Market, type MarketOptions } from './market/index';
+import { createMarket, type Market, type MarketOptions } from './simulatedMarket';
 import type { MarketSource } from './source';
 
 export interface StartServiceOptions {

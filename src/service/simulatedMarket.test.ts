@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HistoryUnavailableError, type TickEvent } from '../source';
-import { generateDay, historyCacheFolder } from './history';
-import { createMarket } from './index';
+import { HistoryUnavailableError, type TickEvent } from './source';
+import { generateDay, historyCacheFolder } from './history/historyStore';
+import { createMarket } from './simulatedMarket';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-market-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

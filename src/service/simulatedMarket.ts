@@ -4,14 +4,14 @@
  * per-second engine loop.
  */
 import { availableParallelism } from 'node:os';
-import type { PayloadProfile } from '../engine/profiles';
+import type { PayloadProfile } from './engine/profiles';
 import {
 	isOptionTicker,
 	quantTickersResponse,
 	tickersResponse,
 	underlyingOf
-} from '../../lib/contract/tickers';
-import { isCalendarDate, isCompactDate } from '../../lib/contract/dates';
+} from '../lib/contract/tickers';
+import { isCalendarDate, isCompactDate } from '../lib/contract/dates';
 import type {
 	CanonicalCategory,
 	FuturesConversion,
@@ -22,7 +22,7 @@ import type {
 	Payload,
 	ResearchChain,
 	TickEvent
-} from '../source';
+} from './source';
 import {
 	SessionClock,
 	etParts,
@@ -30,12 +30,12 @@ import {
 	lastCompletedSession,
 	marketPosition,
 	type ClockMode
-} from './clock';
-import { listExpiries } from './calendar';
-import { futuresConversionAt } from './futures';
-import { HistoryStore } from './history';
-import { LiveEngine } from '../engine/live';
-import { servedTickers, tickerModel, viewOf } from './universe';
+} from './market/clock';
+import { listExpiries } from './market/calendar';
+import { futuresConversionAt } from './market/futures';
+import { HistoryStore } from './history/historyStore';
+import { LiveEngine } from './engine/live';
+import { servedTickers, tickerModel, viewOf } from './market/universe';
 
 export interface MarketOptions {
 	seed: number;
@@ -277,4 +277,4 @@ function sourceOf(ticker: string): string | undefined {
 	return isOptionTicker(ticker) ? underlyingOf(ticker) : undefined;
 }
 
-export { HistoryUnavailableError } from '../source';
+export { HistoryUnavailableError } from './source';

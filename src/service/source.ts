@@ -96,7 +96,7 @@ export class HistoryPendingError extends HistoryUnavailableError {
 	}
 }
 
-/** A complete history day on disk: one gzip file per category (see market/tickerDayFiles). */
+/** A complete history day on disk: one gzip file per category (see history/tickerDayFiles). */
 export interface HistoryDayFile {
 	file: string;
 	/** Bytes and CRC-32 of the gzip file. */

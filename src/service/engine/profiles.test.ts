@@ -7,8 +7,8 @@ import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
 import { parseGroup } from '../../lib/contract/hubs';
 import { groupValue } from '../hubs/frames';
-import { dayKeyOf, type DayKey } from '../market/dayKeys';
-import { generateDays } from '../market/history';
+import { dayKeyOf, type DayKey } from '../history/dayKeys';
+import { generateDays } from '../history/historyStore';
 import type { GexChainValue, GreekProfileValue, MajorsValue } from './payloads';
 
 async function engine(profile?: 'observed' | 'documented'): Promise<LiveEngine> {

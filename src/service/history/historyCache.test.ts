@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError } from '../source';
-import { HISTORY_MODEL_VERSION, HistoryStore, historyCacheFolder } from './history';
+import { HISTORY_MODEL_VERSION, HistoryStore, historyCacheFolder } from './historyStore';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -19,14 +19,14 @@ import {
 	type HistoryDayFile,
 	type PackageName
 } from '../source';
-import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } from './clock';
-import { buildChain } from './chain';
+import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } from '../market/clock';
+import { buildChain } from '../market/chain';
 import { GenerationQueue, type JobPriority, type JobStatus } from './generationQueue';
-import { holidayName } from './holidays';
+import { holidayName } from '../market/holidays';
 import { dayKeyOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
 import { dayFileName, readManifest, type DayManifest } from './tickerDayFiles';
 import { writeTickerDayInProcesses } from './tickerDayProcesses';
-import { viewOf } from './universe';
+import { viewOf } from '../market/universe';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';

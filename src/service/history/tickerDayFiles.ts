@@ -17,7 +17,7 @@ import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
 import { dayKeysOf, dayValue, type DayKey } from './dayKeys';
-import { viewOf } from './universe';
+import { viewOf } from '../market/universe';
 
 /**
  * Deflate level of the day files: level 4 is 2.4x cheaper than zlib's default 6 for about 10%

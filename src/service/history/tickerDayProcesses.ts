@@ -69,7 +69,7 @@ export function partCommand(from: string = import.meta.url): { args: string[]; c
 	if (existsSync(built)) return { args: [built], cwd: process.cwd() };
 	const source = fileURLToPath(new URL('./tickerDayPart.ts', from));
 	// The project root, where `--import tsx` resolves (src/service/market/ is three levels down).
-	return { args: ['--import', 'tsx', source], cwd: fileURLToPath(new URL('../../../', from)) };
+	return { args: ['--import', 'tsx', source], cwd: fileURLToPath(new URL('../../..', from)) };
 }
 
 interface PartResult {
