@@ -19,6 +19,7 @@ import { largestAbsStrike, majorStrikes } from '../../lib/analytics/levels';
 import { RISK_FREE_RATE } from '../market/universe';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { expiryLookbacks } from './expiryHistory';
+import type { ExpiryState } from './expiryState';
 import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
 import {
 	dtePair,
@@ -27,7 +28,6 @@ import {
 	r2,
 	r3,
 	riskReversal25,
-	type ExpiryState,
 	type GexChainValue,
 	type OrderflowValue
 } from './payloads';

@@ -7,7 +7,6 @@
 import type { CanonicalCategory, Payload } from '../source';
 import {
 	expiryProfileValue,
-	freezeExpiryState,
 	gexChainValue,
 	type GexChainValue,
 	greekProfileValue,
@@ -17,6 +16,7 @@ import {
 	volumeProfileValue
 } from './payloads';
 import { expiryGexValue, expiryOrderflowValue } from './expiryPayloads';
+import { freezeExpiryState } from './expiryState';
 import {
 	DEFAULT_PAYLOAD_PROFILE,
 	observedGreekProfile,
