@@ -4,8 +4,19 @@
  * contract range, the ratios and roundings of the aggregates, and the wire field mapping. Kept
  * in one place so a fix to a sum, a ratio or a field name lands in both feeds.
  */
-import type { OrderflowValue } from './payloads';
 import { r2, r4 } from './rounding';
+
+/**
+ * The orderflow payload: the contract's REST names (src/lib/contract/orderflowFields.ts) beside
+ * timestamp, ticker and spot. Not the contract's OrderflowBody type itself, whose numeric index
+ * signature cannot hold the ticker string while an object is being built.
+ */
+export interface OrderflowValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	[field: string]: number | string;
+}
 
 /** The per-contract arrays orderflow reads (a TickerDay's live arrays or a frozen copy). */
 export interface FlowContracts {

@@ -17,6 +17,7 @@
  * - max change: [strike, signed change] of the largest absolute change against the previous
  *   second ("current") and 1, 5, 10, 15, 30 minutes ago.
  */
+import type { ClassicChain, GreekProfile, Majors, MaxChange } from '../../lib/contract/schemas';
 import {
 	largestAbsStrike,
 	majorStrikes as analyticsMajors,
@@ -24,68 +25,32 @@ import {
 } from '../../lib/analytics/levels';
 import { daysBetween } from '../market/clock';
 import { CHANGE_LAGS, PRIOR_LAGS, type LagSeries } from './lookback';
-import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
+import {
+	flowAggregates,
+	flowSums,
+	orderflowPayload,
+	type FlowAggregates,
+	type OrderflowValue
+} from './orderflow';
 import { r2, r3, r4 } from './rounding';
 import { expiryLookbacks } from './expiryHistory';
-import { type GreekName, type PastGreeks, type Subset, type TickerDay } from './tickerDay';
+import type { ExpiryState } from './expiryState';
+import { type GreekName, type Subset, type TickerDay } from './tickerDay';
 
 export { r2, r3, r4 };
 
-export interface GexChainValue {
-	timestamp: number;
-	ticker: string;
-	min_dte: number;
-	sec_min_dte: number;
-	spot: number;
-	zero_gamma: number;
-	major_pos_vol: number;
-	major_pos_oi: number;
-	major_neg_vol: number;
-	major_neg_oi: number;
-	strikes: [number, number, number, number[]][];
-	sum_gex_vol: number;
-	sum_gex_oi: number;
-	delta_risk_reversal: number;
-	max_priors: [number, number][];
-}
+/**
+ * The payloads are the contract's shapes (src/lib/contract/schemas.ts), so a field renamed there
+ * breaks these builders as well as the dashboard that reads them.
+ */
+export type GexChainValue = ClassicChain;
 
-export interface MajorsValue {
-	timestamp: number;
-	ticker: string;
-	spot: number;
-	zero_gamma: number;
-	mpos_vol: number;
-	mpos_oi: number;
-	mneg_vol: number;
-	mneg_oi: number;
-	net_gex_vol: number;
-	net_gex_oi: number;
-}
+export type MajorsValue = Majors;
 
-export interface MaxChangeValue {
-	timestamp: number;
-	ticker: string;
-	current: [number, number];
-	one: [number, number];
-	five: [number, number];
-	ten: [number, number];
-	fifteen: [number, number];
-	thirty: [number, number];
-}
+export type MaxChangeValue = MaxChange;
 
-export interface GreekProfileValue {
-	timestamp: number;
-	ticker: string;
-	spot: number;
-	min_dte: number;
-	sec_min_dte: number;
-	major_positive: number;
-	major_negative: number;
-	major_long_gamma: number;
-	major_short_gamma: number;
-	/** Put fields null in the observed profile (one net value per strike: ./profiles.ts). */
-	mini_contracts: [number, number, number, number, number[], number | null, number[] | null][];
-}
+/** Put fields null in the observed profile (one net value per strike: ./profiles.ts). */
+export type GreekProfileValue = GreekProfile;
 
 /**
  * volume_zero / volume_one (State, streamed as zstd JSON): per strike
@@ -104,12 +69,7 @@ export interface VolumeProfileValue {
 	strikes: [number, number, number, number, number, number, number][];
 }
 
-export interface OrderflowValue {
-	timestamp: number;
-	ticker: string;
-	spot: number;
-	[field: string]: number | string;
-}
+export type { OrderflowValue } from './orderflow';
 
 function dtes(day: TickerDay, subset: Subset): [number, number] {
 	const first = subset.expiryIndexes[0];
@@ -413,58 +373,6 @@ export function orderflowValue(day: TickerDay): OrderflowValue {
 		setFlow(day, day.subsets.zero),
 		setFlow(day, day.subsets.one)
 	);
-}
-
-/**
- * What an explicit-expiry payload reads: a copy of one second's arrays, so it can be built later,
- * and what its priors need (see ./laggedVolume): the lagged volumes of that second and the day's
- * greeks at earlier seconds.
- */
-export interface ExpiryState {
-	ticker: string;
-	date: string;
-	timestamp: number;
-	/** The second the copy was taken at. */
-	tick: number;
-	spot: number;
-	chain: TickerDay['chain'];
-	gamma: Float64Array;
-	delta: Float64Array;
-	vanna: Float64Array;
-	charmPerDay: Float64Array;
-	volume: Float64Array;
-	buyVolume: Float64Array;
-	sellVolume: Float64Array;
-	/** Years to expiry per contract. */
-	years: Float64Array;
-	iv: Float64Array;
-	/** Per contract, the volume CHANGE_LAGS[i] seconds before `tick` (clamped at the open). */
-	laggedVolume: Float64Array[];
-	/** Greeks of contracts [start, end) at an earlier second of the same session. */
-	greeksAt: (tick: number, start: number, end: number) => PastGreeks;
-}
-
-/** Copies the arrays an explicit-expiry profile needs (a few memcpy's every 5 s). */
-export function freezeExpiryState(day: TickerDay): ExpiryState {
-	return {
-		ticker: day.ticker,
-		date: day.date,
-		timestamp: day.timestampOf(day.tick),
-		tick: day.tick,
-		spot: day.spot,
-		chain: day.chain,
-		gamma: Float64Array.from(day.greeks.gamma),
-		delta: Float64Array.from(day.greeks.delta),
-		vanna: Float64Array.from(day.greeks.vanna),
-		charmPerDay: Float64Array.from(day.greeks.charmPerDay),
-		volume: Float64Array.from(day.volume),
-		buyVolume: Float64Array.from(day.buyVolume),
-		sellVolume: Float64Array.from(day.sellVolume),
-		years: Float64Array.from(day.years),
-		iv: Float64Array.from(day.iv),
-		laggedVolume: day.laggedVolume.byLag.map((v) => Float64Array.from(v)),
-		greeksAt: (tick, start, end) => day.greeksAt(tick, start, end)
-	};
 }
 
 /**
