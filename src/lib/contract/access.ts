@@ -10,6 +10,7 @@
  */
 
 import type { KeyKind } from './keys';
+import type { Failure } from './outcome';
 import { levelIncludes, levelRank, type Level } from './levels';
 
 /** Who may call a route. */
@@ -36,7 +37,7 @@ export interface AccountAccess {
 	account?: { child?: boolean; suspended?: boolean };
 }
 
-export type AccessDecision = { ok: true } | { ok: false; status: 400 | 401 | 403; error: string };
+export type AccessDecision = { ok: true } | (Failure & { status: 400 | 401 | 403 });
 
 export const RESEARCH_ADDON = 'research';
 

@@ -3,6 +3,7 @@
  * directions, binary relay frames (./relayFrame) for data. Shared by the server relay and the
  * browser worker; parsers never throw.
  */
+import type { Outcome } from '../contract/outcome';
 
 export const STREAM_PATH = '/stream';
 
@@ -69,7 +70,7 @@ export type RelayMessage =
 	| StatusMessage
 	| { type: 'error'; id?: number; message: string };
 
-export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+export type ParseResult<T> = Outcome<{ message: T }>;
 
 /** Requests larger than this are refused unread (a subscribe of 150 groups is ~5 kB). */
 export const MAX_REQUEST_CHARS = 64 * 1024;

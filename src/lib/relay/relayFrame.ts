@@ -8,6 +8,7 @@
  *
  * Pure and browser-safe: the server builds frames with it, the worker parses them.
  */
+import type { Outcome } from '../contract/outcome';
 
 export const RELAY_FRAME_VERSION = 1;
 /** Group names are at most 64 characters (contract); anything longer is corrupt. */
@@ -23,7 +24,7 @@ export interface RelayFrame {
 	any: Uint8Array;
 }
 
-export type RelayFrameParse = { ok: true; frame: RelayFrame } | { ok: false; error: string };
+export type RelayFrameParse = Outcome<{ frame: RelayFrame }>;
 
 /** Encodes one frame; throws RangeError for a group name that cannot be a group. */
 export function encodeRelayFrame(group: string, any: Uint8Array): Uint8Array {
