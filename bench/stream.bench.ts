@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { attachStreamEndpoint, StreamRelay } from '../src/lib/server/stream';
-import { decodeRelayMessage } from '../src/lib/stream/decode';
+import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
 import { encodeRelayFrame } from '../src/lib/relay/relayFrame';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';

@@ -16,13 +16,13 @@ import {
 	sessionCloseMs,
 	sessionSeconds
 } from './market/clock';
-import { buildChain } from './market/chain';
+import { buildChain } from './market/chainDay';
 import { sessionPath } from './market/path';
-import { futuresConversionAt } from './market/futures';
+import { futuresConversionAt } from './market/futuresBasis';
 import { createMarket } from './simulatedMarket';
 import { TickerDay } from './engine/tickerDay';
 import { LiveEngine } from './engine/live';
-import type { GexChainValue } from './engine/payloads';
+import type { GexChainValue } from './engine/categoryPayloads';
 
 const EARLY = '2026-11-27'; // the day after Thanksgiving (EST: 13:00 ET = 18:00Z)
 const YEAR_MS = 365 * 86_400_000;

@@ -32,7 +32,7 @@ import {
 	type ClockMode
 } from './market/clock';
 import { listExpiries } from './market/calendar';
-import { futuresConversionAt } from './market/futures';
+import { futuresConversionAt } from './market/futuresBasis';
 import { HistoryStore } from './history/historyStore';
 import { LiveEngine } from './engine/live';
 import { servedTickers, tickerModel, viewOf } from './market/universe';

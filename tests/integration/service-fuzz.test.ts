@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServerMessage } from '../../src/lib/contract/pubsub';
-import { decodeRelayMessage } from '../../src/lib/stream/decode';
+import { decodeRelayMessage } from '../../src/lib/stream/relayDecode';
 import { encodeRelayFrame } from '../../src/lib/relay/relayFrame';
 import { initWireEncoder, wrapAny } from '../../src/lib/wire/encode';
 import { TYPE_URLS } from '../../src/lib/wire/typeUrls';

@@ -11,7 +11,7 @@
 
 import type { KeyKind } from './keys';
 import type { Failure } from './outcome';
-import { levelIncludes, levelRank, type Level } from './levels';
+import { levelIncludes, levelRank, type Level } from './subscriptionLevels';
 
 /** Who may call a route. */
 export type AccessRule =

@@ -8,7 +8,7 @@ import { classifyKey, maskKey } from '$lib/contract/keys';
 import { getRoute, type RouteId } from '$lib/contract/routes';
 import type { Whoami } from '$lib/contract/schemas';
 import type { PoolBackoffState } from './backoff';
-import type { PoolSpend } from './ledger';
+import type { PoolSpend } from './quotaLedger';
 import { requirementOf } from './proxy';
 import { quotaLedger, upstreamProxy } from './services';
 import { upstreamTarget, type KeySource, type UpstreamTarget } from './upstream';

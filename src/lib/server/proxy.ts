@@ -16,9 +16,9 @@ import {
 } from '$lib/contract/routes';
 import type { RefusalReason } from '$lib/contract/refusals';
 import { PoolBackoff } from './backoff';
-import { Coalescer, type CoalesceOutcome } from './coalescer';
+import { Coalescer, type CoalesceOutcome } from './requestCoalescer';
 import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
-import type { QuotaLedger } from './ledger';
+import type { QuotaLedger } from './quotaLedger';
 import type { UpstreamTarget } from './upstream';
 import type { UpdateTap } from './updates/tap';
 

@@ -14,7 +14,7 @@ import {
 	splitBackfill
 } from '../relay/backfillBody';
 import { decodeBackfill } from './backfill';
-import { decodeRelayMessage } from './decode';
+import { decodeRelayMessage } from './relayDecode';
 import { parseRelayFrame } from '../relay/relayFrame';
 
 beforeAll(() => initWireEncoder());

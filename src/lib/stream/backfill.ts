@@ -7,7 +7,7 @@ import { parseGroup } from '../contract/hubs';
 import { columnarGex, columnarGreekProfile } from '../wire/columnar';
 import { BACKFILL_FRAME, splitBackfill } from '../relay/backfillBody';
 import { parseRelayFrame } from '../relay/relayFrame';
-import { decodeRelayMessage } from './decode';
+import { decodeRelayMessage } from './relayDecode';
 import type { StreamUpdate } from './updates';
 
 const utf8 = new TextDecoder();

@@ -15,7 +15,7 @@
  *   value the session's classified buy-minus-sell volume at the CURRENT greeks, because session
  *   flows at trade-time greeks are accumulated per expiry set, not per expiry.
  */
-import { largestAbsStrike, majorStrikes } from '../../lib/analytics/levels';
+import { largestAbsStrike, majorStrikes } from '../../lib/analytics/keyStrikes';
 import { RISK_FREE_RATE } from '../market/universe';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { expiryLookbacks } from './expiryHistory';
@@ -30,7 +30,7 @@ import {
 	riskReversal25,
 	type GexChainValue,
 	type OrderflowValue
-} from './payloads';
+} from './categoryPayloads';
 
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;

@@ -1,6 +1,6 @@
 /**
  * One second of a TickerDay frozen for the explicit-expiry payloads (built every 5 s, possibly
- * later than the second they describe): payloads.ts and expiryPayloads.ts read it, and
+ * later than the second they describe): categoryPayloads.ts and expiryPayloads.ts read it, and
  * expiryHistory.ts derives its priors from it.
  */
 import type { PastGreeks, TickerDay } from './tickerDay';

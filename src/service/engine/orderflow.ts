@@ -1,5 +1,5 @@
 /**
- * Orderflow arithmetic shared by the zero / one payload (payloads.ts, over an expiry set) and
+ * Orderflow arithmetic shared by the zero / one payload (categoryPayloads.ts, over an expiry set) and
  * the explicit-expiry payload (expiryPayloads.ts, over one expiry): the per-contract sums of a
  * contract range, the ratios and roundings of the aggregates, and the wire field mapping. Kept
  * in one place so a fix to a sum, a ratio or a field name lands in both feeds.

@@ -11,8 +11,8 @@ import {
 	observedStateChain,
 	type PayloadProfile
 } from '../engine/profiles';
-import type { GexChainValue } from '../engine/payloads';
-import { categoryValue } from '../engine/snapshot';
+import type { GexChainValue } from '../engine/categoryPayloads';
+import { categoryValue } from '../engine/tickerSnapshot';
 import type { TickerDay } from '../engine/tickerDay';
 import type { ViewFormat } from '../engine/views';
 

@@ -19,8 +19,14 @@ import {
 	type HistoryDayFile,
 	type PackageName
 } from '../source';
-import { daysBetween, etParts, isTradingDay, marketPosition, sessionSeconds } from '../market/clock';
-import { buildChain } from '../market/chain';
+import {
+	daysBetween,
+	etParts,
+	isTradingDay,
+	marketPosition,
+	sessionSeconds
+} from '../market/clock';
+import { buildChain } from '../market/chainDay';
 import { GenerationQueue, type JobPriority, type JobStatus } from './generationQueue';
 import { holidayName } from '../market/holidays';
 import { dayKeyOf, dayValue, gammaOnly, type DayKey } from './dayKeys';

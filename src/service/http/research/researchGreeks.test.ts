@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bsmPrice } from '../../../lib/analytics/bsm';
-import { fullGreeks } from './greeks';
-import { solveImpliedVol } from './iv';
+import { fullGreeks } from './researchGreeks';
+import { solveImpliedVol } from './researchIv';
 import { parseMetric } from './metrics';
 import { RESEARCH_METRICS } from '../../../lib/contract/research';
 

@@ -14,7 +14,7 @@ import {
 	maxChangeValue,
 	orderflowValue,
 	volumeProfileValue
-} from './payloads';
+} from './categoryPayloads';
 import { expiryGexValue, expiryOrderflowValue } from './expiryPayloads';
 import { freezeExpiryState } from './expiryState';
 import {

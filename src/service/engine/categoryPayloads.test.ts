@@ -10,7 +10,7 @@ import { parseWith } from '../../lib/contract/validate';
 import { ORDERFLOW_REST_NAMES } from '../../lib/contract/orderflowFields';
 import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
-import type { GexChainValue, GreekProfileValue, VolumeProfileValue } from './payloads';
+import type { GexChainValue, GreekProfileValue, VolumeProfileValue } from './categoryPayloads';
 
 async function engineAt(iso: string, tickers: string[]): Promise<LiveEngine> {
 	const wall = Date.parse(iso);

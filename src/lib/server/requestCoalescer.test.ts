@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalescer } from './coalescer';
+import { Coalescer } from './requestCoalescer';
 
 describe('Coalescer', () => {
 	it('shares one call among concurrent and repeated requests within the ttl', async () => {

@@ -5,7 +5,7 @@
  */
 import { ChainParseError } from '../analytics';
 import { analyzeParsed, parseFile, type ParsedFile } from './analysis';
-import type { ChainWorkerToPage, PageToChainWorker } from './messages';
+import type { ChainWorkerToPage, PageToChainWorker } from './chainMessages';
 
 export class ChainWorkerCore {
 	private file: ParsedFile | undefined;

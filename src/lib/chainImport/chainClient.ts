@@ -3,7 +3,7 @@
  * supersedes the previous one and a late answer to an old request is dropped.
  */
 import type { ChainConventions } from '../analytics';
-import type { ChainWorkerToPage, PageToChainWorker } from './messages';
+import type { ChainWorkerToPage, PageToChainWorker } from './chainMessages';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -15,7 +15,7 @@ export class ChainWorkerClient {
 	constructor(
 		private readonly onAnswer: (answer: ChainWorkerToPage) => void,
 		create: () => Worker = () =>
-			new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
+			new Worker(new URL('./chainWorker.ts', import.meta.url), { type: 'module' })
 	) {
 		this.worker = create();
 		this.worker.onmessage = (ev: MessageEvent<ChainWorkerToPage>) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largestAbsStrike, majorStrikes, maxChange, maxChanges } from './levels';
+import { largestAbsStrike, majorStrikes, maxChange, maxChanges } from './keyStrikes';
 
 describe('majorStrikes', () => {
 	it('picks the largest and smallest net value', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
-import { DEFAULT_WATCHLIST, parseWatchlist, watchlistUrl } from './tickers';
+import { DEFAULT_WATCHLIST, parseWatchlist, watchlistUrl } from './watchlistTickers';
 
 describe('parseWatchlist', () => {
 	it('defaults when the URL has no list', () => {

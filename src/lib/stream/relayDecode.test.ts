@@ -12,7 +12,7 @@ import { chainArb, greekProfileArb, spotArb, spxChain } from '../wire/arbitrarie
 import { inflate } from '../wire/decode';
 import { encodeFrame, initWireEncoder, wrapAny } from '../wire/encode';
 import { TYPE_URLS } from '../wire/typeUrls';
-import { decodeRelayMessage } from './decode';
+import { decodeRelayMessage } from './relayDecode';
 import { encodeRelayFrame } from '../relay/relayFrame';
 
 const protoDir = fileURLToPath(new URL('../../../proto/', import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONVENTIONS } from '../analytics';
-import { ChainWorkerClient } from './client';
-import type { ChainWorkerToPage, PageToChainWorker } from './messages';
+import { ChainWorkerClient } from './chainClient';
+import type { ChainWorkerToPage, PageToChainWorker } from './chainMessages';
 
 /** A stand-in Worker that records what it is sent and replies when told to. */
 class FakeWorker {

@@ -22,7 +22,7 @@ import {
 	largestAbsStrike,
 	majorStrikes as analyticsMajors,
 	maxChange
-} from '../../lib/analytics/levels';
+} from '../../lib/analytics/keyStrikes';
 import { daysBetween } from '../market/clock';
 import { CHANGE_LAGS, PRIOR_LAGS, type LagSeries } from './lookback';
 import {

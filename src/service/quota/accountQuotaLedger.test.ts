@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAllowances, LEVELS } from './allowances';
-import { COUNTERS_FILE, OUTBOX_FILE, QuotaLedger } from './ledger';
+import { COUNTERS_FILE, OUTBOX_FILE, QuotaLedger } from './accountQuotaLedger';
 
 const dirs: string[] = [];
 function tempDir(): string {

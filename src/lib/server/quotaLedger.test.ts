@@ -2,7 +2,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QuotaLedger } from './ledger';
+import { QuotaLedger } from './quotaLedger';
 
 describe('QuotaLedger', () => {
 	it('counts per account and pool, resets at 00:00 New York, and survives a restart', () => {
