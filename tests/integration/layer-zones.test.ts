@@ -43,8 +43,8 @@ const svelte = (specifier: string) =>
 const cases: [string, string, string, string, (s: string) => string][] = [
 	['contract', 'src/lib/contract/probe.ts', '../wire/columnar', './marketCalendar', ts],
 	['analytics', 'src/lib/analytics/probe.ts', '../contract/hubs', './levels', ts],
-	['wire', 'src/lib/wire/probe.ts', '../analytics/levels', '../contract/hubs', ts],
-	['relay', 'src/lib/relay/probe.ts', '../stream/decode', '../wire/columnar', ts],
+	['wire', 'src/lib/wire/probe.ts', '../analytics/keyStrikes', '../contract/hubs', ts],
+	['relay', 'src/lib/relay/probe.ts', '../stream/relayDecode', '../wire/columnar', ts],
 	['service', 'src/service/http/probe.ts', '../../lib/relay/protocol', '../../lib/wire/encode', ts],
 	['service', 'src/service/probe.ts', '$lib/server/config', '$lib/contract/hubs', ts],
 	['market', 'src/service/market/probe.ts', '../engine/live', './clock', ts],
@@ -70,7 +70,13 @@ const cases: [string, string, string, string, (s: string) => string][] = [
 	['cache', 'src/lib/cache/probe.ts', '../charts/format', '../stream/orderflowSeries', ts],
 	['charts', 'src/lib/charts/probe.ts', '../cache/routeFetch', '../stream/updates', ts],
 	['state', 'src/lib/state/probe.ts', '../stream/updates', '../contract/newYorkTime', ts],
-	['server', 'src/lib/server/stream/probe.ts', '../../stream/protocol', '../../relay/protocol', ts],
+	[
+		'server',
+		'src/lib/server/stream/probe.ts',
+		'../../stream/streamClient',
+		'../../relay/protocol',
+		ts
+	],
 	['server', 'src/hooks.server.ts', '$lib/state/links', '$lib/server/config', ts]
 ];
 
