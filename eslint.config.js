@@ -3,6 +3,7 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+import layers from './eslint/layerZones.js';
 
 export default ts.config(
 	{
@@ -41,5 +42,11 @@ export default ts.config(
 			'@typescript-eslint/no-floating-promises': 'error',
 			'@typescript-eslint/no-misused-promises': 'error'
 		}
+	},
+	{
+		// DESIGN.md "Layers": eslint/layerZones.js holds the zones.
+		files: ['**/*.ts', '**/*.js', '**/*.svelte'],
+		plugins: { layers },
+		rules: { 'layers/zones': 'error' }
 	}
 );

@@ -1,5 +1,5 @@
 /**
- * The /chain page's analysis in Chromium: the real worker (src/lib/chainImport/worker.ts, bundled
+ * The /chain page's analysis in Chromium: the real worker (src/lib/chainImport/chainWorker.ts, bundled
  * as vite would) is sent a 12,000-contract Cboe quote-data file and answers with the whole model
  * (parse, pricing, greeks, exposures, zero gamma, the 200-point G(X) profile and its variants,
  * smiles, surface grid). Measured: the round trip from postMessage to the answer on the page,
@@ -26,7 +26,7 @@ interface Run {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-chain-'));
-await bundleForBrowser('src/lib/chainImport/worker.ts', join(dir, 'worker.js'));
+await bundleForBrowser('src/lib/chainImport/chainWorker.ts', join(dir, 'worker.js'));
 const site = await serveFiles({
 	'/worker.js': readFileSync(join(dir, 'worker.js'), 'utf8'),
 	'/': '<!doctype html><title>chain bench</title>'

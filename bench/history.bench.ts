@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoAccounts } from '../src/service/accounts/demo';
-import type { Market } from '../src/service/market/index';
-import { writeTickerDay } from '../src/service/market/tickerDayFiles';
-import { writeTickerDayInProcesses } from '../src/service/market/tickerDayProcesses';
+import type { Market } from '../src/service/simulatedMarket';
+import { writeTickerDay } from '../src/service/history/tickerDayFiles';
+import { writeTickerDayInProcesses } from '../src/service/history/tickerDayProcesses';
 import { startService } from '../src/service/server';
 
 const DATE = '2026-11-20';

@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { QUANT_INDEXES, QUANT_STOCKS, tickersResponse } from '../src/lib/contract/tickers';
 import { LiveEngine } from '../src/service/engine/live';
 import { SessionClock } from '../src/service/market/clock';
-import { generateDay } from '../src/service/market/history';
+import { generateDay } from '../src/service/history/historyStore';
 
 const pub = tickersResponse();
 const universe = [...pub.stocks, ...pub.indexes, ...pub.futures, ...QUANT_STOCKS, ...QUANT_INDEXES];

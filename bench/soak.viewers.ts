@@ -15,8 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
-import { decodeRelayMessage } from '../src/lib/stream/decode';
-import { parseRelayFrame } from '../src/lib/stream/relayFrame';
+import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
+import { parseRelayFrame } from '../src/lib/relay/relayFrame';
 
 const [url, countText, groupsJson, witnessGroup] = process.argv.slice(2);
 const groups = JSON.parse(groupsJson) as string[];

@@ -1,7 +1,7 @@
 /**
  * Compiles the embedded service (src/service/main.ts and what it imports) into
  * build/service/main.js with Vite's SSR build, with the history generator's child process
- * (src/service/market/tickerDayPart.ts) beside it as tickerDayPart.js: ES modules for plain `node`, with the
+ * (src/service/history/tickerDayPart.ts) beside it as tickerDayPart.js: ES modules for plain `node`, with the
  * packages it uses (ws, fflate) left as imports of `dependencies`, so a production install
  * (`npm ci --omit=dev`) runs it. Called by vite.config.ts after the app's own build.
  */
@@ -31,8 +31,8 @@ export async function buildEmbeddedService(outDir = join(root, 'build')) {
 			rollupOptions: {
 				input: {
 					main: join(root, 'src', 'service', 'main.ts'),
-					// Spawned by market/tickerDayProcesses.ts from the same folder.
-					tickerDayPart: join(root, 'src', 'service', 'market', 'tickerDayPart.ts')
+					// Spawned by history/tickerDayProcesses.ts from the same folder.
+					tickerDayPart: join(root, 'src', 'service', 'history', 'tickerDayPart.ts')
 				},
 				// Flat: bundled code finds tickerDayPart.js beside itself (import.meta.url).
 				output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', format: 'es' }

@@ -24,7 +24,7 @@ import { mountAlerts } from '$lib/server/alerts/mount';
 import { mountRecorder } from '$lib/server/recorder/mount';
 import { mountStreamRelay } from '$lib/server/stream/mount';
 import { warmUp } from '$lib/server/upstream';
-import { STREAM_PATH } from '$lib/stream/protocol';
+import { STREAM_PATH } from '$lib/relay/protocol';
 
 export const init: ServerInit = async () => {
 	guardProcess();

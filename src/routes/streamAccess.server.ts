@@ -3,7 +3,7 @@
  * max_level quant), asked server-side from the cached whoami. Pages subscribe to the relay only
  * when it may; otherwise they poll REST and the badge gives this reason.
  */
-import { levelIncludes } from '$lib/contract/levels';
+import { levelIncludes } from '$lib/contract/subscriptionLevels';
 import { upstreamProxy } from '$lib/server/services';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { StreamAccess } from '$lib/live/streamFeed.svelte';

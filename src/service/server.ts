@@ -14,9 +14,9 @@ import { parseAccountsFile, type AccountsFile } from './accounts/file';
 import type { ServiceContext } from './http/context';
 import { createRequestHandler, type ExtraRouteHandler, type ExtraRoutes } from './http/router';
 import { UrlSigner } from './http/signing';
-import { QuotaLedger } from './quota/ledger';
+import { QuotaLedger } from './quota/accountQuotaLedger';
 import type { ClockMode } from './market/clock';
-import { createMarket, type Market, type MarketOptions } from './market/index';
+import { createMarket, type Market, type MarketOptions } from './simulatedMarket';
 import type { MarketSource } from './source';
 
 export interface StartServiceOptions {

@@ -1,5 +1,5 @@
 /**
- * The seam between the simulated market (src/service/market, src/service/engine) and the
+ * The seam between the simulated market (src/service/market, engine, history) and the
  * service's network faces (src/service/http for REST, src/service/hubs for WebSocket).
  *
  * The market side computes every payload once per simulated second and keeps it as ready
@@ -7,27 +7,11 @@
  * no request ever recomputes analytics.
  */
 
-/** Snapshot packages of the REST routes (`quant` appears only in history routes). */
-export type PackageName = 'classic' | 'state' | 'orderflow';
+import type { CanonicalCategory, Greek, PackageName } from '../lib/contract/categories';
+import type { FuturesConversionBody } from '../lib/contract/schemas';
 
-/** Canonical data categories (aliases such as `full`, `zero`, `onegamma` resolve to these). */
-export type CanonicalCategory =
-	| 'gex_full'
-	| 'gex_zero'
-	| 'gex_one'
-	| 'volume_zero'
-	| 'volume_one'
-	| 'delta_zero'
-	| 'delta_one'
-	| 'gamma_zero'
-	| 'gamma_one'
-	| 'vanna_zero'
-	| 'vanna_one'
-	| 'charm_zero'
-	| 'charm_one'
-	| 'orderflow';
-
-export type Greek = 'delta' | 'gamma' | 'vanna' | 'charm';
+/** Packages, categories and greeks are the contract's: a rename there breaks the service too. */
+export type { CanonicalCategory, Greek, PackageName } from '../lib/contract/categories';
 
 /** One computed payload: the JSON object and its serialised bytes (served as-is). */
 export interface Payload<T = unknown> {
@@ -38,11 +22,7 @@ export interface Payload<T = unknown> {
 	body: Buffer;
 }
 
-export interface FuturesConversion {
-	future_contract: string;
-	multiplier: number;
-	additive: number;
-}
+export type FuturesConversion = FuturesConversionBody;
 
 /** Everything one calculation second produced, handed to tick listeners (the hubs). */
 export interface TickEvent {
@@ -96,7 +76,7 @@ export class HistoryPendingError extends HistoryUnavailableError {
 	}
 }
 
-/** A complete history day on disk: one gzip file per category (see market/tickerDayFiles). */
+/** A complete history day on disk: one gzip file per category (see history/tickerDayFiles). */
 export interface HistoryDayFile {
 	file: string;
 	/** Bytes and CRC-32 of the gzip file. */
@@ -127,7 +107,7 @@ export interface ResearchChain {
 	contracts: ResearchContract[];
 }
 
-/** What the market side offers the REST and hub layers. Implemented in src/service/market. */
+/** What the market side offers the REST and hub layers. Implemented in src/service/simulatedMarket.ts. */
 export interface MarketSource {
 	/** Current simulated time. */
 	now(): Date;

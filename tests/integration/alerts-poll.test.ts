@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
 import { AlertService } from '../../src/lib/server/alerts/service';
-import { QuotaLedger } from '../../src/lib/server/ledger';
+import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';

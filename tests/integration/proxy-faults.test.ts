@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/lib/contract/keys';
 import { PoolBackoff } from '../../src/lib/server/backoff';
 import { httpGet } from '../../src/lib/server/httpClient';
-import { QuotaLedger } from '../../src/lib/server/ledger';
+import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy, type ProxyResult } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { demoAccounts } from '../../src/service/accounts/demo';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmapGrid';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
-import { QuotaLedger } from '../../src/lib/server/ledger';
+import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
 import { backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
 import { importHistoryDay } from '../../src/lib/server/recorder/historyImport';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { COUNTERS_FILE } from '../../src/service/quota/ledger';
+import { COUNTERS_FILE } from '../../src/service/quota/accountQuotaLedger';
 import { call } from './service-support';
 
 const MAIN = resolve('src/service/main.ts');

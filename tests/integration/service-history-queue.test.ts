@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Market } from '../../src/service/market/index';
+import type { Market } from '../../src/service/simulatedMarket';
 import { startService, type RunningService } from '../../src/service/server';
 import { api, keysOf, testAccounts } from './service-support';
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOX_FILE } from '../../src/service/quota/ledger';
+import { OUTBOX_FILE } from '../../src/service/quota/accountQuotaLedger';
 import { etDate } from '../../src/service/quota/windows';
 import { api, keysOf, startTestService, type TestService } from './service-support';
 

@@ -18,7 +18,7 @@ import {
 } from '../../src/lib/contract/schemas';
 import { matchRoute } from '../../src/lib/contract/routes';
 import { safeParse } from '../../src/lib/contract/validate';
-import { researchResultSchema } from '../../src/service/http/research/schema';
+import { researchResultSchema } from '../../src/service/http/research/researchSchema';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import type { AccountKey, AccountRecord, AccountsFile } from '../../src/service/accounts/file';
 import { startService, type RunningService } from '../../src/service/server';

@@ -15,8 +15,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { SESSION_LIMIT_REASON } from '../../src/lib/contract/hubs';
 import { StreamRelay } from '../../src/lib/server/stream';
 import type { ViewerSocket } from '../../src/lib/server/stream/viewer';
-import { parseRelayFrame } from '../../src/lib/stream/relayFrame';
-import type { StatusMessage } from '../../src/lib/stream/protocol';
+import { parseRelayFrame } from '../../src/lib/relay/relayFrame';
+import type { StatusMessage } from '../../src/lib/relay/protocol';
 import { encodeFrame, initWireEncoder } from '../../src/lib/wire/encode';
 import { REPLACED_REASON } from '../../src/service/hubs/slots';
 

@@ -3,12 +3,12 @@
  * frames, and waits for the ones a test expects.
  */
 import WebSocket from 'ws';
-import { parseRelayFrame, type RelayFrame } from '../../src/lib/stream/relayFrame';
+import { parseRelayFrame, type RelayFrame } from '../../src/lib/relay/relayFrame';
 import {
 	parseRelayMessage,
 	type RelayMessage,
 	type ViewerRequest
-} from '../../src/lib/stream/protocol';
+} from '../../src/lib/relay/protocol';
 
 type Item = { kind: 'message'; message: RelayMessage } | { kind: 'frame'; frame: RelayFrame };
 type Waiter = { pred: (i: Item) => boolean; resolve: (i: Item) => void };

@@ -17,7 +17,7 @@
  * - Active window: outside it the state is tracked but nothing fires.
  */
 import { isSessionDay } from '../contract/marketCalendar';
-import { etDay, etInstant } from '../charts/sessionTime';
+import { etDay, etInstant } from '../contract/newYorkTime';
 import {
 	fmt,
 	LOOKBACKS,

@@ -14,6 +14,7 @@
  * - `gex_sign`: net GEX (by volume or OI) changes sign.
  * - `flow_cross`: the orderflow's cumulative DEX or GEX flow crosses `value`.
  */
+import type { Outcome } from '../contract/outcome';
 import { isStreamTicker } from '../contract/tickers';
 
 export const RULE_KINDS = ['cross', 'level_move', 'max_change', 'gex_sign', 'flow_cross'] as const;
@@ -148,7 +149,7 @@ export interface Webhook {
 	paused: boolean;
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Parsed<T> = Outcome<{ value: T }>;
 
 export const DEFAULT_COOLDOWN_SECONDS = 300;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -13,7 +13,7 @@ export { jsonErrorOffset } from './jsonPosition';
 export * from './zeroGamma';
 export { GammaKernel, nearestZeroGamma, type NearestRoots, type WarmStart } from './gammaKernel';
 export * from './iv';
-export * from './levels';
+export * from './keyStrikes';
 export * from './surface';
 export * from './classify';
 export * from './parse';

@@ -5,7 +5,7 @@
 import type { ChainArrays, Selection, StrikeLadder } from './chain';
 import { computeExposures } from './exposures';
 import { computeGreeks, type GreekArrays } from './greeks';
-import { majorStrikes } from './levels';
+import { majorStrikes } from './keyStrikes';
 import { zeroGamma } from './zeroGamma';
 
 export interface ExposureRow {

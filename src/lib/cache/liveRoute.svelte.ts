@@ -3,8 +3,8 @@
  * then fetched through /api at the 1 s cadence while the market is open, every 30 s while it is
  * closed (to notice the open), and not at all while the tab is hidden.
  */
-import { isRegularTradingHours } from '$lib/state/marketHours';
-import { fetchRoute, networkError } from './routeFetch';
+import { isRegularTradingHours } from '$lib/contract/newYorkTime';
+import { fetchRoute, networkError, type RouteError } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export const LIVE_INTERVAL_MS = 1_000;
@@ -12,14 +12,6 @@ export const CLOSED_INTERVAL_MS = 30_000;
 export const NO_DATA_RETRY_MS = 2_000;
 /** A data timestamp that has not moved for this long means the feed is not live. */
 const STALL_MS = 10_000;
-
-export interface RouteError {
-	status: number;
-	message: string;
-	/** The proxy's refusal reason (`locked`, `no-key`, `backoff`, ...), if it refused. */
-	reason: string | undefined;
-	requires: string | undefined;
-}
 
 export class LiveRoute<T> {
 	data: T | undefined = $state.raw(undefined);

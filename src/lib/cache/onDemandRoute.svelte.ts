@@ -7,9 +7,8 @@
  * The status fields match LiveRoute's, so StatusLine explains refusals (locked, no key) and
  * errors the same way on every page.
  */
-import { isRegularTradingHours } from '$lib/state/marketHours';
-import type { RouteError } from './liveRoute.svelte';
-import { fetchRoute } from './routeFetch';
+import { isRegularTradingHours } from '$lib/contract/newYorkTime';
+import { fetchRoute, type RouteError } from './routeFetch';
 import { readSnapshot, writeSnapshot } from './snapshotCache.svelte';
 
 export class OnDemandRoute<T> {

@@ -4,10 +4,20 @@
  * 429's Retry-After, a network failure). Shared by the polled LiveRoute and the on-demand
  * OnDemandRoute, so both read refusals the same way.
  */
-import type { RouteError } from './liveRoute.svelte';
+import type { Failure } from '$lib/contract/outcome';
+import { isRefusalReason, type RefusalReason } from '$lib/contract/refusals';
+
+/** Why a route has no fresh data: the proxy refused, upstream failed, or the network did. */
+export interface RouteError {
+	status: number;
+	message: string;
+	/** The proxy's refusal reason, if it refused; `offline` when no answer came at all. */
+	reason: RefusalReason | 'offline' | undefined;
+	requires: string | undefined;
+}
 
 export type RouteAnswer =
-	{ ok: true; body: unknown } | { ok: false; error: RouteError; retryAfterMs: number | undefined };
+	{ ok: true; body: unknown } | (Failure<RouteError> & { retryAfterMs: number | undefined });
 
 /** Fetches `/api/<route>`; undefined when `signal` aborted it (a newer fetch took over). */
 export async function fetchRoute(
@@ -26,7 +36,7 @@ export async function fetchRoute(
 			error: {
 				status: res.status,
 				message: b.error ?? `HTTP ${res.status}`,
-				reason: b.reason,
+				reason: isRefusalReason(b.reason) ? b.reason : undefined,
 				requires: b.requires
 			},
 			retryAfterMs: res.status === 429 && ra > 0 ? ra * 1000 : undefined

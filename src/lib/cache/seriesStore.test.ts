@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { openDB, type IDBPDatabase } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaySeries, FLOW_SERIES, type SeriesChunk } from '$lib/charts/orderflowSeries';
-import { etInstant } from '$lib/charts/sessionTime';
+import { DaySeries, FLOW_SERIES, type SeriesChunk } from '$lib/stream/orderflowSeries';
+import { etInstant } from '$lib/contract/newYorkTime';
 import { DB_VERSION, MIGRATIONS, upgrade, type GexdeckDB } from './schema';
 import { encodeChunk } from './seriesChunk';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from './seriesStore';

@@ -10,7 +10,7 @@ import {
 	mergeChunks,
 	SERIES_COUNT,
 	type SeriesChunk
-} from '$lib/charts/orderflowSeries';
+} from '$lib/stream/orderflowSeries';
 import type { GexdeckDB, StoredSeriesChunk } from './schema';
 import { ChunkDecodeError, decodeChunk, encodeChunk } from './seriesChunk';
 

@@ -10,7 +10,7 @@ import {
 import { syntheticCboeFile } from '../analytics/cboeQuotes.test-support';
 import { csvField, readCsvRecords } from '../analytics/parseCsv';
 import { PROFILE_POINTS } from './analysis';
-import { ChainWorkerCore } from './workerCore';
+import { ChainWorkerCore } from './chainWorkerCore';
 
 const text = syntheticCboeFile('2026-11-16');
 

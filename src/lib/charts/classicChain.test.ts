@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultWindow, histogramModel, parseClassicChain, scaleWindow } from './classicChain';
-import { levelRows, largestMaxChange, toFuture, distance } from './levels';
+import { levelRows, largestMaxChange, toFuture, distance } from './phoneLevels';
 
 const chain = {
 	timestamp: 1795192960,

@@ -1,5 +1,6 @@
 /** Number formats of the charts and header figures: readable at a glance, sign-aware. */
 import { format } from 'd3';
+import { formatEtDateTime } from '$lib/contract/newYorkTime';
 
 const si = format('.3~s');
 const fixed2 = format(',.2f');
@@ -25,19 +26,9 @@ export function formatSigned(value: number, digits = 2): string {
 	return value > 0 ? `+${s}` : s;
 }
 
-const etTime = new Intl.DateTimeFormat('en-US', {
-	timeZone: 'America/New_York',
-	month: 'short',
-	day: 'numeric',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
-
 /** Unix seconds as ET wall time: "Nov 20, 15:59:58 ET". */
 export function formatEtTime(unixSeconds: number): string {
-	return `${etTime.format(new Date(unixSeconds * 1000))} ET`;
+	return `${formatEtDateTime(unixSeconds)} ET`;
 }
 
 export function formatAge(ms: number): string {

@@ -10,7 +10,7 @@ import {
 	timeTicks,
 	zoomDomain
 } from './timeChart';
-import { etDay, etInstant, formatTimeOfDay, sessionBounds } from './sessionTime';
+import { etDay, etInstant, formatTimeOfDay, sessionBounds } from '../contract/newYorkTime';
 
 const day = sessionBounds('2026-11-23');
 const FULL = { lo: day.open, hi: day.close };

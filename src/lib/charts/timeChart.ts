@@ -3,7 +3,7 @@
  * shared zoom domain (clamped to the session), the crosshair's nearest point, ET clock ticks,
  * and the per-pixel decimation that keeps a 23,400-point day to a few hundred drawn vertices.
  */
-import { lowerBound } from './orderflowSeries';
+import { lowerBound } from '../stream/orderflowSeries';
 
 /** A time window in unix seconds. */
 export interface TimeDomain {

@@ -10,7 +10,8 @@
  */
 
 import type { KeyKind } from './keys';
-import { levelIncludes, levelRank, type Level } from './levels';
+import type { Failure } from './outcome';
+import { levelIncludes, levelRank, type Level } from './subscriptionLevels';
 
 /** Who may call a route. */
 export type AccessRule =
@@ -36,7 +37,7 @@ export interface AccountAccess {
 	account?: { child?: boolean; suspended?: boolean };
 }
 
-export type AccessDecision = { ok: true } | { ok: false; status: 400 | 401 | 403; error: string };
+export type AccessDecision = { ok: true } | (Failure & { status: 400 | 401 | 403 });
 
 export const RESEARCH_ADDON = 'research';
 

@@ -2,6 +2,7 @@
  * GET /v2/futures/conversion?ticker=SPX&future=ES: the documented ticker -> future pairs.
  * Any other pair is a 400. futures price = index level x multiplier + additive.
  */
+import type { Outcome } from './outcome';
 
 export const FUTURES_PAIRS: Readonly<Record<string, string>> = {
 	SPX: 'ES',
@@ -26,7 +27,7 @@ export function isFuturesPair(ticker: string, future: string): boolean {
 /** Validates the query of the conversion route; returns the pair or a message for a 400. */
 export function parseFuturesQuery(
 	query: URLSearchParams
-): { ok: true; ticker: string; future: FutureRoot } | { ok: false; error: string } {
+): Outcome<{ ticker: string; future: FutureRoot }> {
 	const ticker = query.get('ticker');
 	const future = query.get('future');
 	if (!ticker || !future) {

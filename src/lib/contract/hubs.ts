@@ -18,6 +18,7 @@
  * carries analytics of that ticker; a PATCH lists it once per such hub.
  */
 
+import type { Failure, Outcome } from './outcome';
 import {
 	GREEKS,
 	isGexCategory,
@@ -112,7 +113,7 @@ export interface ExpiryGroup {
 }
 
 export type ParsedGroup = SpotGroup | AnalyticsGroup | ExpiryGroup;
-export type GroupParse = { ok: true; group: ParsedGroup } | { ok: false; error: string };
+export type GroupParse = Outcome<{ group: ParsedGroup }>;
 
 export function spotGroupName(ticker: string): string {
 	return `${ticker}_spot`;
@@ -240,7 +241,7 @@ export type MembershipPlan =
 			usedHubs: V2Hub[];
 			groups: ParsedGroup[];
 	  }
-	| { ok: false; status: 400 | 403; error: string };
+	| (Failure & { status: 400 | 403 });
 
 /** Optional check of explicit expiries against the published calendar (service side). */
 export type ExpiryCheck = (ticker: string, expiry: string) => boolean;
@@ -275,7 +276,7 @@ function summarise(
 function parseAll(
 	names: readonly unknown[],
 	isValidExpiry?: ExpiryCheck
-): { ok: true; groups: ParsedGroup[] } | { ok: false; error: string } {
+): Outcome<{ groups: ParsedGroup[] }> {
 	const groups: ParsedGroup[] = [];
 	for (const n of names) {
 		const p = parseGroup(n);

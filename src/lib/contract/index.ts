@@ -8,7 +8,7 @@ export * from './dates';
 export * from './futures';
 export * from './research';
 export * from './keys';
-export * from './levels';
+export * from './subscriptionLevels';
 export * from './access';
 export * from './routes';
 export * from './hubs';

@@ -5,6 +5,7 @@
  * and their clients exchange. Parsers never throw; an unparseable or unknown frame comes back as
  * a typed failure or `unknown` so a connection can ignore it instead of dropping.
  */
+import type { Outcome } from './outcome';
 
 export const WEBPUBSUB_SUBPROTOCOL = 'json.webpubsub.azure.v1';
 export const WEBPUBSUB_RELIABLE_SUBPROTOCOL = 'json.reliable.webpubsub.azure.v1';
@@ -118,7 +119,7 @@ export interface OtherClientMessage {
 export type ClientMessage =
 	JoinGroupMessage | LeaveGroupMessage | PingMessage | SequenceAckMessage | OtherClientMessage;
 
-export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+export type Parsed<T> = Outcome<{ message: T }>;
 
 const DATA_TYPES: readonly string[] = ['protobuf', 'binary', 'json', 'text'];
 

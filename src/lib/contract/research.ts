@@ -4,6 +4,7 @@
  * naming rule stays visible: `<greek>_<bid|ask|mid>`, `<greek>_ex_<oi|vol|both>[_skew_adj]`,
  * `<dex|gex|tex|vex>_<oi|vol|both>[_skew_adj]`, plus chain-level metrics.
  */
+import type { Outcome } from './outcome';
 
 /** Greeks and prices quoted per side of the book. */
 export const QUOTE_GREEKS = [
@@ -83,9 +84,7 @@ const STRING_PARAMS = ['expiration_filter'] as const;
  * Validates the research query. Unknown parameters are refused so that the dashboard's proxy
  * never forwards something the contract does not name.
  */
-export function parseResearchQuery(
-	query: URLSearchParams
-): { ok: true; value: ResearchQuery } | { ok: false; error: string } {
+export function parseResearchQuery(query: URLSearchParams): Outcome<{ value: ResearchQuery }> {
 	const value: Record<string, unknown> = {};
 	for (const [name, raw] of query) {
 		if (Object.hasOwn(value, name))

@@ -16,6 +16,7 @@
  *   expiries, EOD, negotiate) count against no pool.
  */
 
+import type { Failure, Outcome } from './outcome';
 import type { AccessRule } from './access';
 import {
 	isGexCategory,
@@ -183,10 +184,7 @@ function shapeMatches(r: RouteSpec, parts: string[]): boolean {
 }
 
 /** Validates the parameter segments of a shape-matched route. */
-function bindParams(
-	r: RouteSpec,
-	parts: string[]
-): { ok: true; params: RouteParams } | { ok: false; error: string } {
+function bindParams(r: RouteSpec, parts: string[]): Outcome<{ params: RouteParams }> {
 	const segs = SEGMENTS.get(r)!;
 	const params: RouteParams = {};
 	let rawCategory: string | undefined;
@@ -298,7 +296,7 @@ export function matchRoute(
 export function validateQuery(
 	r: RouteSpec,
 	query: URLSearchParams
-): { ok: true } | { ok: false; status: 400; error: string } {
+): { ok: true } | (Failure & { status: 400 }) {
 	switch (r.query) {
 		case 'none': {
 			const first = query.keys().next();

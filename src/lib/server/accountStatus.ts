@@ -9,7 +9,7 @@ import { getRoute, type RouteId } from '$lib/contract/routes';
 import { whoamiSchema, type Whoami } from '$lib/contract/schemas';
 import { safeParse } from '$lib/contract/validate';
 import type { PoolBackoffState } from './backoff';
-import type { PoolSpend } from './ledger';
+import type { PoolSpend } from './quotaLedger';
 import { requirementOf } from './proxy';
 import { quotaLedger, upstreamProxy } from './services';
 import { upstreamTarget, type KeySource, type UpstreamTarget } from './upstream';

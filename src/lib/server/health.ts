@@ -9,7 +9,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RelayState } from '../stream/protocol';
+import type { RelayState } from '../relay/protocol';
 
 export type CheckResult = 'ok' | 'failing';
 

@@ -15,7 +15,7 @@ import {
 	writeJsonFile,
 	type FileOps
 } from './jsonFile';
-import { QuotaLedger } from './ledger';
+import { QuotaLedger } from './quotaLedger';
 
 function errno(code: string): NodeJS.ErrnoException {
 	return Object.assign(new Error(`${code}: injected`), { code });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey } from '$lib/contract/keys';
 import { PoolBackoff } from './backoff';
-import { QuotaLedger } from './ledger';
+import { QuotaLedger } from './quotaLedger';
 import { UpstreamProxy } from './proxy';
 import type { UpstreamTarget } from './upstream';
 import { UpdateTap, type ReceivedUpdate } from './updates/tap';

@@ -14,25 +14,16 @@ import {
 	type RouteParams,
 	type RouteSpec
 } from '$lib/contract/routes';
+import type { RefusalReason } from '$lib/contract/refusals';
 import { PoolBackoff } from './backoff';
-import { Coalescer, type CoalesceOutcome } from './coalescer';
+import { Coalescer, type CoalesceOutcome } from './requestCoalescer';
 import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
-import type { QuotaLedger } from './ledger';
+import type { QuotaLedger } from './quotaLedger';
 import type { UpstreamTarget } from './upstream';
 import type { UpdateTap } from './updates/tap';
 
-/** Why the proxy answered without (successfully) calling upstream. */
-export type RefusalReason =
-	| 'off-list'
-	| 'invalid'
-	| 'method'
-	| 'locked'
-	| 'no-key'
-	| 'key-rejected'
-	| 'backoff'
-	| 'unreachable'
-	/** The upstream failed (5xx) without a JSON error body of its own. */
-	| 'upstream-error';
+/** Why the proxy answered without (successfully) calling upstream (shared with the pages). */
+export type { RefusalReason } from '$lib/contract/refusals';
 
 export interface ProxyResult {
 	status: number;

@@ -3,7 +3,7 @@
  * proxy (with its coalescer and 429 backoff).
  */
 import { config } from './config';
-import { QuotaLedger } from './ledger';
+import { QuotaLedger } from './quotaLedger';
 import { UpstreamProxy } from './proxy';
 import { upstreamTarget } from './upstream';
 import { updateTap } from './updates/tap';

@@ -5,6 +5,8 @@
  * inside 09:30-16:00), so a link opens the same window of the recipient's session. Parameters at
  * their default are left out: the canonical URL of a state is unique.
  */
+import { SESSION_CLOSE_MINUTE } from '../contract/marketCalendar';
+import { OPEN_SECOND } from '../contract/newYorkTime';
 import { parseTicker, parseTheme, ViewStateError, withQuery, type Theme } from './viewState';
 
 export const FLOW_CHARTS = ['dex', 'gex', 'cvr', 'spot'] as const;
@@ -12,8 +14,9 @@ export type FlowChartId = (typeof FLOW_CHARTS)[number];
 export const FLOW_EXPIRIES = ['zero', 'one'] as const;
 export type FlowExpiry = (typeof FLOW_EXPIRIES)[number];
 
-const OPEN = 9.5 * 3600;
-const CLOSE = 16 * 3600;
+const OPEN = OPEN_SECOND;
+/** The normal close: a link's window is a clock range, whatever the recipient's day. */
+const CLOSE = SESSION_CLOSE_MINUTE * 60;
 
 /** A time window as seconds since 00:00 ET. */
 export interface ClockWindow {

@@ -10,12 +10,12 @@ import { encodeFrame, initWireEncoder } from '../wire/encode';
 import {
 	BACKFILL_FRAME,
 	BACKFILL_SNAPSHOT,
-	decodeBackfill,
 	encodeBackfill,
 	splitBackfill
-} from './backfill';
-import { decodeRelayMessage } from './decode';
-import { parseRelayFrame } from './relayFrame';
+} from '../relay/backfillBody';
+import { decodeBackfill } from './backfill';
+import { decodeRelayMessage } from './relayDecode';
+import { parseRelayFrame } from '../relay/relayFrame';
 
 beforeAll(() => initWireEncoder());
 

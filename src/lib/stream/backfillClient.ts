@@ -3,26 +3,7 @@
  * whole session so far by default) and resolves with its updates, decoded off the main thread.
  * Browser only.
  */
-import type { StreamUpdate } from './updates';
-
-export interface BackfillRequest {
-	id: number;
-	url: string;
-}
-
-export type BackfillReply =
-	| {
-			id: number;
-			ok: true;
-			updates: StreamUpdate[];
-			corrupt: number;
-			lastError?: string;
-			bytes: number;
-			fetchMs: number;
-			decodeMs: number;
-			day?: string;
-	  }
-	| { id: number; ok: false; status: number; error: string };
+import type { BackfillReply, BackfillRequest } from './backfillMessages';
 
 export type BackfillResult = Extract<BackfillReply, { ok: true }>;
 

@@ -6,7 +6,7 @@
  * past days and the heatmap use it without holding a `/stream` socket.
  */
 import { decodeBackfill } from './backfill';
-import type { BackfillReply, BackfillRequest } from './backfillClient';
+import type { BackfillReply, BackfillRequest } from './backfillMessages';
 import { updateTransferables } from './updates';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;

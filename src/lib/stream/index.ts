@@ -3,7 +3,7 @@
  * (./worker.ts) is started by the client and is not imported here.
  */
 export { LiveStream } from './liveStream.svelte';
-export { createStreamClient, type StreamClient, type StreamClientOptions } from './client';
+export { createStreamClient, type StreamClient, type StreamClientOptions } from './streamClient';
 export { feedMode, type FeedMode } from './mode';
 export { foldWatchlist, WATCHLIST_MAX_TICKERS, type WatchlistRow } from './watchlist';
 export { StreamRecorder, RING_DB_NAME, type RecorderOptions } from './recorder';
@@ -17,6 +17,6 @@ export {
 	type StatusMessage,
 	type RefusedGroup,
 	type MembershipUsage
-} from './protocol';
-export { decodeRelayMessage, type DecodeOutcome } from './decode';
-export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from './relayFrame';
+} from '../relay/protocol';
+export { decodeRelayMessage, type DecodeOutcome } from './relayDecode';
+export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from '../relay/relayFrame';

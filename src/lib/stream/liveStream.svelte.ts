@@ -7,10 +7,10 @@
  *   await live.subscribe(['SPX_classic_gex_full']);
  *   $derived(live.latest.get('SPX_classic_gex_full'))
  */
-import { createStreamClient, type StreamClient, type StreamClientOptions } from './client';
+import { createStreamClient, type StreamClient, type StreamClientOptions } from './streamClient';
 import type { ConnectionState, StreamStats } from './messages';
 import { feedMode, type FeedMode } from './mode';
-import type { RefusedGroup, RelayMessage, StatusMessage } from './protocol';
+import type { RefusedGroup, RelayMessage, StatusMessage } from '../relay/protocol';
 import type { StreamUpdate } from './updates';
 import { EMPTY_LATEST, withoutGroups, withUpdates } from './latest';
 

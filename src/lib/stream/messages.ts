@@ -2,7 +2,7 @@
  * Messages between the page and the decode worker, as discriminated unions. Requests that the
  * relay answers carry an `id`; the relay's reply comes back with the same id.
  */
-import type { RelayMessage } from './protocol';
+import type { RelayMessage } from '../relay/protocol';
 import type { StreamUpdate } from './updates';
 
 export type PageToWorker =

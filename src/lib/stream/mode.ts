@@ -4,7 +4,7 @@
  * account's WebSocket slot; otherwise the Classic view polls REST as before.
  */
 import type { ConnectionState } from './messages';
-import type { StatusMessage } from './protocol';
+import type { StatusMessage } from '../relay/protocol';
 
 export interface FeedMode {
 	mode: 'stream' | 'polling';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { columnarGex } from '../wire/columnar';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { ChunkBuilder, type RingChunk } from './ringChunk';
-import { etDay } from '../charts/sessionTime';
+import { etDay } from '../contract/newYorkTime';
 import {
 	formatBehind,
 	formatReplayTime,

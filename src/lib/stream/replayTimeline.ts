@@ -6,7 +6,7 @@
  */
 import type { ClassicChain } from '../contract/schemas';
 import { chunkRow, type RingChunk } from './ringChunk';
-import { etDay } from '../charts/sessionTime';
+import { etDay, formatEtClock, formatEtMonthDay } from '../contract/newYorkTime';
 
 /** One recorded snapshot: a row of a chunk that kept the strike ladder. */
 export interface RecordedFrame {
@@ -89,27 +89,15 @@ export function timelineRange(frames: readonly RecordedFrame[]): TimelineRange |
 	};
 }
 
-const etClock = new Intl.DateTimeFormat('en-US', {
-	timeZone: 'America/New_York',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
-const etMonthDay = new Intl.DateTimeFormat('en-US', {
-	timeZone: 'America/New_York',
-	month: 'short',
-	day: 'numeric'
-});
-
 /**
  * A timeline label in New York time: "14:31:05 ET", with the date ("Nov 22, 14:31:05 ET") when
  * it is not on the same New York day as `reference` (the live edge).
  */
 export function formatReplayTime(unixSeconds: number, reference = unixSeconds): string {
-	const d = new Date(unixSeconds * 1000);
-	const clock = `${etClock.format(d)} ET`;
-	return etDay(unixSeconds) === etDay(reference) ? clock : `${etMonthDay.format(d)}, ${clock}`;
+	const clock = `${formatEtClock(unixSeconds)} ET`;
+	return etDay(unixSeconds) === etDay(reference)
+		? clock
+		: `${formatEtMonthDay(unixSeconds)}, ${clock}`;
 }
 
 /** How far a replayed moment is behind live: "45s", "2m 05s", "1h 02m". */

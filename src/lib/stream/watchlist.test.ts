@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnarGex } from '../wire/columnar';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { feedMode } from './mode';
-import type { StatusMessage } from './protocol';
+import type { StatusMessage } from '../relay/protocol';
 import type { StreamUpdate } from './updates';
 import { foldWatchlist, type WatchlistRow } from './watchlist';
 

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../wire/encode';
 import type { WorkerToPage } from './messages';
-import { RESTARTING_CLOSE_CODE } from './protocol';
-import { encodeRelayFrame } from './relayFrame';
+import { RESTARTING_CLOSE_CODE } from '../relay/protocol';
+import { encodeRelayFrame } from '../relay/relayFrame';
 import { StreamWorkerCore, type WorkerSocket } from './workerCore';
 
 class FakeSocket implements WorkerSocket {

@@ -6,9 +6,9 @@
  * skipped; nothing a frame contains can throw out of here.
  */
 import { UpdateCoalescer } from './coalescer';
-import { decodeRelayMessage } from './decode';
+import { decodeRelayMessage } from './relayDecode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
-import { parseRelayMessage, RESTARTING_CLOSE_CODE } from './protocol';
+import { parseRelayMessage, RESTARTING_CLOSE_CODE } from '../relay/protocol';
 import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */

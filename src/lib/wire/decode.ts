@@ -6,6 +6,7 @@
  * JSON) surfaces as WireDecodeError; nothing else escapes.
  */
 
+import type { Outcome } from '../contract/outcome';
 import { decompress } from 'fzstd';
 import type { FrameKind } from '../contract/hubs';
 import {
@@ -164,7 +165,7 @@ export function decodeBase64Frame(data: string): DecodedFrame {
 /** Non-throwing form for loops that count and skip corrupt frames. */
 export function tryDecodeFrame(
 	bytes: Uint8Array
-): { ok: true; frame: DecodedFrame } | { ok: false; error: WireDecodeError } {
+): Outcome<{ frame: DecodedFrame }, WireDecodeError> {
 	try {
 		return { ok: true, frame: decodeFrame(bytes) };
 	} catch (e) {

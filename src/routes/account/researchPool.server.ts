@@ -7,7 +7,7 @@
  */
 import type { PoolBackoffState } from '$lib/server/backoff';
 import type { AccountStatus } from '$lib/server/accountStatus';
-import type { PoolSpend } from '$lib/server/ledger';
+import type { PoolSpend } from '$lib/server/quotaLedger';
 import { quotaLedger, upstreamProxy } from '$lib/server/services';
 
 export const RESEARCH_POOL = 'api_research_command';

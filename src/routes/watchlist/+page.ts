@@ -1,4 +1,4 @@
-import { parseWatchlist } from './tickers';
+import { parseWatchlist } from './watchlistTickers';
 import type { PageLoad } from './$types';
 
 /** The list lives in the URL (`?t=SPX,NDX`), so a share link opens the same watchlist. */

@@ -4,12 +4,12 @@
  * sums for the expiry taken from the live arrays (as a Lookback ring would have stored them).
  */
 import { describe, expect, it } from 'vitest';
-import { maxChange } from '../../lib/analytics/levels';
+import { maxChange } from '../../lib/analytics/keyStrikes';
 import { SessionClock } from '../market/clock';
 import { LaggedVolume } from './laggedVolume';
 import { CHANGE_LAGS } from './lookback';
 import { LiveEngine } from './live';
-import type { GexChainValue, GreekProfileValue } from './payloads';
+import type { GexChainValue, GreekProfileValue } from './categoryPayloads';
 import { r2, r3 } from './rounding';
 import { TickerDay } from './tickerDay';
 

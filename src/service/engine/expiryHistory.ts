@@ -10,7 +10,7 @@
  * One derivation per (frozen second, expiry) serves its gex_ payload and its four greek profiles.
  */
 import { CHANGE_LAGS, type LagSeries } from './lookback';
-import type { ExpiryState } from './payloads';
+import type { ExpiryState } from './expiryState';
 import { GREEK_NAMES, type GreekName } from './tickerDay';
 
 /** Per-contract inputs of one second; arrays are indexed `c - offset`. */

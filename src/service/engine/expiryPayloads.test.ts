@@ -9,7 +9,7 @@ import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
 import type { TickEvent } from '../source';
 import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
-import type { GexChainValue, OrderflowValue } from './payloads';
+import type { GexChainValue, OrderflowValue } from './categoryPayloads';
 
 describe('explicit-expiry gex and orderflow', async () => {
 	// 11:00:00 ET is a 5-second tick, 90 minutes into the session.

@@ -15,10 +15,11 @@
  *   value the session's classified buy-minus-sell volume at the CURRENT greeks, because session
  *   flows at trade-time greeks are accumulated per expiry set, not per expiry.
  */
-import { largestAbsStrike, majorStrikes } from '../../lib/analytics/levels';
+import { largestAbsStrike, majorStrikes } from '../../lib/analytics/keyStrikes';
 import { RISK_FREE_RATE } from '../market/universe';
 import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
 import { expiryLookbacks } from './expiryHistory';
+import type { ExpiryState } from './expiryState';
 import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
 import {
 	dtePair,
@@ -27,10 +28,9 @@ import {
 	r2,
 	r3,
 	riskReversal25,
-	type ExpiryState,
 	type GexChainValue,
 	type OrderflowValue
-} from './payloads';
+} from './categoryPayloads';
 
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;

@@ -13,11 +13,11 @@ import {
 	marketPosition,
 	type SessionClock
 } from '../market/clock';
-import { buildChain } from '../market/chain';
-import { futuresConversionAt } from '../market/futures';
+import { buildChain } from '../market/chainDay';
+import { futuresConversionAt } from '../market/futuresBasis';
 import { quoteAround } from '../market/trades';
 import { RISK_FREE_RATE, viewOf } from '../market/universe';
-import { buildSnapshot, type TickerSnapshot } from './snapshot';
+import { buildSnapshot, type TickerSnapshot } from './tickerSnapshot';
 import { TickerDay } from './tickerDay';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from './profiles';
 import type { ViewFormat } from './views';

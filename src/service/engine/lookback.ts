@@ -10,7 +10,7 @@ export const CHANGE_LAGS = [1, 60, 300, 600, 900, 1800] as const;
 const DEPTH = 1801;
 
 /**
- * What priors and max changes read (payloads.ts): a row vector's value `lag` seconds (one of
+ * What priors and max changes read (categoryPayloads.ts): a row vector's value `lag` seconds (one of
  * CHANGE_LAGS) before the newest second, and at the newest second. A Lookback ring for the zero /
  * one sets; values derived on demand for an explicit expiry (expiryPayloads.ts).
  */

@@ -1,11 +1,22 @@
 /**
- * Orderflow arithmetic shared by the zero / one payload (payloads.ts, over an expiry set) and
+ * Orderflow arithmetic shared by the zero / one payload (categoryPayloads.ts, over an expiry set) and
  * the explicit-expiry payload (expiryPayloads.ts, over one expiry): the per-contract sums of a
  * contract range, the ratios and roundings of the aggregates, and the wire field mapping. Kept
  * in one place so a fix to a sum, a ratio or a field name lands in both feeds.
  */
-import type { OrderflowValue } from './payloads';
 import { r2, r4 } from './rounding';
+
+/**
+ * The orderflow payload: the contract's REST names (src/lib/contract/orderflowFields.ts) beside
+ * timestamp, ticker and spot. Not the contract's OrderflowBody type itself, whose numeric index
+ * signature cannot hold the ticker string while an object is being built.
+ */
+export interface OrderflowValue {
+	timestamp: number;
+	ticker: string;
+	spot: number;
+	[field: string]: number | string;
+}
 
 /** The per-contract arrays orderflow reads (a TickerDay's live arrays or a frozen copy). */
 export interface FlowContracts {

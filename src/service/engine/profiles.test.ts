@@ -7,9 +7,9 @@ import { SessionClock } from '../market/clock';
 import { LiveEngine } from './live';
 import { parseGroup } from '../../lib/contract/hubs';
 import { groupValue } from '../hubs/frames';
-import { dayKeyOf, type DayKey } from '../market/dayKeys';
-import { generateDays } from '../market/history';
-import type { GexChainValue, GreekProfileValue, MajorsValue } from './payloads';
+import { dayKeyOf, type DayKey } from '../history/dayKeys';
+import { generateDays } from '../history/historyStore';
+import type { GexChainValue, GreekProfileValue, MajorsValue } from './categoryPayloads';
 
 async function engine(profile?: 'observed' | 'documented'): Promise<LiveEngine> {
 	const wall = Date.parse('2026-11-18T16:00:00Z'); // 11:00 ET

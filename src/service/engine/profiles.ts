@@ -12,7 +12,7 @@
  *
  * The transforms are pure and run on the view-formatted value, after everything else.
  */
-import type { GexChainValue, GreekProfileValue, MajorsValue } from './payloads';
+import type { GexChainValue, GreekProfileValue, MajorsValue } from './categoryPayloads';
 import { r2 } from './rounding';
 
 export const PAYLOAD_PROFILES = ['observed', 'documented'] as const;

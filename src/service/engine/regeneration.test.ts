@@ -2,7 +2,7 @@
  * The model is deterministic in (seed, date): a day regenerated from scratch must reproduce,
  * byte for byte, what the live loop published, even when the live loop started mid-session
  * (trades-only fast-forward) and advanced in multi-second jumps as it does at high speed. The
- * days compared are the one-pass generator's gzip day files (market/tickerDayFiles.ts), the
+ * days compared are the one-pass generator's gzip day files (history/tickerDayFiles.ts), the
  * files history and the EOD report serve.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionClock } from '../market/clock';
-import { generateDay, generateDays } from '../market/history';
-import { dayFileName, readManifest, writeTickerDay } from '../market/tickerDayFiles';
+import { generateDay, generateDays } from '../history/historyStore';
+import { dayFileName, readManifest, writeTickerDay } from '../history/tickerDayFiles';
 import type { CanonicalCategory } from '../source';
 import { LiveEngine } from './live';
 

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { computeExposures } from '../../lib/analytics/exposures';
 import { computeGreeks } from '../../lib/analytics/greeks';
-import { majorStrikes } from '../../lib/analytics/levels';
+import { majorStrikes } from '../../lib/analytics/keyStrikes';
 import { zeroGamma } from '../../lib/analytics/zeroGamma';
 import { advanceDay } from './live';
-import { gexChainValue, majorsValue } from './payloads';
+import { gexChainValue, majorsValue } from './categoryPayloads';
 import { TickerDay } from './tickerDay';
 
 describe.each([

@@ -2,11 +2,11 @@
  * The engine state of one simulated chain for one session, advanced one second at a time.
  * Each step computes every contract's greeks once, lets the second's trades arrive (classified
  * by the quote and tick rules), and aggregates what every category needs per strike. Payload
- * values are built from that state on request (engine/payloads.ts), so the live loop builds all
+ * values are built from that state on request (engine/categoryPayloads.ts), so the live loop builds all
  * of them and a history regeneration only the one asked for, from the very same numbers.
  */
 import { etToUtc, sessionSeconds } from '../market/clock';
-import { buildChain, type ChainDay } from '../market/chain';
+import { buildChain, type ChainDay } from '../market/chainDay';
 import { sessionPath } from '../market/path';
 import {
 	buildSmile,

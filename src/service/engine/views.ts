@@ -12,7 +12,7 @@ import type {
 	MaxChangeValue,
 	OrderflowValue,
 	VolumeProfileValue
-} from './payloads';
+} from './categoryPayloads';
 
 export interface ViewFormat {
 	ticker: string;

@@ -3,7 +3,7 @@
  */
 import type { AccountRegistry, Principal } from '../accounts/registry';
 import type { QuotaPool } from '../quota/allowances';
-import type { QuotaLedger } from '../quota/ledger';
+import type { QuotaLedger } from '../quota/accountQuotaLedger';
 import type { MarketSource } from '../source';
 import { HttpError, RATE_LIMIT_MESSAGE } from './respond';
 import type { UrlSigner } from './signing';

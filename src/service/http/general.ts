@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { categoriesResponse, isPackage } from '../../lib/contract/categories';
 import { parseFuturesQuery } from '../../lib/contract/futures';
-import { addDaysIso } from './dates';
+import { addDays } from '../market/clock';
 import { etDate } from '../quota/windows';
 import type { ServiceContext } from './context';
 import { HttpError, sendJson } from './respond';
@@ -29,7 +29,7 @@ export function categories(res: ServerResponse, pkg: string | undefined): void {
 export function expiries(ctx: ServiceContext, res: ServerResponse, ticker: string): void {
 	if (!ctx.market.hasTicker(ticker)) throw new HttpError(400, `Unknown option ticker '${ticker}'.`);
 	const start = etDate(ctx.market.now());
-	const end = addDaysIso(start, 90);
+	const end = addDays(start, 90);
 	const list = ctx.market.expiries(ticker).filter((d) => d >= start && d <= end);
 	sendJson(res, 200, { ticker, start_date: start, end_date: end, expiries: list });
 }

@@ -25,7 +25,7 @@ import {
 } from '../source';
 import { etDate } from '../quota/windows';
 import type { ServiceContext } from './context';
-import { daysBetweenIso } from './dates';
+import { daysBetween } from '../market/clock';
 import { HttpError, JSON_TYPE, sendJson } from './respond';
 
 const gzip = promisify(gzipCb);
@@ -36,7 +36,7 @@ export const DOWNLOAD_PREFIX = '/download/hist/';
 /** Refuses dates in the future or older than the rolling 90-day window (ET calendar). */
 export function checkHistoryWindow(ctx: ServiceContext, date: string): void {
 	const today = etDate(ctx.market.now());
-	const age = daysBetweenIso(date, today);
+	const age = daysBetween(date, today);
 	if (age < 0) throw new HttpError(400, `Date ${date} is in the future.`);
 	if (age > HISTORY_WINDOW_DAYS) {
 		throw new HttpError(

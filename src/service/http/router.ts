@@ -12,12 +12,12 @@ import {
 	type RouteParams,
 	type RouteResolution
 } from '../../lib/contract/routes';
-import { authorize, requireUserAgent } from './access';
+import { authorize, requireUserAgent } from './requestAccess';
 import { spend, type ServiceContext } from './context';
 import { eodReport } from './eod';
 import * as general from './general';
 import { checkHistoryWindow, DOWNLOAD_PREFIX, historyDownload, historyLink } from './history';
-import { research } from './research';
+import { research } from './researchRoute';
 import { HttpError, sendError, sendJson } from './respond';
 import { snapshot } from './snapshot';
 import { whoamiBody } from './whoami';

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { canAccess, type KeyState } from '../../lib/contract/access';
 import { parseBearer, slotOf, type SlotKind } from '../../lib/contract/keys';
 import type { AccountRegistry, Principal } from '../accounts/registry';
-import { requireUserAgent } from '../http/access';
+import { requireUserAgent } from '../http/requestAccess';
 import { HttpError, sendJson } from '../http/respond';
 import { fail } from '../http/router';
 import type { GroupPlanner } from './planner';

@@ -14,12 +14,13 @@ import {
 	type Membership
 } from '../../lib/contract/hubs';
 import { fromCompactDate } from '../../lib/contract/dates';
+import type { Failure } from '../../lib/contract/outcome';
 import { underlyingOf } from '../../lib/contract/tickers';
 import type { MarketSource } from '../source';
 import type { Memberships, Slot } from './slots';
 
 export type PlanResult =
-	{ ok: true; memberships: Memberships } | { ok: false; status: 400 | 403 | 409; error: string };
+	{ ok: true; memberships: Memberships } | (Failure & { status: 400 | 403 | 409 });
 
 export class GroupPlanner {
 	readonly v2Hubs: readonly string[] = V2_HUBS;

@@ -1,7 +1,7 @@
 /**
  * Option expiry calendars and futures contract months. Expiries settle at the close of their
  * date (PM settlement for every simulated series): 16:00 ET, or 13:00 on an early-close day
- * (chain.ts). An expiry that falls on an exchange holiday moves to the session before.
+ * (chainDay.ts). An expiry that falls on an exchange holiday moves to the session before.
  */
 import {
 	addDays,

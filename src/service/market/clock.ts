@@ -1,95 +1,25 @@
 /**
- * Market time: America/New_York calendar arithmetic (DST-correct through Intl, no tz data of
- * our own) and the simulated session clock the whole embedded service runs on.
+ * Market time of the embedded service: trading-day arithmetic, where the market stands at an
+ * instant, and the simulated session clock the whole service runs on. New York wall time itself
+ * (Intl, DST-correct) is the contract's (src/lib/contract/newYorkTime.ts), re-exported here for the
+ * market's modules.
  */
 
-import { isHoliday, sessionCloseMinute, sessionLengthSeconds } from './holidays';
+import { SESSION_OPEN_MINUTE, isSessionDay } from '../../lib/contract/marketCalendar';
+import { etParts, etToUtc, parseDate } from '../../lib/contract/newYorkTime';
+import { sessionCloseMinute, sessionLengthSeconds } from './holidays';
 
-const ET_ZONE = 'America/New_York';
+export { etParts, etToUtc, parseDate, type EtParts } from '../../lib/contract/newYorkTime';
 
 /**
  * Seconds of a full session: 09:30:00 through 16:00:00 inclusive is 23,401 ticks. An early-close
  * day (13:00, ./holidays) is shorter: sessionSeconds(date) is the length of a given day.
  */
 export const SESSION_SECONDS = 6.5 * 3600;
-export const OPEN_MINUTE = 9 * 60 + 30;
-/** The normal close; sessionCloseMinute(date) (./holidays) gives 13:00 on an early-close day. */
-export const CLOSE_MINUTE = 16 * 60;
+/** The regular open, minutes after midnight ET (the close of a day: sessionCloseMinute). */
+export const OPEN_MINUTE = SESSION_OPEN_MINUTE;
 /** Open interest is published for the day at 08:30 ET. */
 export const OI_REFRESH_MINUTE = 8 * 60 + 30;
-
-const etFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: ET_ZONE,
-	hourCycle: 'h23',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	weekday: 'short'
-});
-
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-
-export interface EtParts {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-	/** 0 = Sunday */
-	weekday: number;
-	/** `YYYY-MM-DD` of the ET calendar day */
-	date: string;
-}
-
-/** Wall-clock fields of an instant in New York. */
-export function etParts(ms: number): EtParts {
-	const fields: Record<string, string> = {};
-	for (const part of etFormatter.formatToParts(new Date(ms))) fields[part.type] = part.value;
-	const year = Number(fields.year);
-	const month = Number(fields.month);
-	const day = Number(fields.day);
-	return {
-		year,
-		month,
-		day,
-		hour: Number(fields.hour),
-		minute: Number(fields.minute),
-		second: Number(fields.second),
-		weekday: WEEKDAYS[fields.weekday],
-		date: `${fields.year}-${fields.month}-${fields.day}`
-	};
-}
-
-/** The instant (unix ms) at which New York's wall clock reads `date` `hh:mm:ss`. */
-export function etToUtc(date: string, hour = 0, minute = 0, second = 0): number {
-	const [y, m, d] = parseDate(date);
-	const naive = Date.UTC(y, m - 1, d, hour, minute, second);
-	// New York is UTC-5 or UTC-4; correct the guess by the offset observed at the guess, twice so
-	// a guess on the other side of a DST switch converges.
-	let guess = naive + 5 * 3600_000;
-	for (let i = 0; i < 2; i++) {
-		const p = etParts(guess);
-		const seen = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-		guess += naive - seen;
-	}
-	return guess;
-}
-
-export function parseDate(date: string): [number, number, number] {
-	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-	if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
-	const y = Number(match[1]);
-	const m = Number(match[2]);
-	const d = Number(match[3]);
-	const check = new Date(Date.UTC(y, m - 1, d));
-	if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d)
-		throw new RangeError(`no such calendar date: ${date}`);
-	return [y, m, d];
-}
 
 /** Calendar arithmetic on `YYYY-MM-DD` strings (zone-free). */
 export function addDays(date: string, days: number): string {
@@ -108,11 +38,8 @@ export function daysBetween(from: string, to: string): number {
 	return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / 86_400_000);
 }
 
-/** A session day: a weekday that is not an NYSE holiday (./holidays). */
-export function isTradingDay(date: string): boolean {
-	const wd = weekdayOf(date);
-	return wd !== 0 && wd !== 6 && !isHoliday(date);
-}
+/** A session day: a weekday that is not an NYSE holiday (contract/marketCalendar). */
+export const isTradingDay: (date: string) => boolean = isSessionDay;
 
 export function previousTradingDay(date: string): string {
 	let d = addDays(date, -1);
@@ -139,7 +66,7 @@ export function sessionCloseMs(date: string): number {
 
 /** Unix ms of 09:30 and of the close (16:00, or 13:00 on an early close) ET on `date`. */
 export function sessionBounds(date: string): { open: number; close: number } {
-	return { open: etToUtc(date, 9, 30), close: sessionCloseMs(date) };
+	return { open: etToUtc(date, 0, SESSION_OPEN_MINUTE), close: sessionCloseMs(date) };
 }
 
 /** Regular trading hours: session days 09:30:00 through the close ET (the close tick included). */

@@ -15,7 +15,7 @@ import {
 	sessionBounds
 } from './clock';
 import { isMonthlyExpiry, listExpiries } from './calendar';
-import { createMarket, HistoryUnavailableError } from './index';
+import { createMarket, HistoryUnavailableError } from '../simulatedMarket';
 
 describe('NYSE holidays', () => {
 	it('lists the 2026 and 2027 full-day closures', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildChain } from './chain';
+import { buildChain } from './chainDay';
 import { frontMonthContract, listExpiries } from './calendar';
-import { futuresConversionAt } from './futures';
+import { futuresConversionAt } from './futuresBasis';
 import { sessionClose, sessionPath } from './path';
 import { previousTradingDay } from './clock';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ssviSliceIsButterflyFree } from '../../lib/analytics/surface';
-import { buildChain } from './chain';
+import { buildChain } from './chainDay';
 import { etToUtc } from './clock';
 import { buildSmile, contractVol, sliceTerms } from './smile';
 

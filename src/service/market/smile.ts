@@ -6,7 +6,7 @@
  */
 import { powerLawPhi, ssviTotalVariance } from '../../lib/analytics/surface';
 import { RISK_FREE_RATE } from './universe';
-import type { ChainDay } from './chain';
+import type { ChainDay } from './chainDay';
 import { Rng } from './prng';
 import { SESSION_SECONDS, etToUtc } from './clock';
 

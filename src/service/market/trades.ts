@@ -6,7 +6,7 @@
  */
 import { Rng } from './prng';
 import { sessionSeconds } from './clock';
-import type { ChainDay } from './chain';
+import type { ChainDay } from './chainDay';
 
 export interface Quote {
 	bid: number;

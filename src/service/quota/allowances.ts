@@ -9,9 +9,9 @@
  */
 
 export { QUOTA_POOLS, type QuotaPool } from '../../lib/contract/routes';
-export { LEVELS, type Level } from '../../lib/contract/levels';
+export { LEVELS, type Level } from '../../lib/contract/subscriptionLevels';
 import type { QuotaPool } from '../../lib/contract/routes';
-import type { Level } from '../../lib/contract/levels';
+import type { Level } from '../../lib/contract/subscriptionLevels';
 import { QUOTA_POOLS } from '../../lib/contract/routes';
 
 export interface Allowance {

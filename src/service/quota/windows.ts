@@ -1,59 +1,12 @@
 /**
  * Quota windows of the service: a daily window per America/New_York calendar day and a monthly
- * window per ET calendar month, both starting at 00:00 ET. Window ids are the ET date strings, so
- * DST changes need no special casing: Intl resolves the offset of every instant.
+ * window per ET calendar month, both starting at 00:00 ET. Window ids are the ET date strings
+ * (src/lib/contract/newYorkTime.ts, shared with the dashboard's own ledger), so DST changes need
+ * no special casing: Intl resolves the offset of every instant.
  */
+import { etParts, etWindowIds, type QuotaWindowIds } from '../../lib/contract/newYorkTime';
 
-const etFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: 'America/New_York',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
-
-export interface EtParts {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-}
-
-/** Wall-clock fields of `at` in America/New_York. */
-export function etParts(at: Date): EtParts {
-	const out: Record<string, number> = {};
-	for (const part of etFormatter.formatToParts(at)) {
-		if (part.type !== 'literal') out[part.type] = Number(part.value);
-	}
-	return {
-		year: out.year,
-		month: out.month,
-		day: out.day,
-		hour: out.hour,
-		minute: out.minute,
-		second: out.second
-	};
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `YYYY-MM-DD` of the ET calendar day containing `at`. */
-export function etDate(at: Date): string {
-	const p = etParts(at);
-	return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
-}
-
-export interface QuotaWindowIds {
-	/** ET calendar day, `YYYY-MM-DD`. */
-	daily: string;
-	/** ET calendar month, `YYYY-MM`. */
-	monthly: string;
-}
+export { etDate, etParts, type EtParts, type QuotaWindowIds } from '../../lib/contract/newYorkTime';
 
 let cachedSecond = Number.NaN;
 let cachedIds: QuotaWindowIds = { daily: '', monthly: '' };
@@ -65,8 +18,7 @@ let cachedIds: QuotaWindowIds = { daily: '', monthly: '' };
 export function quotaWindowIds(at: Date): QuotaWindowIds {
 	const second = Math.floor(at.getTime() / 1000);
 	if (second !== cachedSecond) {
-		const daily = etDate(at);
-		cachedIds = { daily, monthly: daily.slice(0, 7) };
+		cachedIds = etWindowIds(at);
 		cachedSecond = second;
 	}
 	return cachedIds;

@@ -5,7 +5,7 @@
  * other key polls; checked at start and every minute (keys can change on the Account page).
  * SvelteKit-only (reads the config): call mountAlerts() once from the init hook.
  */
-import { isRegularTradingHours } from '../../state/marketHours';
+import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
 import { log } from '../log';
 import { accountStreams } from '../recorder/mount';

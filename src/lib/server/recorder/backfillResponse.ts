@@ -1,7 +1,7 @@
 /**
  * GET /history/<ticker>/<stream>?day=YYYY-MM-DD&from=<unix s>&to=<unix s>&with=spot&step=N: one
  * recorded stream of a day (the whole session so far by default) as a backfill body
- * (../../stream/backfill). `with=spot` merges the ticker's spot frames in arrival order, so a
+ * (src/lib/relay/backfillBody.ts). `with=spot` merges the ticker's spot frames in arrival order, so a
  * view gets exactly the sequence a viewer connected from the start received. Framework-free so
  * the SvelteKit route and the integration tests' server use the same code.
  */
@@ -11,7 +11,7 @@ import {
 	BACKFILL_SNAPSHOT,
 	encodeBackfill,
 	type BackfillEntry
-} from '../../stream/backfill';
+} from '../../relay/backfillBody';
 import { RecordKind, type StoredRecord } from './recordFile';
 import {
 	isRecordedDay,

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { analyticsGroupName } from '../../contract/hubs';
 import { isStreamTicker } from '../../contract/tickers';
-import { isRegularTradingHours } from '../../state/marketHours';
+import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
 import { readJsonFile, writeJsonFile } from '../jsonFile';
 import { log } from '../log';

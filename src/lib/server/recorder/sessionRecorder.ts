@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { etDay } from '../../charts/sessionTime';
+import { etDay } from '../../contract/newYorkTime';
 import { parseGroup } from '../../contract/hubs';
 import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { frameTimestamp } from './frameStamp';

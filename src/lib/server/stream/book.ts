@@ -16,7 +16,7 @@ import {
 	type Membership,
 	type V2Hub
 } from '../../contract/hubs';
-import type { MembershipUsage, RefusedGroup } from '../../stream/protocol';
+import type { MembershipUsage, RefusedGroup } from '../../relay/protocol';
 
 export interface UnionPlan {
 	/** POST body groups: analytics groups plus one spot group per analytics ticker. */

@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { parseViewerRequest, STREAM_PATH } from '../../stream/protocol';
+import { parseViewerRequest, STREAM_PATH } from '../../relay/protocol';
 import { cookieValue } from '../cookies';
 import { refuseSocket } from '../httpServer';
 import { log } from '../log';

@@ -15,7 +15,7 @@ import { log } from '../log';
 import { checkNodeRequest } from '../requestGate';
 import { upstreamTarget } from '../upstream';
 import { updateTap } from '../updates/tap';
-import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../stream/protocol';
+import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../relay/protocol';
 import { attachStreamEndpoint, type StreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
 

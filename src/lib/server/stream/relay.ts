@@ -16,8 +16,8 @@
  * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
 import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
-import type { RefusedGroup, RelayState, StatusMessage } from '../../stream/protocol';
-import { encodeRelayFrame } from '../../stream/relayFrame';
+import type { RefusedGroup, RelayState, StatusMessage } from '../../relay/protocol';
+import { encodeRelayFrame } from '../../relay/relayFrame';
 import { tryDecodeFrame } from '../../wire/decode';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
 import type { HubEnd } from './hubSocket';

@@ -4,7 +4,7 @@
  * a group replaces the one waiting for that group (the older is dropped and counted), so a slow
  * viewer costs at most one pending frame per group, never unbounded memory.
  */
-import type { RelayMessage } from '../../stream/protocol';
+import type { RelayMessage } from '../../relay/protocol';
 
 /** What the relay needs of a viewer's socket (`ws`'s WebSocket satisfies it). */
 export interface ViewerSocket {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { FLOW_SERIES } from '$lib/charts/orderflowSeries';
-import { etInstant } from '$lib/charts/sessionTime';
+import { FLOW_SERIES } from '$lib/stream/orderflowSeries';
+import { etInstant } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import { OrderflowSession } from './orderflowSession.svelte';
 

@@ -7,7 +7,7 @@
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
-import { DaySeries, flowValues, type SeriesChunk } from '$lib/charts/orderflowSeries';
+import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
 

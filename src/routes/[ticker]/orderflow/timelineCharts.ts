@@ -6,7 +6,7 @@
  */
 import { formatPrice } from '$lib/charts/format';
 import { formatUsdMillions } from '$lib/charts/orderflowFormat';
-import { FLOW_SERIES, type FlowSeriesKey } from '$lib/charts/orderflowSeries';
+import { FLOW_SERIES, type FlowSeriesKey } from '$lib/stream/orderflowSeries';
 import type { TimelineChart } from '$lib/charts/timeChart';
 import type { FlowChartId, FlowExpiry } from '$lib/state/orderflowView';
 

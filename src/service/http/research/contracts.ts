@@ -5,8 +5,8 @@
  * (ticker, chain timestamp) and every request of that window reuses them.
  */
 import type { ResearchChain } from '../../source';
-import { solveImpliedVol } from './iv';
-import { fullGreeks, type FullGreeks } from './greeks';
+import { solveImpliedVol } from './researchIv';
+import { fullGreeks, type FullGreeks } from './researchGreeks';
 import type { Side } from './metrics';
 
 export interface ContractRecord {

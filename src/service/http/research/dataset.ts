@@ -14,7 +14,7 @@ import { unitExposure } from '../../../lib/analytics/exposures';
 import { zeroGamma } from '../../../lib/analytics/zeroGamma';
 import { HttpError } from '../respond';
 import type { ChainRecords, ContractRecord } from './contracts';
-import { fullGreeks, type FullGreeks, type GreekName } from './greeks';
+import { fullGreeks, type FullGreeks, type GreekName } from './researchGreeks';
 import { isAdditive, type MetricSpec } from './metrics';
 
 const ATM_BAND = 0.01;

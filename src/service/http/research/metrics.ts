@@ -7,7 +7,7 @@
  * - per-contract chain fields (intrinsic and time value, last price, open interest, volume,
  *   put-call parity) and chain-level levels (max pain, gamma flip, volatility trigger, gamma wall).
  */
-import type { GreekName } from './greeks';
+import type { GreekName } from './researchGreeks';
 
 export type Side = 'bid' | 'ask' | 'mid';
 export type Basis = 'oi' | 'vol' | 'both';

@@ -3,7 +3,7 @@
  * decoded in a worker), then, for today, every new calculation the stream or the poller
  * delivers appended as a column. A past day is read once and stays still.
  */
-import { etDay } from '$lib/charts/sessionTime';
+import { etDay } from '$lib/contract/newYorkTime';
 import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
 import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';

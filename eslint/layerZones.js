@@ -1,0 +1,193 @@
+/**
+ * The project's layers as a lint rule (DESIGN.md "Layers"): every import of a project module is
+ * resolved to its path under the repository (relative specifiers and `$lib/`) and checked against
+ * the zones below, so a wrong-way import fails `npm run lint` instead of waiting for a reviewer.
+ * A local rule rather than `no-restricted-imports` patterns because those match the specifier
+ * text, and `../../stream/protocol` means a different module in every folder.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Pure layers: the base every other zone may import. */
+const PURE = ['src/lib/contract/', 'src/lib/analytics/'];
+/** Generated protobuf code, reached only through src/lib/wire. */
+const PROTO = 'src/lib/proto/';
+const BROWSER = [
+	'src/lib/charts/',
+	'src/lib/stream/',
+	'src/lib/cache/',
+	'src/lib/state/',
+	'src/lib/components/',
+	'src/lib/live/',
+	'src/lib/chainImport/'
+];
+const SERVER_ONLY = ['src/service/', 'src/lib/server/'];
+
+/**
+ * `files`: regexes on the linting file's repository path; `except`: files of those that the zone
+ * leaves alone; `allow`: the only project folders it may import (besides its own); `deny`: folders
+ * it may not import. A file in several zones must satisfy all of them.
+ */
+export const ZONES = [
+	{
+		name: 'contract',
+		files: [/^src\/lib\/contract\//],
+		allow: ['src/lib/contract/'],
+		why: 'src/lib/contract is pure: it imports nothing else of the project'
+	},
+	{
+		name: 'analytics',
+		files: [/^src\/lib\/analytics\//],
+		allow: ['src/lib/analytics/'],
+		why: 'src/lib/analytics is pure: it imports nothing else of the project'
+	},
+	{
+		name: 'wire',
+		files: [/^src\/lib\/wire\//],
+		allow: ['src/lib/wire/', 'src/lib/contract/', PROTO],
+		why: 'src/lib/wire builds on the contract (and its generated protobuf code) only'
+	},
+	{
+		name: 'relay',
+		files: [/^src\/lib\/relay\//],
+		allow: ['src/lib/relay/', 'src/lib/wire/', ...PURE],
+		why: "the relay's wire format is shared by server and browser: contract, analytics, wire only"
+	},
+	{
+		name: 'shared',
+		files: [/^src\/lib\/(alerts|chainImport)\//],
+		allow: ['src/lib/alerts/', 'src/lib/chainImport/', ...PURE],
+		why: 'alert rules and chain import run on both sides: contract and analytics only'
+	},
+	{
+		name: 'service',
+		files: [/^src\/service\//],
+		allow: ['src/service/', 'src/lib/wire/', PROTO, ...PURE],
+		why: 'the embedded service imports only src/lib/{contract,analytics,wire} of the project'
+	},
+	{
+		name: 'market',
+		files: [/^src\/service\/market\//],
+		deny: ['src/service/engine/', 'src/service/history/'],
+		why: 'the market model is below the engine: src/service/market never imports engine/ (or history/, which runs it)'
+	},
+	{
+		name: 'browser',
+		files: [
+			...BROWSER.map((dir) => new RegExp(`^${dir}`)),
+			/^src\/routes\/.*\.svelte$/,
+			/^src\/routes\/.*\.svelte\.ts$/,
+			/^src\/routes\/(?!.*(\.server\.ts|\/\+server\.ts)$).*\.ts$/
+		],
+		deny: SERVER_ONLY,
+		why: 'browser code never imports src/service or src/lib/server'
+	},
+	{
+		name: 'stream',
+		files: [/^src\/lib\/stream\//],
+		deny: [
+			'src/lib/charts/',
+			'src/lib/cache/',
+			'src/lib/state/',
+			'src/lib/components/',
+			'src/lib/live/'
+		],
+		why: 'src/lib/stream is below the views: transport and decoding know no chart, cache or view state'
+	},
+	{
+		name: 'state',
+		files: [/^src\/lib\/state\//],
+		deny: [
+			'src/lib/charts/',
+			'src/lib/stream/',
+			'src/lib/cache/',
+			'src/lib/components/',
+			'src/lib/live/'
+		],
+		why: 'src/lib/state (URL <-> view state) imports only the pure layers'
+	},
+	{
+		name: 'cache',
+		files: [/^src\/lib\/cache\//],
+		deny: ['src/lib/charts/', 'src/lib/components/', 'src/lib/live/'],
+		why: 'src/lib/cache stores data; it imports no view (charts, components, live pages)'
+	},
+	{
+		name: 'charts',
+		files: [/^src\/lib\/charts\//],
+		deny: ['src/lib/cache/', 'src/lib/components/', 'src/lib/live/'],
+		why: 'src/lib/charts draw what they are given; fetching and caching live in cache/ and live/'
+	},
+	{
+		name: 'server',
+		files: [/^src\/lib\/server\//, /^src\/hooks\.server\.ts$/],
+		// A server test may decode what the server wrote with the browser's own decoder.
+		except: [/\.test\.ts$/],
+		deny: BROWSER,
+		why: 'the dashboard server shares code with the browser only through contract, analytics, wire and relay'
+	}
+];
+
+/** Repository path (`src/lib/x/y`) of an import, or undefined for a package or virtual module. */
+export function resolveImport(fromFile, specifier) {
+	let target;
+	if (specifier.startsWith('$lib/') || specifier === '$lib')
+		target = path.join(ROOT, 'src/lib', specifier.slice(4));
+	else if (specifier.startsWith('.')) target = path.resolve(path.dirname(fromFile), specifier);
+	else return undefined;
+	const rel = path.relative(ROOT, target).split(path.sep).join('/');
+	return rel.startsWith('..') ? undefined : rel;
+}
+
+/** The zone a file's import of `target` breaks, or undefined. */
+export function brokenZone(file, target) {
+	const t = `${target}/`;
+	const within = (dirs) => dirs.some((dir) => t.startsWith(dir));
+	for (const zone of ZONES) {
+		if (!zone.files.some((re) => re.test(file))) continue;
+		if (zone.except?.some((re) => re.test(file))) continue;
+		if (zone.allow && !within(zone.allow)) return zone;
+		if (zone.deny && within(zone.deny)) return zone;
+	}
+	return undefined;
+}
+
+const rule = {
+	meta: {
+		type: 'problem',
+		docs: { description: 'Keep imports inside the layers of DESIGN.md' },
+		schema: [],
+		messages: { zone: "'{{specifier}}' ({{target}}) breaks the {{zone}} zone: {{why}}." }
+	},
+	create(context) {
+		const file = path.relative(ROOT, context.physicalFilename).split(path.sep).join('/');
+		if (file.startsWith('..')) return {};
+		function check(node, source) {
+			if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+			const target = resolveImport(context.physicalFilename, source.value);
+			if (!target) return;
+			const zone = brokenZone(file, target);
+			if (zone)
+				context.report({
+					node: source,
+					messageId: 'zone',
+					data: { specifier: source.value, target, zone: zone.name, why: zone.why }
+				});
+		}
+		return {
+			ImportDeclaration: (node) => check(node, node.source),
+			ExportNamedDeclaration: (node) => check(node, node.source),
+			ExportAllDeclaration: (node) => check(node, node.source),
+			ImportExpression: (node) => check(node, node.source),
+			// Workers: new URL('./worker.ts', import.meta.url)
+			NewExpression: (node) => {
+				if (node.callee.type === 'Identifier' && node.callee.name === 'URL')
+					check(node, node.arguments[0]);
+			}
+		};
+	}
+};
+
+export default { meta: { name: 'gexdeck-layers' }, rules: { zones: rule } };

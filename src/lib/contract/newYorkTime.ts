@@ -1,0 +1,187 @@
+/**
+ * New York time, in one place for the service, the dashboard server and the browser: the
+ * America/New_York wall clock of an instant, the instant of a wall time, ET day keys (the key of
+ * a day's series and files, and of the quota windows that reset at 00:00 ET), the regular session
+ * of a day (09:30 to 16:00, or 13:00 on an NYSE early close: ./marketCalendar.ts) and ET labels.
+ * Intl resolves the DST offset of every instant, so nothing here hard-codes -4 or -5; New York's
+ * offset is a whole number of hours, so ET minutes are unix minutes. (src/lib/analytics/nyDates.ts
+ * keeps its own DST rule because analytics imports nothing of the project.)
+ */
+import { SESSION_OPEN_MINUTE, isSessionDay, sessionCloseMinute } from './marketCalendar';
+
+export const ET_ZONE = 'America/New_York';
+
+const partsFormatter = new Intl.DateTimeFormat('en-US', {
+	timeZone: ET_ZONE,
+	hourCycle: 'h23',
+	year: 'numeric',
+	month: '2-digit',
+	day: '2-digit',
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+	weekday: 'short'
+});
+
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+
+export interface EtParts {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	/** 0 = Sunday ... 6 = Saturday */
+	weekday: number;
+	/** `YYYY-MM-DD` of the ET calendar day */
+	date: string;
+}
+
+/** Wall-clock fields of an instant (a Date or unix ms) in New York. */
+export function etParts(at: Date | number): EtParts {
+	const f: Record<string, string> = {};
+	for (const part of partsFormatter.formatToParts(at)) f[part.type] = part.value;
+	return {
+		year: Number(f.year),
+		month: Number(f.month),
+		day: Number(f.day),
+		hour: Number(f.hour),
+		minute: Number(f.minute),
+		second: Number(f.second),
+		weekday: WEEKDAYS[f.weekday] ?? 0,
+		date: `${f.year}-${f.month}-${f.day}`
+	};
+}
+
+/** `YYYY-MM-DD` of the ET calendar day holding an instant (a Date or unix ms). */
+export function etDate(at: Date | number): string {
+	return etParts(at).date;
+}
+
+/** `YYYY-MM-DD` of the ET calendar day holding the unix second (the key of a day's series). */
+export function etDay(unixS: number): string {
+	return etDate(unixS * 1000);
+}
+
+/** Ids of the quota windows holding an instant: the ET day `YYYY-MM-DD` and ET month `YYYY-MM`. */
+export interface QuotaWindowIds {
+	/** ET calendar day, `YYYY-MM-DD`. */
+	daily: string;
+	/** ET calendar month, `YYYY-MM`. */
+	monthly: string;
+}
+
+/** The ET day and month of an instant: quota windows reset at 00:00 ET. */
+export function etWindowIds(at: Date | number): QuotaWindowIds {
+	const daily = etDate(at);
+	return { daily, monthly: daily.slice(0, 7) };
+}
+
+/** `[year, month, day]` of a `YYYY-MM-DD` date; a RangeError for anything else. */
+export function parseDate(date: string): [number, number, number] {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+	if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+	const y = Number(match[1]);
+	const m = Number(match[2]);
+	const d = Number(match[3]);
+	const check = new Date(Date.UTC(y, m - 1, d));
+	if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d)
+		throw new RangeError(`no such calendar date: ${date}`);
+	return [y, m, d];
+}
+
+/** The instant (unix ms) at which New York's wall clock reads `date` `hh:mm:ss`. */
+export function etToUtc(date: string, hour = 0, minute = 0, second = 0): number {
+	const [y, m, d] = parseDate(date);
+	// Seconds may be fractional or run past 59 (a second of the day), hence no Date.UTC fields.
+	const naive = Date.UTC(y, m - 1, d) + ((hour * 60 + minute) * 60 + second) * 1000;
+	// New York is UTC-5 or UTC-4; correct the guess by the offset observed at the guess, twice so
+	// a guess on the other side of a DST switch converges.
+	let guess = naive + 5 * 3600_000;
+	for (let i = 0; i < 2; i++) {
+		const p = etParts(guess);
+		guess += naive - Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+	}
+	return guess;
+}
+
+/** The unix second at which New York's wall clock reads `day` 00:00 + `secondOfDay`. */
+export function etInstant(day: string, secondOfDay: number): number {
+	return etToUtc(day, 0, 0, secondOfDay) / 1000;
+}
+
+/** The regular open as a second of the ET day (09:30). */
+export const OPEN_SECOND = SESSION_OPEN_MINUTE * 60;
+
+export interface SessionBounds {
+	/** Unix seconds of 00:00 ET (the origin of time-of-day offsets on this day). */
+	midnight: number;
+	open: number;
+	close: number;
+}
+
+/** The day's session in unix seconds; it closes at 13:00 on an NYSE early-close day. */
+export function sessionBounds(day: string): SessionBounds {
+	const midnight = etInstant(day, 0);
+	// The session is far from the 02:00 DST switch, so open/close are midnight + a fixed offset.
+	return { midnight, open: midnight + OPEN_SECOND, close: midnight + sessionCloseMinute(day) * 60 };
+}
+
+/**
+ * Regular trading hours as the dashboard labels them: 09:30 (inclusive) to the close (exclusive)
+ * ET on NYSE session days; the close is 16:00, or 13:00 on an early-close day. Weekends and NYSE
+ * holidays are closed.
+ */
+export function isRegularTradingHours(at: Date | number): boolean {
+	const p = etParts(at);
+	if (!isSessionDay(p.date)) return false;
+	const minutes = p.hour * 60 + p.minute;
+	return minutes >= SESSION_OPEN_MINUTE && minutes < sessionCloseMinute(p.date);
+}
+
+/** "10:42" or "10:42:07" (with seconds) of a second-of-day. */
+export function formatTimeOfDay(secondOfDay: number, withSeconds = false): string {
+	const s = Math.round(secondOfDay);
+	const hh = String(Math.floor(s / 3600)).padStart(2, '0');
+	const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+	if (!withSeconds) return `${hh}:${mm}`;
+	return `${hh}:${mm}:${String(s % 60).padStart(2, '0')}`;
+}
+
+const clockFormatter = new Intl.DateTimeFormat('en-US', {
+	timeZone: ET_ZONE,
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+	hourCycle: 'h23'
+});
+const monthDayFormatter = new Intl.DateTimeFormat('en-US', {
+	timeZone: ET_ZONE,
+	month: 'short',
+	day: 'numeric'
+});
+const dateTimeFormatter = new Intl.DateTimeFormat('en-US', {
+	timeZone: ET_ZONE,
+	month: 'short',
+	day: 'numeric',
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+	hourCycle: 'h23'
+});
+
+/** ET wall clock of unix seconds: "14:31:05". */
+export function formatEtClock(unixSeconds: number): string {
+	return clockFormatter.format(unixSeconds * 1000);
+}
+
+/** ET calendar day of unix seconds: "Nov 22". */
+export function formatEtMonthDay(unixSeconds: number): string {
+	return monthDayFormatter.format(unixSeconds * 1000);
+}
+
+/** ET date and wall clock of unix seconds: "Nov 20, 15:59:58". */
+export function formatEtDateTime(unixSeconds: number): string {
+	return dateTimeFormatter.format(unixSeconds * 1000);
+}

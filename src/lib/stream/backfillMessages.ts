@@ -1,0 +1,25 @@
+/**
+ * The messages between a page's backfill client (./backfillClient.ts) and its short-lived decode
+ * worker (./backfillWorker.ts): one request, one reply matched by id. Their own module so the
+ * two sides share the types without importing each other.
+ */
+import type { StreamUpdate } from './updates';
+
+export interface BackfillRequest {
+	id: number;
+	url: string;
+}
+
+export type BackfillReply =
+	| {
+			id: number;
+			ok: true;
+			updates: StreamUpdate[];
+			corrupt: number;
+			lastError?: string;
+			bytes: number;
+			fetchMs: number;
+			decodeMs: number;
+			day?: string;
+	  }
+	| { id: number; ok: false; status: number; error: string };

@@ -1,0 +1,110 @@
+/**
+ * The layer zones (eslint/layerZones.js, wired in eslint.config.js) fail lint on a wrong-way
+ * import and pass the right-way one, zone by zone, so a config change cannot switch them off
+ * silently. Runs ESLint's Node API on the project's own config; the probe files do not exist,
+ * lintText only names them. Type-aware parsing is switched off here: the zones need no types.
+ */
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let eslint: ESLint;
+
+beforeAll(() => {
+	eslint = new ESLint({
+		cwd: root,
+		overrideConfig: [
+			{
+				files: ['**/*.ts', '**/*.svelte'],
+				languageOptions: { parserOptions: { projectService: false } },
+				rules: {
+					'@typescript-eslint/no-floating-promises': 'off',
+					'@typescript-eslint/no-misused-promises': 'off'
+				}
+			}
+		]
+	});
+});
+
+/** The layer-zone messages of `code` linted as if it were `file`. */
+async function zoneErrors(file: string, code: string): Promise<string[]> {
+	const [result] = await eslint.lintText(code, { filePath: `${root}/${file}` });
+	const fatal = result.messages.filter((m) => m.fatal);
+	expect(fatal).toEqual([]);
+	return result.messages.filter((m) => m.ruleId === 'layers/zones').map((m) => m.message);
+}
+
+const ts = (specifier: string) => `export { x } from '${specifier}';\n`;
+const svelte = (specifier: string) =>
+	`<script lang="ts">\n\timport { x } from '${specifier}';\n\tconsole.log(x);\n</script>\n`;
+
+/** [zone, file, forbidden import, allowed import, code shape] */
+const cases: [string, string, string, string, (s: string) => string][] = [
+	['contract', 'src/lib/contract/probe.ts', '../wire/columnar', './marketCalendar', ts],
+	['analytics', 'src/lib/analytics/probe.ts', '../contract/hubs', './levels', ts],
+	['wire', 'src/lib/wire/probe.ts', '../analytics/keyStrikes', '../contract/hubs', ts],
+	['relay', 'src/lib/relay/probe.ts', '../stream/relayDecode', '../wire/columnar', ts],
+	['service', 'src/service/http/probe.ts', '../../lib/relay/protocol', '../../lib/wire/encode', ts],
+	['service', 'src/service/probe.ts', '$lib/server/config', '$lib/contract/hubs', ts],
+	['market', 'src/service/market/probe.ts', '../engine/live', './clock', ts],
+	['market', 'src/service/market/probe.ts', '../history/dayKeys', '../source', ts],
+	['browser', 'src/lib/charts/probe.ts', '$lib/server/proxy', '$lib/stream/updates', ts],
+	['browser', 'src/lib/live/probe.svelte.ts', '../../service/source', '$lib/cache/routeFetch', ts],
+	[
+		'browser',
+		'src/routes/probe/+page.svelte',
+		'$lib/server/config',
+		'$lib/contract/newYorkTime',
+		svelte
+	],
+	['browser', 'src/routes/probe/+page.ts', '$lib/server/config', '$lib/state/links', ts],
+	[
+		'browser',
+		'src/lib/components/Probe.svelte',
+		'../../service/source',
+		'$lib/charts/format',
+		svelte
+	],
+	['stream', 'src/lib/stream/probe.ts', '$lib/charts/format', '../relay/protocol', ts],
+	['cache', 'src/lib/cache/probe.ts', '../charts/format', '../stream/orderflowSeries', ts],
+	['charts', 'src/lib/charts/probe.ts', '../cache/routeFetch', '../stream/updates', ts],
+	['state', 'src/lib/state/probe.ts', '../stream/updates', '../contract/newYorkTime', ts],
+	[
+		'server',
+		'src/lib/server/stream/probe.ts',
+		'../../stream/streamClient',
+		'../../relay/protocol',
+		ts
+	],
+	['server', 'src/hooks.server.ts', '$lib/state/links', '$lib/server/config', ts]
+];
+
+describe('layer zones', () => {
+	it.each(cases)(
+		'%s: %s may not import %s but may import %s',
+		async (zone, file, bad, good, code) => {
+			const errors = await zoneErrors(file, code(bad));
+			expect(errors).toHaveLength(1);
+			expect(errors[0]).toContain(`breaks the ${zone} zone`);
+			expect(await zoneErrors(file, code(good))).toEqual([]);
+		}
+	);
+
+	it('leaves server code free to import the server, and server tests the browser decoder', async () => {
+		expect(await zoneErrors('src/routes/probe/+page.server.ts', ts('$lib/server/config'))).toEqual(
+			[]
+		);
+		expect(await zoneErrors('src/routes/probe/+server.ts', ts('$lib/server/proxy'))).toEqual([]);
+		expect(
+			await zoneErrors('src/lib/server/recorder/probe.test.ts', ts('../../stream/backfill'))
+		).toEqual([]);
+	});
+
+	it('checks dynamic imports and worker URLs too', async () => {
+		const dynamic = `export const m = () => import('$lib/server/config');\n`;
+		expect(await zoneErrors('src/lib/stream/probe.ts', dynamic)).toHaveLength(1);
+		const worker = `export const w = new URL('../../service/main.ts', import.meta.url);\n`;
+		expect(await zoneErrors('src/lib/stream/probe.ts', worker)).toHaveLength(1);
+	});
+});
