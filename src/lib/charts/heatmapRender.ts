@@ -217,8 +217,8 @@ interface Painted {
 export class HeatmapPainter {
 	private scratch: HTMLCanvasElement | OffscreenCanvas | undefined;
 	private pixels: ImageData | undefined;
-	private cols = new Int32Array(0);
-	private spare = new Int32Array(0);
+	private cols: Int32Array = new Int32Array(0);
+	private spare: Int32Array = new Int32Array(0);
 	private painted: Painted | null = null;
 
 	/** The next draw repaints everything (e.g. after something else drew on the canvas). */
