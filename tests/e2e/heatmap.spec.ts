@@ -113,20 +113,20 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	const day = (await options.nth(1).getAttribute('value'))!;
 	// The first recorded calculation of the day, as a share link's moment.
 	const first = Number(await page.getByTestId('heatmap').getAttribute('data-t0'));
-	await page.goto(`/SPX/heatmap/gex_full?day=${day}&t=${Math.round(first) + 1}`);
+	await page.goto(`/SPX/heatmap/gex_full?day=${day}&at=${Math.round(first) + 1}`);
 	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 30_000 });
 	const time = page.getByTestId('replay-time');
 	await expect(time).toHaveText(/^\d\d:\d\d:\d\d ET$/);
 	const before = await time.innerText();
 	await page.getByRole('button', { name: 'Next calculation' }).click();
-	await expect(page).not.toHaveURL(new RegExp(`t=${Math.round(first) + 1}(&|$)`));
+	await expect(page).not.toHaveURL(new RegExp(`at=${Math.round(first) + 1}(&|$)`));
 	await expect(time).not.toHaveText(before);
 	const stepped = await time.innerText();
 	await page.getByTestId('replay-speed').selectOption('600');
 	await page.getByTestId('replay-play').click();
 	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
 	await page.getByTestId('replay-play').click();
-	await expect(page).toHaveURL(/t=\d+/);
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+`));
 	// The scrubber is a native range: keys move it.
 	await page.getByTestId('replay-scrubber').focus();
 	const paused = await time.innerText();
@@ -151,6 +151,37 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 		/^M[\d.]+,[\d.]+L/
 	);
 	await page.screenshot({ path: 'test-results/levels-path.png' });
+
+	// A click (a tap on a phone) marks a moment, with a readout and `at` in the link; Home marks
+	// the first point.
+	const path = page.getByTestId('levels-path');
+	await path.locator('svg').click({ position: { x: 300, y: 60 } });
+	await expect(page.getByTestId('levels-path-readout')).toContainText(/\d\d:\d\d:\d\d ET · spot/);
+	const tapped = await path.getAttribute('data-at');
+	await expect(page).toHaveURL(new RegExp(`[?&]at=${tapped}(&|$)`));
+	await path.locator('svg').focus();
+	await page.keyboard.press('Home');
+	await expect(path).not.toHaveAttribute('data-at', tapped!);
+	const first = (await path.getAttribute('data-at'))!;
+	await expect(page).toHaveURL(new RegExp(`[?&]at=${first}(&|$)`));
+
+	// The day being recorded, as a recorded day: `day` joins the link, which reopens the same.
+	const picker = page.getByTestId('day-picker');
+	await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
+	const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
+	await picker.selectOption(day);
+	await expect(page).toHaveURL(new RegExp(`[?&]day=${day}$`));
+	await expect(page.getByTestId('levels-path')).toHaveAttribute('data-day', day);
+	await page.getByTestId('levels-path').locator('svg').focus();
+	await page.keyboard.press('Home');
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=${first}$`));
+	const reopened = await page.context().newPage();
+	await reopened.setViewportSize({ width: 390, height: 844 });
+	await reopened.goto(page.url());
+	await expect(reopened.getByTestId('levels-path')).toHaveAttribute('data-at', first, {
+		timeout: 30_000
+	});
+	await expect(reopened.getByTestId('levels-path')).toHaveAttribute('data-day', day);
 });
 
 test("Classic's timeline opened mid-session reaches back before the tab; the Account page shows the recording", async ({
