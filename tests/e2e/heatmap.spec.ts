@@ -82,6 +82,12 @@ test.describe('phone', () => {
 		const still = await attr(page, 'data-columns');
 		await page.waitForTimeout(2500);
 		expect(await attr(page, 'data-columns')).toBe(still);
+		// Touch on the past day: a tap reads a cell of that day.
+		const dayBox = (await canvas.boundingBox())!;
+		await canvas.tap({ position: { x: dayBox.width * 0.3, y: dayBox.height * 0.5 } });
+		await expect(page.getByTestId('heatmap-readout')).toContainText(
+			/Strike [\d,.]+ · \d\d:\d\d:\d\d ET/
+		);
 		await page.screenshot({ path: 'test-results/heatmap-phone-day.png' });
 	});
 });
@@ -127,6 +133,17 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
 	await page.getByTestId('replay-play').click();
 	await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+`));
+	// Keyboard on the past day's heatmap: + zooms time in, − out again. (Panning is checked live:
+	// here the replayed moment pulls the window back to itself.)
+	const heat = page.getByTestId('heatmap');
+	await heat.focus();
+	const spanOf = async () => (await attr(page, 'data-t1')) - (await attr(page, 'data-t0'));
+	const span = await spanOf();
+	await page.keyboard.press('+');
+	await expect.poll(spanOf).toBeLessThan(span);
+	const zoomed = await spanOf();
+	await page.keyboard.press('-');
+	await expect.poll(spanOf).toBeGreaterThan(zoomed);
 	// The scrubber is a native range: keys move it.
 	await page.getByTestId('replay-scrubber').focus();
 	const paused = await time.innerText();
