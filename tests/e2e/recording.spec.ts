@@ -21,7 +21,24 @@ async function alwaysRecord(page: Page) {
 	return panel;
 }
 
+/** Streams the server has recorded for `ticker` on any day. */
+async function recordedStreams(page: Page, ticker: string): Promise<string[]> {
+	const res = await page.request.get(`/history/${ticker}`);
+	if (!res.ok()) return [];
+	const body = (await res.json()) as { days: { streams: string[] }[] };
+	return body.days.flatMap((d) => d.streams);
+}
+
 test('the always-record list follows the last watchlist until one is saved', async ({ page }) => {
+	// TLT's 0DTE GEX: no view of this run watches it, and the watchlist page streams gex_full only.
+	expect(await recordedStreams(page, 'TLT')).not.toContain('classic_gex_zero');
+	await openWatchlist(page, 'SPX,TLT');
+	await page.goto('/account');
+	// With no tab on it, the server records what the always-record list holds.
+	await expect
+		.poll(() => recordedStreams(page, 'TLT'), { timeout: 30_000 })
+		.toContain('classic_gex_zero');
+
 	await openWatchlist(page, 'SPX,IWM');
 	let panel = await alwaysRecord(page);
 	await expect(page.getByTestId('always-record')).toContainText('SPX, IWM');
