@@ -199,6 +199,9 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 		timeout: 30_000
 	});
 	await expect(reopened.getByTestId('levels-path')).toHaveAttribute('data-day', day);
+	await reopened
+		.getByTestId('levels-path')
+		.screenshot({ path: 'test-results/levels-path-day.png' });
 });
 
 test("Classic's timeline opened mid-session reaches back before the tab; the Account page shows the recording", async ({
