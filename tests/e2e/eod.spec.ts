@@ -2,23 +2,23 @@ import { expect, test } from '@playwright/test';
 
 /**
  * The EOD reports page: the service's zip downloads through the dashboard server, and opening
- * the report files its 15 categories so the heatmap shows that day (UNG: a small chain whose
+ * the report files its 15 categories so the heatmap shows that day (HYG: a small chain whose
  * past day simulates quickly).
  */
 test('the EOD report downloads through the server and opens in the heatmap', async ({ page }) => {
 	test.setTimeout(420_000);
 	// The service builds a report on first request and answers 504 when that takes longer than
 	// its wait bound (a loaded machine): the server passes that on; the build goes on, so ask again.
-	let zip = await page.request.get('/eod/UNG', { timeout: 150_000 });
+	let zip = await page.request.get('/eod/HYG', { timeout: 150_000 });
 	for (let i = 0; i < 3 && zip.status() === 504; i++) {
-		zip = await page.request.get('/eod/UNG', { timeout: 150_000 });
+		zip = await page.request.get('/eod/HYG', { timeout: 150_000 });
 	}
 	expect(zip.status()).toBe(200);
-	expect(zip.headers()['content-disposition']).toMatch(/eod_report_UNG_\d{4}-\d{2}-\d{2}\.zip/);
+	expect(zip.headers()['content-disposition']).toMatch(/eod_report_HYG_\d{4}-\d{2}-\d{2}\.zip/);
 	const body = await zip.body();
 	expect(body.subarray(0, 2).toString()).toBe('PK');
 
-	await page.goto('/UNG/eod');
+	await page.goto('/HYG/eod');
 	await page.getByTestId('eod-open').click();
 	await expect(page.getByTestId('eod-opened')).toContainText('15 categories', {
 		timeout: 150_000

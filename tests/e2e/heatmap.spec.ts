@@ -82,6 +82,12 @@ test.describe('phone', () => {
 		const still = await attr(page, 'data-columns');
 		await page.waitForTimeout(2500);
 		expect(await attr(page, 'data-columns')).toBe(still);
+		// Touch on the past day: a tap reads a cell of that day.
+		const dayBox = (await canvas.boundingBox())!;
+		await canvas.tap({ position: { x: dayBox.width * 0.3, y: dayBox.height * 0.5 } });
+		await expect(page.getByTestId('heatmap-readout')).toContainText(
+			/Strike [\d,.]+ · \d\d:\d\d:\d\d ET/
+		);
 		await page.screenshot({ path: 'test-results/heatmap-phone-day.png' });
 	});
 });
@@ -113,20 +119,31 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	const day = (await options.nth(1).getAttribute('value'))!;
 	// The first recorded calculation of the day, as a share link's moment.
 	const first = Number(await page.getByTestId('heatmap').getAttribute('data-t0'));
-	await page.goto(`/SPX/heatmap/gex_full?day=${day}&t=${Math.round(first) + 1}`);
+	await page.goto(`/SPX/heatmap/gex_full?day=${day}&at=${Math.round(first) + 1}`);
 	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 30_000 });
 	const time = page.getByTestId('replay-time');
 	await expect(time).toHaveText(/^\d\d:\d\d:\d\d ET$/);
 	const before = await time.innerText();
 	await page.getByRole('button', { name: 'Next calculation' }).click();
-	await expect(page).not.toHaveURL(new RegExp(`t=${Math.round(first) + 1}(&|$)`));
+	await expect(page).not.toHaveURL(new RegExp(`at=${Math.round(first) + 1}(&|$)`));
 	await expect(time).not.toHaveText(before);
 	const stepped = await time.innerText();
 	await page.getByTestId('replay-speed').selectOption('600');
 	await page.getByTestId('replay-play').click();
 	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
 	await page.getByTestId('replay-play').click();
-	await expect(page).toHaveURL(/t=\d+/);
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+`));
+	// Keyboard on the past day's heatmap: + zooms time in, − out again. (Panning is checked live:
+	// here the replayed moment pulls the window back to itself.)
+	const heat = page.getByTestId('heatmap');
+	await heat.focus();
+	const spanOf = async () => (await attr(page, 'data-t1')) - (await attr(page, 'data-t0'));
+	const span = await spanOf();
+	await page.keyboard.press('+');
+	await expect.poll(spanOf).toBeLessThan(span);
+	const zoomed = await spanOf();
+	await page.keyboard.press('-');
+	await expect.poll(spanOf).toBeGreaterThan(zoomed);
 	// The scrubber is a native range: keys move it (back: at 600x the play may have reached the
 	// day's last recorded second, where a step forward has nowhere to go).
 	await page.getByTestId('replay-scrubber').focus();
@@ -152,6 +169,40 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 		/^M[\d.]+,[\d.]+L/
 	);
 	await page.screenshot({ path: 'test-results/levels-path.png' });
+
+	// A click (a tap on a phone) marks a moment, with a readout and `at` in the link; Home marks
+	// the first point.
+	const path = page.getByTestId('levels-path');
+	await path.locator('svg').click({ position: { x: 300, y: 60 } });
+	await expect(page.getByTestId('levels-path-readout')).toContainText(/\d\d:\d\d:\d\d ET · spot/);
+	const tapped = await path.getAttribute('data-at');
+	await expect(page).toHaveURL(new RegExp(`[?&]at=${tapped}(&|$)`));
+	await path.locator('svg').focus();
+	await page.keyboard.press('Home');
+	await expect(path).not.toHaveAttribute('data-at', tapped!);
+	const first = (await path.getAttribute('data-at'))!;
+	await expect(page).toHaveURL(new RegExp(`[?&]at=${first}(&|$)`));
+
+	// The day being recorded, as a recorded day: `day` joins the link, which reopens the same.
+	const picker = page.getByTestId('day-picker');
+	await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
+	const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
+	await picker.selectOption(day);
+	await expect(page).toHaveURL(new RegExp(`[?&]day=${day}$`));
+	await expect(page.getByTestId('levels-path')).toHaveAttribute('data-day', day);
+	await page.getByTestId('levels-path').locator('svg').focus();
+	await page.keyboard.press('Home');
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=${first}$`));
+	const reopened = await page.context().newPage();
+	await reopened.setViewportSize({ width: 390, height: 844 });
+	await reopened.goto(page.url());
+	await expect(reopened.getByTestId('levels-path')).toHaveAttribute('data-at', first, {
+		timeout: 30_000
+	});
+	await expect(reopened.getByTestId('levels-path')).toHaveAttribute('data-day', day);
+	await reopened
+		.getByTestId('levels-path')
+		.screenshot({ path: 'test-results/levels-path-day.png' });
 });
 
 test("Classic's timeline opened mid-session reaches back before the tab; the Account page shows the recording", async ({

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeatmapGrid, type HeatColumn } from './heatmapGrid';
-import { decimateColumns, lutIndex, rowOfPrice } from './heatmapRender';
+import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapRender';
 
 function col(t: number, strikes: number[], values: number[], spot = 100): HeatColumn {
 	return { timestamp: t, spot, zeroGamma: 99, majorPos: 101, majorNeg: 98, strikes, values };
@@ -78,5 +78,54 @@ describe('HeatmapGrid', () => {
 		expect(lutIndex(0, 10)).toBe(128);
 		expect(lutIndex(-10, 10)).toBe(0);
 		expect(lutIndex(99, 10)).toBe(255);
+	});
+
+	it('an append dirties exactly the pixels whose decimated column changed or shows the new tail', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 60 }),
+				fc.integer({ min: 1, max: 40 }),
+				fc.integer({ min: 1, max: 120 }),
+				fc.integer({ min: 20, max: 200 }),
+				(before, added, step, width) => {
+					const g = new HeatmapGrid();
+					for (let i = 0; i < before; i++) g.append(col(1000 + i * step, [1], [i]));
+					const t1 = 1000 + (before + added) * step + 400;
+					const old = decimateColumns(g, 1000, t1, width, 300);
+					const from = g.length - 1;
+					for (let i = before; i < before + added; i++) g.append(col(1000 + i * step, [1], [i]));
+					const now = decimateColumns(g, 1000, t1, width, 300);
+					const range = dirtyPixels(old, now, from);
+					for (let x = 0; x < width; x++) {
+						const must = now[x] !== old[x] || (now[x] >= from && now[x] >= 0);
+						if (must) {
+							expect(range).not.toBeNull();
+							expect(x).toBeGreaterThanOrEqual(range![0]);
+							expect(x).toBeLessThanOrEqual(range![1]);
+						}
+					}
+					// Pixels left of the range still show what they showed: nothing there to repaint.
+					if (range) for (let x = 0; x < range[0]; x++) expect(now[x]).toBe(old[x]);
+				}
+			)
+		);
+	});
+
+	it('reports no dirty pixels when an append is outside the view', () => {
+		const g = new HeatmapGrid();
+		for (let t = 100; t < 110; t++) g.append(col(t, [1], [t]));
+		const old = decimateColumns(g, 0, 50, 10);
+		g.append(col(500, [1], [1]));
+		expect(dirtyPixels(old, decimateColumns(g, 0, 50, 10), g.length - 2)).toBeNull();
+	});
+
+	it('puts a line vertex on every other pixel and on the last one', () => {
+		const xs = (w: number) => {
+			const out: number[] = [];
+			for (let x = 0; x < w; x = nextVertex(x, w)) out.push(x);
+			return out;
+		};
+		expect(xs(7)).toEqual([0, 2, 4, 6]);
+		expect(xs(8)).toEqual([0, 2, 4, 6, 7]);
 	});
 });

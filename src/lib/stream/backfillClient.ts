@@ -33,6 +33,14 @@ export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}${search ? `?${search}` : ''}`;
 }
 
+/** The days the server recorded this stream on, newest first (empty when it cannot say). */
+export async function recordedDays(ticker: string, stream: string): Promise<string[]> {
+	const res = await fetch(`/history/${encodeURIComponent(ticker)}`).catch(() => undefined);
+	if (!res?.ok) return [];
+	const body = (await res.json()) as { days: { day: string; streams: string[] }[] };
+	return body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day);
+}
+
 export class BackfillError extends Error {
 	constructor(
 		readonly status: number,

@@ -1,20 +1,23 @@
 /**
  * The Account page's recording panel: what the server's recorder holds on disk (days, bytes,
  * against the retention limits) and the form that changes the retention and the tickers
- * recorded even when no tab is open.
+ * recorded even when no tab is open (a list saved here, or the last watchlist opened).
  */
 import { fail } from '@sveltejs/kit';
 import {
+	currentAlwaysRecord,
 	readRecordingSettings,
 	sessionRecorder,
-	updateRecordingSettings
+	updateRecordingSettings,
+	type AlwaysRecordList
 } from '$lib/server/recorder/mount';
 
 export interface RecordingStatus {
 	bytes: number;
 	days: string[];
 	files: number;
-	alwaysRecord: string[];
+	/** The list in effect and why (saved here, the last watchlist, or the default). */
+	alwaysRecord: AlwaysRecordList;
 	retentionDays: number;
 	maxBytes: number;
 	records: number;
@@ -28,7 +31,7 @@ export function recordingStatus(): RecordingStatus {
 	const settings = readRecordingSettings();
 	return {
 		...usage,
-		alwaysRecord: settings.alwaysRecord,
+		alwaysRecord: currentAlwaysRecord(),
 		retentionDays: settings.retentionDays,
 		maxBytes: settings.maxBytes,
 		records: recorder.counters.records,
@@ -38,9 +41,13 @@ export function recordingStatus(): RecordingStatus {
 }
 
 export function saveRecording(form: FormData) {
-	const tickers = String(form.get('alwaysRecord') ?? '')
-		.split(/[\s,]+/)
-		.filter(Boolean);
+	// "Follow my last watchlist" drops the saved list; else the field is the list (empty: none).
+	const tickers =
+		form.get('followWatchlist') === 'on'
+			? null
+			: String(form.get('alwaysRecord') ?? '')
+					.split(/[\s,]+/)
+					.filter(Boolean);
 	const retentionDays = Number(form.get('retentionDays'));
 	const maxGb = Number(form.get('maxGb'));
 	try {

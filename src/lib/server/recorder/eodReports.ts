@@ -7,10 +7,10 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { RecordKind } from './recordFile';
 import { isRecordedDay, type SessionRecorder } from './sessionRecorder';
+import { snapshotRecords } from './snapshotRecords';
 
 export interface EodTarget {
 	baseUrl: string;
@@ -94,17 +94,11 @@ export async function openEodReport(
 			streams.push({ stream, records: existing });
 			continue;
 		}
-		const snapshots = JSON.parse(gunzipSync(data).toString('utf8')) as { timestamp?: number }[];
-		let previous = -Infinity;
-		const records = [];
-		for (const s of snapshots) {
-			if (typeof s?.timestamp !== 'number' || !(s.timestamp > previous)) continue;
-			previous = s.timestamp;
-			records.push({
-				kind: RecordKind.SnapshotGzipJson,
-				timestamp: s.timestamp,
-				payload: gzipSync(JSON.stringify(s), { level: 1 })
-			});
+		let records;
+		try {
+			records = await snapshotRecords(gunzipSync(data).toString('utf8'));
+		} catch (e) {
+			throw new EodError(502, `The report's ${stream} is not a JSON list: ${(e as Error).message}`);
 		}
 		recorder.import(day, ticker, stream, records);
 		streams.push({ stream, records: records.length });

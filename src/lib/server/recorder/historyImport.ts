@@ -6,12 +6,11 @@
  * as data, and this module downloads it server-side (no key is sent to the link, like an
  * object-store URL) and files each snapshot as a compressed record.
  */
-import { gzipSync } from 'node:zlib';
 import { isPackage, resolveCategory } from '../../contract/categories';
 import { httpGet } from '../httpClient';
 import type { UpstreamProxy } from '../proxy';
-import { RecordKind } from './recordFile';
 import type { SessionRecorder } from './sessionRecorder';
+import { snapshotRecords } from './snapshotRecords';
 
 export class HistoryImportError extends Error {
 	constructor(
@@ -95,26 +94,14 @@ async function run(
 	if (file.status !== 200) {
 		throw new HistoryImportError(502, `The history download answered ${file.status}.`);
 	}
-	let snapshots: unknown;
+	let records;
 	try {
-		snapshots = JSON.parse(file.body.toString('utf8'));
+		records = await snapshotRecords(file.body.toString('utf8'));
 	} catch (e) {
-		throw new HistoryImportError(502, `The history file is not JSON: ${(e as Error).message}`);
-	}
-	if (!Array.isArray(snapshots))
-		throw new HistoryImportError(502, 'The history file is not a list.');
-	const records = [];
-	let previous = -Infinity;
-	for (const s of snapshots) {
-		const ts = (s as { timestamp?: unknown })?.timestamp;
-		// The day in the service's order; a repeated or older calculation is kept once.
-		if (typeof ts !== 'number' || !(ts > previous)) continue;
-		previous = ts;
-		records.push({
-			kind: RecordKind.SnapshotGzipJson,
-			timestamp: ts,
-			payload: gzipSync(JSON.stringify(s), { level: 1 })
-		});
+		throw new HistoryImportError(
+			502,
+			`The history file is not a JSON list: ${(e as Error).message}`
+		);
 	}
 	if (records.length === 0)
 		throw new HistoryImportError(404, `The service has no ${stream} for ${day}.`);

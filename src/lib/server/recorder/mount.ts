@@ -1,7 +1,9 @@
 /**
  * The recorder inside the dashboard: one SessionRecorder per process, writing under
  * `<dataDir>/recordings`, subscribed to the update tap, with its settings (retention and the
- * "record even when no tab is open" tickers) in `<dataDir>/recording.json`.
+ * "record even when no tab is open" tickers) in `<dataDir>/recording.json`. Until a list is saved
+ * there, the always-record list is the watchlist the user last opened (the watchlist page reports
+ * it, `<dataDir>/last-watchlist.json`), and a fresh install's default before that.
  *
  * The always-record list is held as a server-side viewer of the stream relay (a Quant account
  * streams those groups whether or not a tab is open) and, for accounts that poll, as a
@@ -24,13 +26,16 @@ import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, SessionRecorder } from './se
 
 export interface RecordingSettings {
 	version: 1;
-	/** Tickers recorded whether or not a tab watches them (default: the watchlist's tickers). */
-	alwaysRecord: string[];
+	/**
+	 * Tickers recorded whether or not a tab watches them, as saved on the Account page; null
+	 * (never saved, or set back to follow) means the last watchlist opened, see alwaysRecordList.
+	 */
+	alwaysRecord: string[] | null;
 	retentionDays: number;
 	maxBytes: number;
 }
 
-/** The watchlist page's default tickers: what a fresh install watches. */
+/** A fresh install's always-record list (the watchlist page's own default tickers). */
 export const DEFAULT_ALWAYS_RECORD = ['SPX', 'NDX', 'RUT', 'SPY', 'QQQ'];
 /** What an always-recorded ticker records: the Classic GEX views and orderflow. */
 export const ALWAYS_RECORD_ROUTES = [
@@ -39,22 +44,99 @@ export const ALWAYS_RECORD_ROUTES = [
 	['classic', 'gex_one'],
 	['orderflow', 'orderflow']
 ] as const;
+/** The watchlist page's limit: more than this is not a watchlist the page could have shown. */
+export const LAST_WATCHLIST_MAX = 20;
+
+/** The watchlist the user last opened, as the watchlist page reported it. */
+export interface LastWatchlist {
+	version: 1;
+	tickers: string[];
+	/** When it was opened (unix ms). */
+	openedAt: number;
+}
+
+/** The list in effect and why: saved on the Account page, the last watchlist, or the default. */
+export interface AlwaysRecordList {
+	tickers: string[];
+	source: 'saved' | 'watchlist' | 'default';
+	/** For 'watchlist': when that watchlist was opened (unix ms). */
+	openedAt?: number;
+}
+
+/** Which list records when no tab is open: an explicit list wins, then the last watchlist. */
+export function alwaysRecordList(
+	saved: string[] | null,
+	last: LastWatchlist | undefined
+): AlwaysRecordList {
+	if (saved) return { tickers: saved, source: 'saved' };
+	if (last) return { tickers: last.tickers, source: 'watchlist', openedAt: last.openedAt };
+	return { tickers: [...DEFAULT_ALWAYS_RECORD], source: 'default' };
+}
+
+/** Upper-cased, without repeats; unknown symbols are a RangeError naming them. */
+export function normaliseTickers(list: readonly string[]): string[] {
+	const tickers = [...new Set(list.map((t) => t.trim().toUpperCase()).filter(Boolean))];
+	const bad = tickers.filter((t) => !isStreamTicker(t));
+	if (bad.length > 0) throw new RangeError(`Unknown tickers: ${bad.join(', ')}`);
+	return tickers;
+}
 
 function settingsPath(): string {
 	return join(config().dataDir, 'recording.json');
+}
+
+function lastWatchlistPath(): string {
+	return join(config().dataDir, 'last-watchlist.json');
 }
 
 export function readRecordingSettings(): RecordingSettings {
 	const stored = readJsonFile<Partial<RecordingSettings>>(settingsPath());
 	return {
 		version: 1,
-		alwaysRecord: (stored?.alwaysRecord ?? DEFAULT_ALWAYS_RECORD).filter((t) => isStreamTicker(t)),
+		alwaysRecord: stored?.alwaysRecord?.filter((t) => isStreamTicker(t)) ?? null,
 		retentionDays: stored?.retentionDays ?? DEFAULT_RETENTION_DAYS,
 		maxBytes: stored?.maxBytes ?? DEFAULT_MAX_BYTES
 	};
 }
 
+export function readLastWatchlist(): LastWatchlist | undefined {
+	const stored = readJsonFile<Partial<LastWatchlist>>(lastWatchlistPath());
+	if (!stored || !Array.isArray(stored.tickers)) return undefined;
+	return {
+		version: 1,
+		tickers: stored.tickers.filter((t) => isStreamTicker(t)),
+		openedAt: Number(stored.openedAt) || 0
+	};
+}
+
+/** The always-record list in effect now (files read each time: the Account page shows it). */
+export function currentAlwaysRecord(): AlwaysRecordList {
+	return alwaysRecordList(readRecordingSettings().alwaysRecord, readLastWatchlist());
+}
+
+/**
+ * The watchlist page opened (or edited) `tickers`: remembered as the last watchlist and, while
+ * no list was saved on the Account page, recorded from now on. Returns the list in effect.
+ */
+export function rememberWatchlist(tickers: readonly string[], now = Date.now()): AlwaysRecordList {
+	const list = normaliseTickers(tickers);
+	if (list.length > LAST_WATCHLIST_MAX) {
+		throw new RangeError(`A watchlist holds at most ${LAST_WATCHLIST_MAX} tickers.`);
+	}
+	const before = readLastWatchlist();
+	const changed = !before || before.tickers.join(',') !== list.join(',');
+	writeJsonFile(lastWatchlistPath(), { version: 1, tickers: list, openedAt: now });
+	const effective = currentAlwaysRecord();
+	if (changed && effective.source === 'watchlist' && mounted) {
+		void applyAlwaysRecord().catch((e: unknown) =>
+			log.error('always-record failed', { error: (e as Error).message })
+		);
+	}
+	return effective;
+}
+
 let recorder: SessionRecorder | undefined;
+let mounted = false;
 let alwaysViewer: RelayViewer | undefined;
 let pollTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -84,9 +166,7 @@ export function sessionRecorder(): SessionRecorder {
 export function updateRecordingSettings(
 	next: Omit<RecordingSettings, 'version'>
 ): RecordingSettings {
-	const tickers = [...new Set(next.alwaysRecord.map((t) => t.trim().toUpperCase()))];
-	const bad = tickers.filter((t) => !isStreamTicker(t));
-	if (bad.length > 0) throw new RangeError(`Unknown tickers: ${bad.join(', ')}`);
+	const tickers = next.alwaysRecord === null ? null : normaliseTickers(next.alwaysRecord);
 	if (!Number.isInteger(next.retentionDays) || next.retentionDays < 1 || next.retentionDays > 400) {
 		throw new RangeError('Retention days must be a whole number from 1 to 400.');
 	}
@@ -110,17 +190,31 @@ export async function accountStreams(): Promise<boolean> {
 	return typeof info !== 'number' && info.max_level === 'quant';
 }
 
-/** Brings the always-record viewer / poller to the saved list. */
-export async function applyAlwaysRecord(): Promise<void> {
-	const { alwaysRecord } = readRecordingSettings();
+let applying: Promise<void> = Promise.resolve();
+
+/**
+ * Brings the always-record viewer / poller to the list in effect. Calls run one after another
+ * (a watchlist edit and a settings save at once must not both connect a viewer).
+ */
+export function applyAlwaysRecord(): Promise<void> {
+	const next = applying.then(applyNow, applyNow);
+	applying = next.catch(() => undefined);
+	return next;
+}
+
+async function applyNow(): Promise<void> {
+	const alwaysRecord = currentAlwaysRecord().tickers;
 	const relay = streamRelay();
-	if (alwaysViewer) {
-		relay.disconnect(alwaysViewer);
-		alwaysViewer = undefined;
-	}
+	// Make before break: the new viewer holds its groups before the old one lets go, so a
+	// ticker on both lists is not dropped from the stream (and the recording) in between.
+	const previous = alwaysViewer;
+	alwaysViewer = undefined;
+	const release = () => {
+		if (previous) relay.disconnect(previous);
+	};
 	clearInterval(pollTimer);
 	pollTimer = undefined;
-	if (alwaysRecord.length === 0) return;
+	if (alwaysRecord.length === 0) return release();
 	const streams = await accountStreams().catch(() => false);
 	if (streams) {
 		// A viewer with no browser behind it: its frames go nowhere, but the relay holds its
@@ -133,8 +227,9 @@ export async function applyAlwaysRecord(): Promise<void> {
 			alwaysViewer,
 			alwaysRecord.flatMap((t) => ALWAYS_RECORD_ROUTES.map(([p, c]) => analyticsGroupName(t, p, c)))
 		);
-		return;
+		return release();
 	}
+	release();
 	// Polling tiers: one request per route and second through the proxy (shared with any tab
 	// polling the same route, so this costs no quota beyond what a tab would spend).
 	pollTimer = setInterval(() => {
@@ -149,8 +244,6 @@ export async function applyAlwaysRecord(): Promise<void> {
 	}, 1000);
 	pollTimer.unref?.();
 }
-
-let mounted = false;
 
 /** Starts the recorder and the always-record list (idempotent). */
 export function mountRecorder(): SessionRecorder {

@@ -3,7 +3,8 @@
  * paints the day at once), fed every orderflow payload the stream or the poller delivers, and
  * written back every couple of seconds (only the ten-minute chunks that changed) and when the
  * tab is hidden. A new trading day prunes the stored older days. Storage failures turn the
- * cache off with the layout's notice; the series keeps working in memory.
+ * cache off with the layout's notice; the series keeps working in memory. A past day (`?day=`)
+ * is read once from the server's recording and stays still.
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
@@ -29,9 +30,18 @@ export class OrderflowSession {
 	private writing: Promise<void> = Promise.resolve();
 	private prunedBefore: string | null = null;
 
-	constructor(readonly ticker: string) {}
+	/** `day`: a past session (ET YYYY-MM-DD), read once from the recording; null = today, live. */
+	constructor(
+		readonly ticker: string,
+		readonly day: string | null = null
+	) {}
 
 	start(): () => void {
+		// A past day is not in this browser's store (it keeps today) and gets no live points.
+		if (this.day !== null) {
+			void this.backfill();
+			return () => undefined;
+		}
 		void this.restore().then(() => this.backfill());
 		const timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
 		const onHidden = () => {
@@ -87,7 +97,12 @@ export class OrderflowSession {
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
 		try {
-			const result = await fetchBackfill(this.ticker, 'orderflow_orderflow');
+			const result = await fetchBackfill(
+				this.ticker,
+				'orderflow_orderflow',
+				// A past day this server did not record comes from the service's 90 days (Quant).
+				this.day === null ? {} : { day: this.day, fromService: true }
+			);
 			let count = 0;
 			for (const u of result.updates) {
 				if (u.kind !== 'orderflow') continue;

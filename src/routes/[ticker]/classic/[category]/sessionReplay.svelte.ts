@@ -80,6 +80,7 @@ export class SessionReplay {
 	/** The chain to draw while replaying; undefined at the live edge. */
 	readonly chain: ClassicChain | undefined;
 	readonly replaying: boolean = $derived(this.frame !== undefined);
+	private shownGroup: string | undefined;
 
 	constructor(options: SessionReplayOptions) {
 		this.chain = $derived(this.frame ? frameChain(this.frame, options.ticker()) : undefined);
@@ -105,7 +106,9 @@ export class SessionReplay {
 		$effect(() => {
 			const recorder = this.recorder;
 			const group = options.group();
-			this.at = null;
+			// Another group starts live; the first one keeps a linked moment (`?at=`).
+			if (this.shownGroup !== undefined && this.shownGroup !== group) this.at = null;
+			this.shownGroup = group;
 			this.chunks = [];
 			this.serverChunks = [];
 			if (!recorder) return;

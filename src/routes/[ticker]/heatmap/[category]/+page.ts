@@ -1,24 +1,17 @@
 import { error } from '@sveltejs/kit';
 import { parseClassicView, ViewStateError } from '$lib/state/viewState';
-import { isCalendarDate } from '$lib/contract/dates';
+import { parseTimeLink } from '$lib/state/timeLink';
 import type { PageLoad } from './$types';
 
 /**
  * The heatmap's state is its URL: ticker, category, metric, and for a past day `day` (ET
- * YYYY-MM-DD) and `t` (the moment to centre on, unix s), so a share link reopens the same view.
+ * YYYY-MM-DD) and `at` (the moment to centre on, unix s; see $lib/state/timeLink), so a share
+ * link reopens the same view.
  */
 export const load = (({ params, url }) => {
 	try {
 		const classic = parseClassicView(params.ticker, params.category, url.searchParams);
-		const day = url.searchParams.get('day');
-		if (day !== null && !isCalendarDate(day)) {
-			throw new ViewStateError(`day must be YYYY-MM-DD, got '${day}'`);
-		}
-		const t = url.searchParams.get('t');
-		const moment = t === null ? null : Number(t);
-		if (moment !== null && !Number.isFinite(moment)) {
-			throw new ViewStateError(`t must be unix seconds, got '${t}'`);
-		}
+		const { day, at: moment } = parseTimeLink(url.searchParams);
 		return {
 			view: { ticker: classic.ticker, category: classic.category, metric: classic.metric },
 			day,

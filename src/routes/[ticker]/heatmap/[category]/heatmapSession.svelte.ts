@@ -11,11 +11,6 @@ import { columnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;
 
-export interface RecordedDay {
-	day: string;
-	streams: string[];
-}
-
 export class HeatmapSession {
 	grid: HeatmapGrid = $state.raw(new HeatmapGrid());
 	revision = $state(0);
@@ -105,12 +100,4 @@ export class HeatmapSession {
 		if (this.phase !== 'loading') this.phase = 'ready';
 		this.revision++;
 	}
-}
-
-/** The days the server recorded this stream on, newest first. */
-export async function recordedDays(ticker: string, stream: string): Promise<string[]> {
-	const res = await fetch(`/history/${encodeURIComponent(ticker)}`);
-	if (!res.ok) return [];
-	const body = (await res.json()) as { days: RecordedDay[] };
-	return body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day);
 }
