@@ -20,9 +20,9 @@ import {
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
 import { quotaLedger } from '$lib/server/services';
 import { readSettings } from '$lib/server/settings';
-import { mountAlerts } from '$lib/server/alerts/mount';
-import { mountRecorder } from '$lib/server/recorder/mount';
-import { mountStreamRelay } from '$lib/server/stream/mount';
+import { mountAlerts } from '$lib/server/alerts/alertsMount';
+import { mountRecorder } from '$lib/server/recorder/recorderMount';
+import { mountStreamRelay } from '$lib/server/stream/relayMount';
 import { warmUp } from '$lib/server/upstream';
 import { STREAM_PATH } from '$lib/relay/protocol';
 

@@ -66,9 +66,21 @@ describe('HeatmapGrid', () => {
 	it('decimates to the state at each pixel, blank before the first column and after a gap', () => {
 		const g = new HeatmapGrid();
 		for (let t = 100; t < 200; t++) g.append(col(t, [1], [t]));
-		const cols = decimateColumns(g, 0, 1000, 10, 300);
-		// Pixel centres at 50, 150, ..., 950 s.
-		expect([...cols]).toEqual([-1, 50, 99, 99, 99, -1, -1, -1, -1, -1]);
+		for (let t = 400; t < 410; t++) g.append(col(t, [1], [t]));
+		const cols = decimateColumns(g, 0, 1000, 10, 200);
+		// Pixel centres at 50, 150, ..., 950 s: t=199 is held over the gap up to 200 s later.
+		expect([...cols]).toEqual([-1, 50, 99, 99, 109, -1, -1, -1, -1, -1]);
+	});
+
+	it('holds the last column one interval at most: the live edge does not run into the future', () => {
+		const g = new HeatmapGrid();
+		// A live view 10 s into a 30-minute window, one column a second, 600 pixels (3 s each).
+		for (let t = 1000; t < 1010; t++) g.append(col(t, [1], [t]));
+		const cols = decimateColumns(g, 1000, 2800, 600);
+		const shown = [...cols].filter((c) => c >= 0).length;
+		expect(shown).toBeGreaterThanOrEqual(3);
+		expect(shown).toBeLessThanOrEqual(4);
+		expect(cols[10]).toBe(-1);
 	});
 
 	it('maps prices to fractional rows and values to the diverging scale', () => {

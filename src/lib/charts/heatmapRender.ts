@@ -71,7 +71,12 @@ export function lutIndex(value: number, scaleMax: number): number {
 	return i;
 }
 
-/** For each of `width` pixel columns, the grid column shown there (-1 = none). */
+/**
+ * For each of `width` pixel columns, the grid column shown there (-1 = none): the state at the
+ * pixel's time, held across gaps of up to `maxGapSeconds` between columns. After the last column
+ * (the live edge) it is held only for one column interval, or to the end of its own pixel: the
+ * future, and the time after a recording stopped, stay blank.
+ */
 export function decimateColumns(
 	grid: HeatmapGrid,
 	t0: number,
@@ -82,10 +87,15 @@ export function decimateColumns(
 	out: Int32Array = new Int32Array(width)
 ): Int32Array {
 	const span = t1 - t0;
+	const n = grid.length;
+	const lastT = n > 0 ? grid.times[n - 1] : Number.NaN;
+	const step = n > 1 ? (lastT - grid.times[0]) / (n - 1) : 1;
+	const tailHold = Math.min(maxGapSeconds, Math.max(step, span / width / 2));
 	for (let x = 0; x < width; x++) {
 		const t = t0 + ((x + 0.5) / width) * span;
 		const col = grid.columnAt(t);
-		out[x] = col >= 0 && t - grid.times[col] <= maxGapSeconds ? col : -1;
+		const hold = col === n - 1 ? tailHold : maxGapSeconds;
+		out[x] = col >= 0 && t - grid.times[col] <= hold ? col : -1;
 	}
 	return out;
 }

@@ -8,9 +8,9 @@
 import { stopEmbeddedServices } from './embedded';
 import { httpServer, watchHttpServer } from './httpServer';
 import { installShutdown } from './lifecycle';
-import { stopRecorder } from './recorder/mount';
+import { stopRecorder } from './recorder/recorderMount';
 import { quotaLedger } from './services';
-import { stopStreamRelay } from './stream/mount';
+import { stopStreamRelay } from './stream/relayMount';
 
 let started = false;
 

@@ -1,7 +1,7 @@
 /**
  * The dashboard's one request gate. Every entry point asks it before doing anything: SvelteKit
  * pages and forms (src/hooks.server.ts), the /api fast path (fastApi.ts), the /stream upgrade
- * (stream/mount.ts) and, through the init hook and the http.Server attacher (httpServer.ts),
+ * (stream/relayMount.ts) and, through the init hook and the http.Server attacher (httpServer.ts),
  * adapter-node's `node build`, `npm start` (the same entry) and `vite preview`.
  *
  * In order, a request is refused when:

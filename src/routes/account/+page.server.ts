@@ -7,10 +7,10 @@ import { upstreamProxy } from '$lib/server/services';
 import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
-import { streamRelay } from '$lib/server/stream/mount';
+import { streamRelay } from '$lib/server/stream/relayMount';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
-import { applyAlwaysRecord } from '$lib/server/recorder/mount';
+import { applyAlwaysRecord } from '$lib/server/recorder/recorderMount';
 
 export const load = (async () => {
 	const status = await accountStatus();

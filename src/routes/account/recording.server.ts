@@ -10,7 +10,7 @@ import {
 	sessionRecorder,
 	updateRecordingSettings,
 	type AlwaysRecordList
-} from '$lib/server/recorder/mount';
+} from '$lib/server/recorder/recorderMount';
 
 export interface RecordingStatus {
 	bytes: number;

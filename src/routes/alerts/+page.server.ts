@@ -6,7 +6,7 @@
  */
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
-import { alertService } from '$lib/server/alerts/mount';
+import { alertService } from '$lib/server/alerts/alertsMount';
 import { describeEntryError } from '$lib/server/alerts/store';
 import type { Actions, PageServerLoad } from './$types';
 

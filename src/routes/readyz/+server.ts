@@ -6,7 +6,7 @@ import { json } from '@sveltejs/kit';
 import { config } from '$lib/server/config';
 import { cachedReachability, readiness } from '$lib/server/health';
 import { isStopping } from '$lib/server/lifecycle';
-import { streamRelay } from '$lib/server/stream/mount';
+import { streamRelay } from '$lib/server/stream/relayMount';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { RequestHandler } from './$types';
 

@@ -19,7 +19,7 @@ const {
 	currentAlwaysRecord,
 	readLastWatchlist,
 	rememberWatchlist
-} = await import('./mount');
+} = await import('./recorderMount');
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

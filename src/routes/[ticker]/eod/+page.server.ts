@@ -7,7 +7,7 @@ import { error, fail } from '@sveltejs/kit';
 import { isTicker } from '$lib/contract/tickers';
 import { config } from '$lib/server/config';
 import { EodError, openEodReport } from '$lib/server/recorder/eodReports';
-import { sessionRecorder } from '$lib/server/recorder/mount';
+import { sessionRecorder } from '$lib/server/recorder/recorderMount';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
 

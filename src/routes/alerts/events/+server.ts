@@ -4,7 +4,7 @@
  * comment line every 25 s keeps proxies from closing an idle stream. The request gate of
  * hooks.server.ts covers it like every route (a session when a password is set).
  */
-import { alertService } from '$lib/server/alerts/mount';
+import { alertService } from '$lib/server/alerts/alertsMount';
 import type { RequestHandler } from './$types';
 
 const HEARTBEAT_MS = 25_000;

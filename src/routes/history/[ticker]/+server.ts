@@ -3,7 +3,7 @@
  * day pickers list them). Behind the dashboard's gate (hooks.server.ts).
  */
 import { recordedDaysResponse } from '$lib/server/recorder/backfillResponse';
-import { sessionRecorder } from '$lib/server/recorder/mount';
+import { sessionRecorder } from '$lib/server/recorder/recorderMount';
 import type { RequestHandler } from './$types';
 
 export const GET: RequestHandler = ({ params }) => {

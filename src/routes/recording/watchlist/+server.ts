@@ -5,7 +5,7 @@
  * header (hooks.server.ts). Answers the always-record list in effect and why.
  */
 import { json } from '@sveltejs/kit';
-import { rememberWatchlist } from '$lib/server/recorder/mount';
+import { rememberWatchlist } from '$lib/server/recorder/recorderMount';
 import type { RequestHandler } from './$types';
 
 const refuse = (status: number, error: string) =>

@@ -8,7 +8,7 @@
 import { config } from '$lib/server/config';
 import { backfillResponse } from '$lib/server/recorder/backfillResponse';
 import { HistoryImportError, importHistoryDay } from '$lib/server/recorder/historyImport';
-import { sessionRecorder } from '$lib/server/recorder/mount';
+import { sessionRecorder } from '$lib/server/recorder/recorderMount';
 import { isRecordedDay } from '$lib/server/recorder/sessionRecorder';
 import { upstreamProxy } from '$lib/server/services';
 import type { RequestHandler } from './$types';

@@ -18,7 +18,7 @@ import { config } from '../config';
 import { readJsonFile, writeJsonFile } from '../jsonFile';
 import { log } from '../log';
 import { upstreamProxy } from '../services';
-import { streamRelay } from '../stream/mount';
+import { streamRelay } from '../stream/relayMount';
 import type { RelayViewer } from '../stream/relay';
 import { upstreamTarget } from '../upstream';
 import { updateTap } from '../updates/tap';

@@ -8,9 +8,9 @@
 import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
 import { log } from '../log';
-import { accountStreams } from '../recorder/mount';
+import { accountStreams } from '../recorder/recorderMount';
 import { upstreamProxy } from '../services';
-import { streamRelay } from '../stream/mount';
+import { streamRelay } from '../stream/relayMount';
 import { updateTap } from '../updates/tap';
 import { AlertService } from './service';
 
