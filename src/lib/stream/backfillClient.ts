@@ -21,6 +21,17 @@ export interface BackfillQuery {
 	fromService?: boolean;
 }
 
+/**
+ * The query of one session of a stream, as every time-aware view asks it: today's recording so
+ * far (`day` null), or a past day — the server's recording of it, else (Quant) the service's
+ * history of it, fetched once and kept in the same recording. `step`: one record per that many
+ * seconds.
+ */
+export function sessionQuery(day: string | null, step?: number): BackfillQuery {
+	const q: BackfillQuery = step ? { step } : {};
+	return day === null ? q : { ...q, day, fromService: true };
+}
+
 export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {}): string {
 	const params = new URLSearchParams();
 	if (q.day) params.set('day', q.day);

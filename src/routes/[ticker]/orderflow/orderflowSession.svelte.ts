@@ -10,7 +10,7 @@ import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCac
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
+import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 
@@ -101,7 +101,7 @@ export class OrderflowSession {
 				this.ticker,
 				'orderflow_orderflow',
 				// A past day this server did not record comes from the service's 90 days (Quant).
-				this.day === null ? {} : { day: this.day, fromService: true }
+				sessionQuery(this.day)
 			);
 			let count = 0;
 			for (const u of result.updates) {

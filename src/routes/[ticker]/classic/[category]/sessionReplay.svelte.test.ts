@@ -2,6 +2,8 @@ import 'fake-indexeddb/auto';
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import { StreamRecorder } from '$lib/stream';
+import { BackfillError, type BackfillQuery, type BackfillResult } from '$lib/stream/backfillClient';
+import type { StreamUpdate } from '$lib/stream/updates';
 import type { ClassicChain } from '$lib/charts/classicChain';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
@@ -144,5 +146,136 @@ describe('SessionReplay', () => {
 		await until(() => replay.status === 'unavailable');
 		expect(replay.frames).toEqual([]);
 		stop();
+	});
+
+	describe('a past day', () => {
+		const DAY = '2025-12-31';
+		const D0 = T0 - 86_400; // 09:30 ET the day before
+		const updatesOf = (from: number, seconds: number): StreamUpdate[] => {
+			const out: StreamUpdate[] = [];
+			for (let ts = from; ts < from + seconds; ts += 5) {
+				out.push({
+					kind: 'gex',
+					group: GROUP,
+					ticker: 'SPX',
+					timestamp: ts,
+					value: columnarGex(chainAt(ts))
+				});
+			}
+			return out;
+		};
+		const served = (updates: StreamUpdate[]): BackfillResult => ({
+			id: 0,
+			ok: true,
+			updates,
+			corrupt: 0,
+			bytes: 0,
+			fetchMs: 0,
+			decodeMs: 0,
+			day: DAY
+		});
+
+		it("replays the day's recording alone, from its last snapshot, the slider ending there", async () => {
+			// Today's ring holds other moments: a past day does not show them.
+			const dbName = await seededRing(30);
+			const asked: [string, string, BackfillQuery][] = [];
+			let replay!: SessionReplay;
+			const stop = $effect.root(() => {
+				replay = new SessionReplay({
+					group: () => GROUP,
+					ticker: () => 'SPX',
+					stream: () => 'classic_gex_full',
+					day: () => DAY,
+					polled: () => undefined,
+					open: () => StreamRecorder.open({ dbName }),
+					backfill: async (ticker, stream, query) => {
+						asked.push([ticker, stream, query]);
+						return served(updatesOf(D0, 60));
+					}
+				});
+			});
+			await until(() => replay.frames.length === 12);
+			expect(asked).toEqual([
+				['SPX', 'classic_gex_full', { step: 5, day: DAY, fromService: true }]
+			]);
+			expect(replay.frames.every((f) => f.timestamp >= D0 && f.timestamp < D0 + 60)).toBe(true);
+			// No moment picked: the day's last snapshot, not a live edge.
+			expect(replay.replaying).toBe(true);
+			expect(replay.chain?.timestamp).toBe(D0 + 55);
+			expect(replay.last).toBe(11);
+			expect(replay.position).toBe(11);
+
+			replay.scrubTo(0);
+			flushSync();
+			expect(replay.chain?.timestamp).toBe(D0);
+			expect(replay.chain?.spot).toBe(7000 - 86_400);
+			replay.scrubTo(12); // past the end: still the last snapshot
+			flushSync();
+			expect(replay.chain?.timestamp).toBe(D0 + 55);
+			stop();
+		});
+
+		it('opens at a linked moment (the nearest snapshot) and says when nothing was recorded', async () => {
+			let answer: () => Promise<BackfillResult> = async () => served(updatesOf(D0, 60));
+			let day = $state<string | null>(DAY);
+			let replay!: SessionReplay;
+			const stop = $effect.root(() => {
+				replay = new SessionReplay({
+					group: () => GROUP,
+					ticker: () => 'SPX',
+					stream: () => 'classic_gex_full',
+					day: () => day,
+					polled: () => undefined,
+					open: () => Promise.reject(new Error('no ring in this test')),
+					backfill: () => answer()
+				});
+			});
+			replay.at = D0 + 22;
+			await until(() => replay.frames.length === 12);
+			expect(replay.chain?.timestamp).toBe(D0 + 20);
+
+			// Another day with nothing recorded (404): empty, not an error; the moment is dropped.
+			answer = () => Promise.reject(new BackfillError(404, 'nothing recorded'));
+			day = '2025-12-30';
+			await until(() => replay.backfilled === 0);
+			expect(replay.backfillError).toBeNull();
+			expect(replay.frames).toEqual([]);
+			expect(replay.at).toBeNull();
+			expect(replay.chain).toBeUndefined();
+
+			// A failing read is an error the view shows.
+			answer = () => Promise.reject(new BackfillError(403, "The service's history: locked"));
+			day = '2025-12-29';
+			await until(() => replay.backfillError !== null);
+			expect(replay.backfillError).toBe("The service's history: locked");
+			stop();
+		});
+
+		it('returns to today: the ring and the live edge again', async () => {
+			const dbName = await seededRing(30);
+			let day = $state<string | null>(DAY);
+			let replay!: SessionReplay;
+			const stop = $effect.root(() => {
+				replay = new SessionReplay({
+					group: () => GROUP,
+					ticker: () => 'SPX',
+					stream: () => 'classic_gex_full',
+					day: () => day,
+					polled: () => undefined,
+					open: () => StreamRecorder.open({ dbName }),
+					refreshMs: 20,
+					backfill: async (_t, _s, query) => (query.day ? served(updatesOf(D0, 60)) : served([]))
+				});
+			});
+			await until(() => replay.frames.length === 12);
+			replay.scrubTo(3);
+			day = null;
+			await until(() => replay.status === 'ready' && replay.frames.length === 6);
+			expect(replay.frames[0].timestamp).toBe(T0);
+			expect(replay.at).toBeNull();
+			expect(replay.replaying).toBe(false);
+			expect(replay.last).toBe(6);
+			stop();
+		});
 	});
 });

@@ -1,12 +1,14 @@
 /**
- * Scrubbing back through today's recorded session of the Classic view's group. The decode
- * worker records streamed chains into the IndexedDB ring (src/lib/stream/recorder.ts); while
- * the account polls REST, this records the polled chains into the same ring, so the timeline
- * is there in both modes. The ring is read when the group opens (newest first, in slices), then
- * its tail every few seconds, and the dashboard server's recording of the day (from the open)
- * is fetched once beside it; `at` is the replayed moment (null = live), kept as a time so the timeline may grow
- * or lose its oldest frames without moving what the user looks at. Construct during component
- * init: it registers its own effects.
+ * Scrubbing back through today's recorded session of the Classic view's group, or through a
+ * past day's. The decode worker records streamed chains into the IndexedDB ring
+ * (src/lib/stream/recorder.ts); while the account polls REST, this records the polled chains
+ * into the same ring, so the timeline is there in both modes. The ring is read when the group
+ * opens (newest first, in slices), then its tail every few seconds, and the dashboard server's
+ * recording of the day (from the open) is fetched once beside it. A past day (`day`) is only
+ * the server's recording of it (or the service's history of it, Quant): the ring holds today.
+ * `at` is the replayed moment (null = live, or on a past day its last snapshot), kept as a time
+ * so the timeline may grow or lose its oldest frames without moving what the user looks at.
+ * Construct during component init: it registers its own effects.
  */
 import { StreamRecorder, type RingChunk } from '$lib/stream';
 import type { ClassicChain } from '$lib/charts/classicChain';
@@ -21,7 +23,7 @@ import {
 	type TimelineRange
 } from '$lib/stream/replayTimeline';
 import { columnarGex } from '$lib/wire/columnar';
-import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
+import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
 import { ChunkBuilder } from '$lib/stream/ringChunk';
 import type { StreamUpdate } from '$lib/stream/updates';
 
@@ -45,6 +47,8 @@ export function chunksOf(group: string, updates: readonly StreamUpdate[]): RingC
 export const REPLAY_REFRESH_MS = 3_000;
 /** Seconds of ring read per request when a view opens. */
 const RING_SLICE_S = 600;
+/** One snapshot of the server's recording per this many seconds: the ring's ladder cadence. */
+export const SNAPSHOT_STEP_S = 5;
 
 export interface SessionReplayOptions {
 	group: () => string;
@@ -53,8 +57,12 @@ export interface SessionReplayOptions {
 	polled: () => ClassicChain | undefined;
 	/** The group's stream on the server (`classic_gex_full`): its recording backfills the ring. */
 	stream?: () => string;
+	/** A past day (ET YYYY-MM-DD) to replay instead of today; null or absent = today, live. */
+	day?: () => string | null;
 	/** Opens the ring (tests pass one on fake-indexeddb). */
 	open?: () => Promise<StreamRecorder>;
+	/** Reads the server's recording (default: the decode worker; tests pass a fake server). */
+	backfill?: typeof fetchBackfill;
 	refreshMs?: number;
 }
 
@@ -62,6 +70,10 @@ export class SessionReplay {
 	recorder: StreamRecorder | undefined = $state.raw(undefined);
 	/** Snapshots the server's recording added to the ring (null while loading or without one). */
 	backfilled: number | null = $state(null);
+	/** Why the server's recording could not be read (none recorded is not an error). */
+	backfillError: string | null = $state(null);
+	/** The past day replayed, or null for today. */
+	readonly day: string | null;
 	/** 'unavailable': IndexedDB refused (private mode, quota); the view says replay is off. */
 	status: 'opening' | 'loading' | 'ready' | 'unavailable' = $state('opening');
 	chunks: RingChunk[] = $state.raw([]);
@@ -71,18 +83,27 @@ export class SessionReplay {
 		sessionFrames(framesOf([...this.serverChunks, ...this.chunks]))
 	);
 	readonly range: TimelineRange | null = $derived(timelineRange(this.frames));
-	/** The replayed moment (unix s), or null at the live edge. */
+	/** The replayed moment (unix s), or null at the live edge (a past day: its last snapshot). */
 	at: number | null = $state(null);
-	readonly index: number = $derived(this.at === null ? -1 : nearestFrame(this.frames, this.at));
-	readonly frame: RecordedFrame | undefined = $derived(
-		this.index >= 0 ? this.frames[this.index] : undefined
-	);
+	readonly index: number;
+	readonly frame: RecordedFrame | undefined;
 	/** The chain to draw while replaying; undefined at the live edge. */
 	readonly chain: ClassicChain | undefined;
-	readonly replaying: boolean = $derived(this.frame !== undefined);
+	readonly replaying: boolean;
 	private shownGroup: string | undefined;
 
 	constructor(options: SessionReplayOptions) {
+		const pastDay = options.day ?? (() => null);
+		this.day = $derived(pastDay());
+		this.index = $derived(
+			this.at !== null
+				? nearestFrame(this.frames, this.at)
+				: this.day !== null
+					? this.frames.length - 1
+					: -1
+		);
+		this.frame = $derived(this.index >= 0 ? this.frames[this.index] : undefined);
+		this.replaying = $derived(this.frame !== undefined);
 		this.chain = $derived(this.frame ? frameChain(this.frame, options.ticker()) : undefined);
 		$effect(() => {
 			let closed = false;
@@ -102,15 +123,50 @@ export class SessionReplay {
 			};
 		});
 
-		// The group's ring: all of it once, then the tail.
+		// The server's recording of the day: one request gives the session from the open (one
+		// snapshot per 5 s, the ring's ladder cadence), held beside the browser's own ring; a past
+		// day this server did not record comes from the service's history (Quant).
+		$effect(() => {
+			const group = options.group();
+			const day = this.day;
+			const ticker = options.ticker();
+			const stream = options.stream?.();
+			this.serverChunks = [];
+			this.backfilled = null;
+			this.backfillError = null;
+			const read = options.backfill ?? (typeof Worker === 'undefined' ? undefined : fetchBackfill);
+			if (stream === undefined || !read) return;
+			let stopped = false;
+			read(ticker, stream, sessionQuery(day, SNAPSHOT_STEP_S)).then(
+				(result) => {
+					if (stopped) return;
+					this.serverChunks = chunksOf(group, result.updates);
+					this.backfilled = result.updates.length;
+				},
+				(err: unknown) => {
+					if (stopped) return;
+					this.backfilled = 0;
+					if (!(err instanceof BackfillError && err.status === 404)) {
+						this.backfillError = (err as Error).message;
+					}
+				}
+			);
+			return () => {
+				stopped = true;
+			};
+		});
+
+		// The group's ring (today only): all of it once, then the tail.
 		$effect(() => {
 			const recorder = this.recorder;
 			const group = options.group();
-			// Another group starts live; the first one keeps a linked moment (`?at=`).
-			if (this.shownGroup !== undefined && this.shownGroup !== group) this.at = null;
-			this.shownGroup = group;
+			const day = this.day;
+			// Another group or day starts live; the first one keeps a linked moment (`?at=`).
+			const shown = `${group}@${day ?? ''}`;
+			if (this.shownGroup !== undefined && this.shownGroup !== shown) this.at = null;
+			this.shownGroup = shown;
 			this.chunks = [];
-			this.serverChunks = [];
+			if (day !== null) return;
 			if (!recorder) return;
 			this.status = 'loading';
 			let stopped = false;
@@ -139,21 +195,6 @@ export class SessionReplay {
 				const fresh = await recorder.read(group, held.at(-1)?.start ?? 0);
 				if (!stopped) take(fresh);
 			};
-			// The server recorded the whole session: one request gives it from the open (one
-			// snapshot per 5 s, the ring's ladder cadence), held beside the browser's own ring.
-			const backfill = async () => {
-				if (!options.stream || typeof Worker === 'undefined') return;
-				try {
-					const result = await fetchBackfill(options.ticker(), options.stream(), { step: 5 });
-					if (stopped) return;
-					this.serverChunks = chunksOf(group, result.updates);
-					this.backfilled = result.updates.length;
-				} catch (err) {
-					if (!(err instanceof BackfillError)) throw err;
-					this.backfilled = 0;
-				}
-			};
-			void backfill().catch(() => undefined);
 			void loadRing().catch(() => (this.status = 'unavailable'));
 			const timer = setInterval(() => {
 				if (!loaded || (typeof document !== 'undefined' && document.hidden)) return;
@@ -180,13 +221,21 @@ export class SessionReplay {
 		});
 	}
 
-	/** The slider's position: 0..frames.length - 1 for a frame, frames.length for live. */
+	/**
+	 * The slider's position: 0..frames.length - 1 for a frame, frames.length for live (today
+	 * only: a past day's slider ends at its last snapshot).
+	 */
 	get position(): number {
 		return this.index >= 0 ? this.index : this.frames.length;
 	}
 
+	/** The slider's right end: live today, the last snapshot on a past day. */
+	get last(): number {
+		return this.day === null ? this.frames.length : Math.max(0, this.frames.length - 1);
+	}
+
 	scrubTo(position: number): void {
-		const f = this.frames[Math.round(position)];
+		const f = this.frames[Math.min(Math.round(position), this.last)];
 		this.at = f ? f.timestamp : null;
 	}
 

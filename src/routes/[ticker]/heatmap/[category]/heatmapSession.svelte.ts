@@ -6,7 +6,7 @@
 import { etDay } from '$lib/contract/newYorkTime';
 import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill } from '$lib/stream/backfillClient';
+import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
 import { columnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;
@@ -37,12 +37,12 @@ export class HeatmapSession {
 		try {
 			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
 			// a fifth of the decode; live columns then append every second.
-			const result = await fetchBackfill(this.ticker, this.stream, {
-				day: this.requestedDay ?? undefined,
-				step: OVERVIEW_STEP_SECONDS,
-				// A past day this server did not record comes from the service's 90 days (Quant).
-				fromService: this.requestedDay !== null
-			});
+			// A past day this server did not record comes from the service's 90 days (Quant).
+			const result = await fetchBackfill(
+				this.ticker,
+				this.stream,
+				sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS)
+			);
 			const columns = [];
 			for (const u of result.updates) {
 				if (u.kind === 'gex') columns.push(columnOfGex(u.value, this.metric));
