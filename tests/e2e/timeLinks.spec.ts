@@ -3,9 +3,10 @@ import { expect, test, type Page } from '@playwright/test';
 /**
  * Share links carry the day and the moment (`day`, `at`) on every time-aware view: placing the
  * Orderflow crosshair or scrubbing Classic writes `at` into the URL that Copy link copies, a
- * recorded day picked in the Orderflow view is `day`, and opening the copied link puts the
- * recipient on the same day and moment. (The heatmap's and the levels path's links are checked
- * in heatmap.spec.ts.)
+ * recorded day picked in the Orderflow or Classic view is `day`, and opening the copied link puts
+ * the recipient on the same day and moment. (The heatmap's and the levels path's links are
+ * checked in heatmap.spec.ts.) The recorded day is the one the dashboard is recording: it records
+ * SPX from its start, on the embedded service's fast session clock.
  */
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -98,4 +99,105 @@ test('Classic: scrubbing writes the replayed moment into the link', async ({ pag
 	await page.keyboard.press('End');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'live');
 	await expect(page).not.toHaveURL(/[?&]at=/);
+});
+
+test('Classic: a recorded day opens at the linked moment; Today (live) returns', async ({
+	page,
+	context
+}) => {
+	const shown = async (p: Page) =>
+		Number(await p.getByTestId('timestamp').getAttribute('data-unix'));
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.getByTestId('feed-mode')).toBeVisible({ timeout: 45_000 });
+	const slider = page.getByTestId('replay-slider');
+	// A recorded day is read once: wait until the server holds a few snapshots of today.
+	await expect
+		.poll(async () => Number(await slider.getAttribute('max')), { timeout: 45_000 })
+		.toBeGreaterThan(6);
+
+	// The picker lists the day being recorded; picked, the view leaves the live feed.
+	const picker = page.getByTestId('day-picker');
+	await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
+	const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
+	await picker.selectOption(day);
+	await expect(page).toHaveURL(new RegExp(`[?&]day=${day}$`));
+	await expect(page.getByTestId('past-day')).toContainText(day);
+	await expect(page.getByTestId('feed-mode')).toHaveCount(0);
+	const replay = page.getByTestId('replay');
+	await expect(replay).toHaveAttribute('data-day', day);
+	// The slider ends at the day's last snapshot (no live edge).
+	await expect
+		.poll(async () => Number(await slider.getAttribute('max')), { timeout: 30_000 })
+		.toBeGreaterThan(3);
+	await expect(slider).toHaveValue((await slider.getAttribute('max'))!);
+
+	// Keyboard on the day's timeline: Home is its first snapshot, → steps; the moment is `at`.
+	await slider.focus();
+	await page.keyboard.press('Home');
+	const first = await shown(page);
+	await page.keyboard.press('ArrowRight');
+	await page.keyboard.press('ArrowRight');
+	const moment = await shown(page);
+	expect(moment).toBeGreaterThan(first);
+	await page.keyboard.press('ArrowRight');
+	const next = await shown(page);
+	expect(next).toBeGreaterThan(moment);
+	await page.keyboard.press('ArrowLeft');
+	await expect.poll(() => shown(page)).toBe(moment);
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=${moment}$`));
+	const link = await copyLink(page);
+	expect(link).toMatch(new RegExp(`day=${day}&at=${moment}$`));
+
+	// A link to a second between two calculations shows the nearest one: its data time.
+	const between = moment + Math.floor((next - moment) / 2);
+	const other = await context.newPage();
+	await other.goto(`/SPX/classic/gex_full?day=${day}&at=${between}`);
+	await expect.poll(() => shown(other), { timeout: 45_000 }).toBe(moment);
+	await expect(other.getByTestId('day-picker')).toHaveValue(day);
+	await expect(other.getByTestId('replay-time')).toHaveText(/^\d\d:\d\d:\d\d ET$/);
+	await expect(other.getByTestId('feed-mode')).toHaveCount(0);
+	await other.screenshot({ path: 'test-results/classic-day.png', fullPage: true });
+	// The copied link opens the same moment.
+	await other.goto(link);
+	await expect.poll(() => shown(other), { timeout: 45_000 }).toBe(moment);
+	// The bar's Today (live) button returns to live: no day, no moment, the feed on.
+	await other.getByTestId('replay-today').click();
+	await expect(other).not.toHaveURL(/[?&](day|at)=/);
+	await expect(other.getByTestId('feed-mode')).toBeVisible({ timeout: 30_000 });
+	await expect(other.getByTestId('replay')).toHaveAttribute('data-mode', 'live');
+	await other.close();
+
+	// So does the picker's Today (live): live calculations again, newer than the day's moment.
+	await picker.selectOption('');
+	await expect(page).not.toHaveURL(/[?&](day|at)=/);
+	await expect(page.getByTestId('feed-mode')).toBeVisible({ timeout: 30_000 });
+	await expect(replay).toHaveAttribute('data-mode', 'live');
+	await expect(replay).toHaveAttribute('data-day', '');
+	await expect.poll(() => shown(page), { timeout: 30_000 }).toBeGreaterThan(next);
+});
+
+test('Classic on a day without a session says so; a day beyond the history is an error', async ({
+	page
+}) => {
+	await page.goto('/SPX/classic/gex_full');
+	const picker = page.getByTestId('day-picker');
+	await expect(picker.locator('option')).toHaveCount(2, { timeout: 45_000 });
+	const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
+	// The Sunday before the recorded day: neither recorded here nor in the service's history.
+	const d = new Date(`${day}T12:00:00Z`);
+	d.setUTCDate(d.getUTCDate() - (d.getUTCDay() || 7));
+	const sunday = d.toISOString().slice(0, 10);
+	await page.goto(`/SPX/classic/gex_full?day=${sunday}`);
+	await expect(page.getByTestId('day-empty')).toContainText(
+		`Nothing was recorded for SPX gex_full on ${sunday}`,
+		{ timeout: 30_000 }
+	);
+	await expect(page.getByTestId('replay-slider')).toBeDisabled();
+	await expect(page.getByTestId('feed-mode')).toHaveCount(0);
+
+	await page.goto('/SPX/classic/gex_full?day=2020-01-02');
+	await expect(page.getByTestId('day-error')).toContainText("The service's history", {
+		timeout: 30_000
+	});
+	await page.screenshot({ path: 'test-results/classic-day-error.png' });
 });

@@ -188,7 +188,7 @@ describe('SessionReplay', () => {
 					day: () => DAY,
 					polled: () => undefined,
 					open: () => StreamRecorder.open({ dbName }),
-					backfill: async (ticker, stream, query) => {
+					backfill: async (ticker, stream, query = {}) => {
 						asked.push([ticker, stream, query]);
 						return served(updatesOf(D0, 60));
 					}
@@ -264,7 +264,8 @@ describe('SessionReplay', () => {
 					polled: () => undefined,
 					open: () => StreamRecorder.open({ dbName }),
 					refreshMs: 20,
-					backfill: async (_t, _s, query) => (query.day ? served(updatesOf(D0, 60)) : served([]))
+					backfill: async (_t, _s, query = {}) =>
+						query.day ? served(updatesOf(D0, 60)) : served([])
 				});
 			});
 			await until(() => replay.frames.length === 12);
