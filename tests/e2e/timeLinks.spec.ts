@@ -201,3 +201,33 @@ test('Classic on a day without a session says so; a day beyond the history is an
 	});
 	await page.screenshot({ path: 'test-results/classic-day-error.png' });
 });
+
+test.describe('phone', () => {
+	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+	test('Classic on a recorded day: a tap on the timeline picks a moment of that day', async ({
+		page
+	}) => {
+		await page.goto('/SPX/classic/gex_full');
+		const slider = page.getByTestId('replay-slider');
+		// A recorded day is read once: wait until the server holds a few snapshots of today.
+		await expect
+			.poll(async () => Number(await slider.getAttribute('max')), { timeout: 45_000 })
+			.toBeGreaterThan(6);
+		const picker = page.getByTestId('day-picker');
+		await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
+		const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
+		await picker.selectOption(day);
+		await expect
+			.poll(async () => Number(await slider.getAttribute('max')), { timeout: 30_000 })
+			.toBeGreaterThan(3);
+		const last = Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
+		const box = (await slider.boundingBox())!;
+		await slider.tap({ position: { x: 4, y: box.height / 2 } });
+		await expect
+			.poll(async () => Number(await page.getByTestId('timestamp').getAttribute('data-unix')))
+			.toBeLessThan(last);
+		await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+$`));
+		await page.screenshot({ path: 'test-results/classic-day-phone.png', fullPage: true });
+	});
+});
