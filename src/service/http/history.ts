@@ -27,6 +27,7 @@ import { etDate } from '../quota/windows';
 import type { ServiceContext } from './context';
 import { daysBetween } from '../market/clock';
 import { HttpError, JSON_TYPE, sendJson } from './respond';
+import { requestOrigin } from './requestOrigin';
 
 const gzip = promisify(gzipCb);
 
@@ -134,8 +135,7 @@ function recalledDay(ctx: ServiceContext, path: string): Buffer | undefined {
 }
 
 function origin(ctx: ServiceContext, req: IncomingMessage): string {
-	if (ctx.publicOrigin) return ctx.publicOrigin;
-	return `http://${req.headers.host ?? 'localhost'}`;
+	return requestOrigin(req, ctx.publicOrigin);
 }
 
 /** Answers a history request whose route, access and quota were already checked. */

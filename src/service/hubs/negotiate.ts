@@ -10,6 +10,7 @@ import { canAccess, type KeyState } from '../../lib/contract/access';
 import { parseBearer, slotOf, type SlotKind } from '../../lib/contract/keys';
 import type { AccountRegistry, Principal } from '../accounts/registry';
 import { requireUserAgent } from '../http/requestAccess';
+import { requestOrigin } from '../http/requestOrigin';
 import { HttpError, sendJson } from '../http/respond';
 import { fail } from '../http/router';
 import type { GroupPlanner } from './planner';
@@ -37,6 +38,8 @@ export async function handleNegotiate(
 ): Promise<void> {
 	try {
 		requireUserAgent(req);
+		// The hub URLs are built from the Host: a bad one is refused before the slot is renewed.
+		requestOrigin(req, deps.publicOrigin);
 		const method = req.method ?? 'GET';
 		if (method !== 'GET' && method !== 'POST' && method !== 'PATCH') {
 			throw new HttpError(405, `Method ${method} is not allowed on /v2/negotiate.`, {
@@ -176,7 +179,7 @@ export function hubUrl(
 	hub: string,
 	token: string
 ): string {
-	let origin = publicOrigin ?? `http://${req.headers.host ?? 'localhost'}`;
+	let origin = requestOrigin(req, publicOrigin);
 	origin = origin.replace(/\/+$/, '').replace(/^http(s?):\/\//, 'ws$1://');
 	return `${origin}/client/hubs/${hub}?access_token=${encodeURIComponent(token)}`;
 }
