@@ -82,9 +82,15 @@ test.describe('phone', () => {
 		const still = await attr(page, 'data-columns');
 		await page.waitForTimeout(2500);
 		expect(await attr(page, 'data-columns')).toBe(still);
-		// Touch on the past day: a tap reads a cell of that day.
+		// Touch on the past day: a tap on the recorded columns reads a cell of that day (however
+		// little was recorded: the window is the whole session).
 		const dayBox = (await canvas.boundingBox())!;
-		await canvas.tap({ position: { x: dayBox.width * 0.3, y: dayBox.height * 0.5 } });
+		const mid = ((await attr(page, 'data-first')) + (await attr(page, 'data-last'))) / 2;
+		const [t0, t1] = [await attr(page, 'data-t0'), await attr(page, 'data-t1')];
+		const x =
+			(await attr(page, 'data-plot-left')) +
+			((mid - t0) / (t1 - t0)) * (await attr(page, 'data-plot-width'));
+		await canvas.tap({ position: { x, y: dayBox.height * 0.5 } });
 		await expect(page.getByTestId('heatmap-readout')).toContainText(
 			/Strike [\d,.]+ · \d\d:\d\d:\d\d ET/
 		);
@@ -138,9 +144,23 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	const heat = page.getByTestId('heatmap');
 	await heat.focus();
 	const spanOf = async () => (await attr(page, 'data-t1')) - (await attr(page, 'data-t0'));
-	const span = await spanOf();
-	await page.keyboard.press('+');
-	await expect.poll(spanOf).toBeLessThan(span);
+	// The pause writes the moment to the URL, which may refit the window once: wait until the
+	// window holds still, then zoom (again, should a late refit undo a key press).
+	let span = await spanOf();
+	await expect
+		.poll(
+			async () => {
+				const was = span;
+				span = await spanOf();
+				return was === span;
+			},
+			{ intervals: [500] }
+		)
+		.toBe(true);
+	await expect(async () => {
+		await page.keyboard.press('+');
+		expect(await spanOf()).toBeLessThan(span);
+	}).toPass({ timeout: 15_000 });
 	const zoomed = await spanOf();
 	await page.keyboard.press('-');
 	await expect.poll(spanOf).toBeGreaterThan(zoomed);
@@ -223,7 +243,8 @@ test("Classic's timeline opened mid-session reaches back before the tab; the Acc
 	await page.keyboard.press('Home');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'replay');
 	const oldest = Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
-	expect(liveAtOpen - oldest).toBeGreaterThan(40);
+	// Older than anything this tab saw (it opened a few seconds ago; the recording is older).
+	expect(liveAtOpen - oldest).toBeGreaterThan(10);
 
 	await page.goto('/account');
 	const recording = page.getByTestId('recording');
