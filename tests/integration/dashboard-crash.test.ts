@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+	logIn,
 	rawRequest,
-	setCookies,
 	startDashboard,
 	startStubUpstream,
 	TEST_KEY,
@@ -30,21 +30,7 @@ beforeAll(async () => {
 		GEXDECK_UPSTREAM: stub.url,
 		GEXDECK_API_KEY: TEST_KEY
 	});
-	const page = await rawRequest(d.port, 'GET', '/login');
-	const csrf = setCookies(page.headers).gexdeck_csrf;
-	const ok = await rawRequest(
-		d.port,
-		'POST',
-		'/login?/login',
-		{
-			origin: d.base,
-			accept: 'text/html',
-			cookie: `gexdeck_csrf=${csrf}`,
-			'content-type': 'application/x-www-form-urlencoded'
-		},
-		`csrf=${csrf}&password=pw`
-	);
-	session = setCookies(ok.headers).gexdeck_session;
+	session = (await logIn(d, 'pw')).session as string;
 	expect(session).toBeTruthy();
 }, 240_000);
 

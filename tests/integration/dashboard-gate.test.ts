@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+	logIn,
 	rawRequest,
 	runToExit,
 	setCookies,
@@ -107,20 +108,7 @@ describe('password-protected dashboard', () => {
 	let session: string;
 	beforeAll(async () => {
 		d = await dashboard({ GEXDECK_PASSWORD: 'correct horse' });
-		const page = await rawRequest(d.port, 'GET', '/login');
-		const csrf = setCookies(page.headers).gexdeck_csrf;
-		const ok = await rawRequest(
-			d.port,
-			'POST',
-			'/login?/login',
-			{
-				origin: d.base,
-				cookie: `gexdeck_csrf=${csrf}`,
-				'content-type': 'application/x-www-form-urlencoded'
-			},
-			new URLSearchParams({ csrf, password: 'correct horse', next: '/' }).toString()
-		);
-		session = setCookies(ok.headers).gexdeck_session;
+		session = (await logIn(d, 'correct horse', '/')).session as string;
 	}, 240_000);
 
 	it('makes only /login itself public', async () => {
@@ -151,22 +139,7 @@ describe('password-protected dashboard', () => {
 	});
 
 	it('logging out ends the session', async () => {
-		const page = await rawRequest(d.port, 'GET', '/login');
-		const csrf = setCookies(page.headers).gexdeck_csrf;
-		const form = {
-			origin: d.base,
-			accept: 'text/html',
-			cookie: `gexdeck_csrf=${csrf}`,
-			'content-type': 'application/x-www-form-urlencoded'
-		};
-		const login = await rawRequest(
-			d.port,
-			'POST',
-			'/login?/login',
-			form,
-			new URLSearchParams({ csrf, password: 'correct horse' }).toString()
-		);
-		const own = setCookies(login.headers).gexdeck_session;
+		const { csrf, headers: form, session: own } = await logIn(d, 'correct horse');
 		const cookie = `gexdeck_session=${own}; gexdeck_csrf=${csrf}`;
 		expect((await rawRequest(d.port, 'GET', '/api/tickers', { cookie })).status).toBe(200);
 		const out = await rawRequest(
@@ -181,21 +154,7 @@ describe('password-protected dashboard', () => {
 	});
 
 	it('after login goes only to a path of this site', async () => {
-		const page = await rawRequest(d.port, 'GET', '/login');
-		const csrf = setCookies(page.headers).gexdeck_csrf;
-		const login = (next: string) =>
-			rawRequest(
-				d.port,
-				'POST',
-				'/login?/login',
-				{
-					origin: d.base,
-					accept: 'text/html',
-					cookie: `gexdeck_csrf=${csrf}`,
-					'content-type': 'application/x-www-form-urlencoded'
-				},
-				new URLSearchParams({ csrf, password: 'correct horse', next }).toString()
-			);
+		const login = async (next: string) => (await logIn(d, 'correct horse', next)).answer;
 		for (const next of ['/\t/evil.example', '/\r\n/evil.example', '//evil.example', '/\\evil']) {
 			const res = await login(next);
 			expect(res.status, JSON.stringify(next)).toBe(303);

@@ -256,3 +256,44 @@ export function setCookies(headers: Headers | IncomingMessage['headers']): Recor
 	}
 	return out;
 }
+
+/** A login form of this dashboard: its CSRF token and the headers a same-origin form sends. */
+export async function loginForm(
+	d: RunningDashboard
+): Promise<{ csrf: string; headers: Record<string, string> }> {
+	const page = await rawRequest(d.port, 'GET', '/login');
+	const csrf = setCookies(page.headers).gexdeck_csrf;
+	return {
+		csrf,
+		headers: {
+			origin: d.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		}
+	};
+}
+
+/** Posts the login form with `password` (and `next`); the answer and the session cookie. */
+export async function logIn(
+	d: RunningDashboard,
+	password: string,
+	next?: string
+): Promise<{
+	csrf: string;
+	headers: Record<string, string>;
+	session: string | undefined;
+	answer: RawAnswer;
+}> {
+	const { csrf, headers } = await loginForm(d);
+	const fields: Record<string, string> = { csrf, password };
+	if (next !== undefined) fields.next = next;
+	const answer = await rawRequest(
+		d.port,
+		'POST',
+		'/login?/login',
+		headers,
+		new URLSearchParams(fields).toString()
+	);
+	return { csrf, headers, session: setCookies(answer.headers).gexdeck_session, answer };
+}
