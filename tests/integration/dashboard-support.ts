@@ -10,6 +10,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 export const root = join(import.meta.dirname, '..', '..');
 export const TEST_KEY = `gexbot_custom_${'B'.repeat(43)}`;
@@ -115,11 +116,13 @@ export async function startDashboard(
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	let out = '';
+	// Vite colours its banner when CI is set, even into a pipe: match the text, not the escapes.
 	proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
 	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+	const text = () => stripVTControlCharacters(out);
 	await new Promise<void>((resolve, reject) => {
 		const onData = () => {
-			if (out.includes(ENTRIES[entry].ready)) {
+			if (text().includes(ENTRIES[entry].ready)) {
 				proc.stdout!.off('data', onData);
 				resolve();
 			}
@@ -131,7 +134,7 @@ export async function startDashboard(
 		proc,
 		port,
 		base: `http://127.0.0.1:${port}`,
-		output: () => out,
+		output: text,
 		stop: async () => {
 			if (proc.exitCode !== null || proc.signalCode !== null) return;
 			const exited = new Promise((r) => proc.once('exit', r));

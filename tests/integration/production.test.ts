@@ -29,6 +29,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { execForm, npmRuns, parseDockerfile, stage, type Stage } from '../support/dockerfile';
@@ -168,8 +169,10 @@ function start(
 		let partial = '';
 		const onData = (d: Buffer) => {
 			const text = partial + d.toString();
-			const lines = text.split('\n');
-			partial = lines.pop()!;
+			// Vite colours its banner when CI is set, even into a pipe: keep the text only.
+			const lines = text.split('\n').map((l) => stripVTControlCharacters(l));
+			partial = text.slice(text.lastIndexOf('\n') + 1);
+			lines.pop();
 			output.push(...lines);
 			if (lines.some((l) => ready.test(l))) {
 				clearTimeout(timer);
