@@ -1,7 +1,10 @@
 /** Response headers every dashboard answer carries (pages get their CSP from svelte.config.js). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	'x-content-type-options': 'nosniff',
-	'referrer-policy': 'no-referrer',
+	// Not no-referrer: under it Chromium sends `Origin: null` with every form post, so a form
+	// submitted natively (login, logout, any form before hydration) was refused as cross-origin.
+	// same-origin keeps the referrer from other sites and sends this origin to itself.
+	'referrer-policy': 'same-origin',
 	'x-frame-options': 'DENY',
 	'cross-origin-opener-policy': 'same-origin',
 	'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()'

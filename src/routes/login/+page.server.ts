@@ -42,16 +42,19 @@ export const actions = {
 			});
 			redirect(303, safeNext(form.get('next')));
 		}
+		// A failed attempt re-renders the form at the action's URL, which has no `next`: hand it back.
+		const next = safeNext(form.get('next'));
 		const { delayMs, globalCapped } = loginThrottle.failed(clientOf(getClientAddress));
 		if (delayMs > 0) {
 			await sleep(delayMs);
 			return fail(429, {
+				next,
 				message: globalCapped
 					? 'Wrong password. Too many attempts on this dashboard: answers are slowed.'
 					: `Wrong password. Too many attempts: answers are slowed (${Math.ceil(delayMs / 1000)} s).`
 			});
 		}
-		return fail(401, { message: 'Wrong password.' });
+		return fail(401, { next, message: 'Wrong password.' });
 	},
 
 	logout: async ({ cookies, request }) => {

@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import {
+	startDashboard,
+	startStubUpstream,
+	TEST_KEY,
+	type RunningDashboard,
+	type StubUpstream
+} from '../integration/dashboard-support';
+
+/**
+ * A password-protected dashboard, logged into and out of through the browser's own form posts
+ * (the login and logout forms are plain HTML forms). The integration tests post these forms
+ * with hand-written headers; only a real browser shows which Origin it really sends: under
+ * `Referrer-Policy: no-referrer` Chromium sent `Origin: null` and every login was refused.
+ */
+let stub: StubUpstream;
+let d: RunningDashboard;
+
+test.beforeAll(async () => {
+	stub = await startStubUpstream();
+	d = await startDashboard({
+		GEXDECK_UPSTREAM: stub.url,
+		GEXDECK_API_KEY: TEST_KEY,
+		GEXDECK_PASSWORD: 'correct horse'
+	});
+});
+
+test.afterAll(async () => {
+	await d?.stop();
+	await stub?.close();
+});
+
+test('logs in and out through the forms, keeping where the user was going', async ({ page }) => {
+	const origins: string[] = [];
+	page.on('request', (r) => {
+		if (r.method() === 'POST') origins.push(r.headers()['origin'] ?? '(none)');
+	});
+	await page.goto(`${d.base}/account`);
+	await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
+
+	await page.getByLabel('Password').fill('wrong');
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await expect(page.getByRole('alert')).toContainText(/password/i);
+
+	await page.getByLabel('Password').fill('correct horse');
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await expect(page).toHaveURL(`${d.base}/account`);
+	await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+
+	await page.getByRole('button', { name: 'Log out' }).click();
+	await expect(page).toHaveURL(/\/login/);
+	await page.goto(`${d.base}/account`);
+	await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
+	// Every form post named this dashboard as its origin.
+	expect(origins.length).toBeGreaterThanOrEqual(3);
+	for (const o of origins) expect(o).toBe(d.base);
+});
