@@ -17,8 +17,14 @@ test('the histogram renders bars and levels for SPX', async ({ page }) => {
 	await expect(bars.first()).toBeVisible();
 	expect(await bars.count()).toBeGreaterThan(10);
 	await expect(page.locator('line[data-level="spot"]')).toHaveCount(1);
-	await expect(page.locator('line[data-level="mpos"]')).toHaveCount(1);
-	await expect(page.locator('line[data-level="mneg"]')).toHaveCount(1);
+	// The automatic window takes in the majors when they are near; one further out is named at
+	// the edge it lies past (the simulated market decides which): never silently missing.
+	for (const id of ['mpos', 'mneg']) {
+		await expect(
+			page.locator(`line[data-level="${id}"], text[data-level-off="${id}"]`),
+			id
+		).toHaveCount(1);
+	}
 	await expect(page.getByTestId('spot')).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
 	// Both signs are drawn and the axis has readable numbers.
 	expect(await page.locator('rect.bar.pos').count()).toBeGreaterThan(0);
@@ -29,6 +35,22 @@ test('the histogram renders bars and levels for SPX', async ({ page }) => {
 	const box = (await page.getByTestId('histogram').boundingBox())!;
 	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 	await expect(page.getByTestId('readout')).toContainText('from spot');
+});
+
+test('levels outside a zoomed window are named at the edge they lie past', async ({ page }) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const strikes = (await page
+		.locator('rect.bar')
+		.evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-strike'))))) as number[];
+	const spot = Number((await page.getByTestId('spot').textContent())!.replace(/,/g, ''));
+	// A window of strikes wholly below spot: spot lies past its right edge.
+	const below = strikes.filter((k) => k < spot - 20).slice(0, 4);
+	await page.goto(`/SPX/classic/gex_full?zoom=${below[0]}-${below[below.length - 1]}`);
+	await expect(page.locator('line[data-level="spot"]')).toHaveCount(0);
+	const off = page.locator('text[data-level-off="spot"]');
+	await expect(off).toHaveText(/^spot [\d,]+\.\d{2} ▶/);
+	await expect(off).toHaveAttribute('text-anchor', 'end');
 });
 
 test('switching category and metric changes the data', async ({ page }) => {

@@ -58,6 +58,19 @@ describe('classic chain model', () => {
 		expect(scaleWindow({ lo: 6900, hi: 7100 }, 0.5)).toEqual({ lo: 6950, hi: 7050 });
 	});
 
+	it('the automatic window takes in the nearby key levels, not the far ones', () => {
+		// Strikes 6900..7395 every 5; the 10 nearest 7150 are 7130..7175.
+		const rows = Array.from({ length: 100 }, (_, i) => ({ strike: 6900 + 5 * i, value: 1 }));
+		const plain = defaultWindow(rows, 7151, 10)!;
+		expect(plain).toEqual({ lo: 7130, hi: 7175 });
+		// A major five strikes below, zero gamma between strikes above: both within 2 x 10 strikes.
+		expect(defaultWindow(rows, 7151, 10, [7105, 7182.4, null])).toEqual({ lo: 7105, hi: 7182.4 });
+		// A major 46 strikes away would make the bars unreadable: left out, the near one still in.
+		expect(defaultWindow(rows, 7151, 10, [6900, 7120])).toEqual({ lo: 7120, hi: 7175 });
+		// Levels already inside change nothing; nonsense levels are ignored.
+		expect(defaultWindow(rows, 7151, 10, [7150, 0, Number.NaN, undefined])).toEqual(plain);
+	});
+
 	it('levels: largest max change, distances, futures conversion', () => {
 		expect(largestMaxChange(chain.max_priors as [number, number][])).toEqual({
 			strike: 6990,

@@ -69,20 +69,43 @@ export function histogramModel(chain: ClassicChain, metric: Metric): HistogramMo
 	};
 }
 
-/** The automatic strike window: the `count` strikes nearest spot. */
+/**
+ * The automatic strike window: the `count` strikes nearest spot, widened to take in the key
+ * levels (zero gamma, the majors) nearest first, as long as the window stays within
+ * `reach` x `count` strikes: a trader reads the bars against those levels, and a major a few
+ * strikes beyond a spot-centred window would otherwise vanish from the chart.
+ */
 export function defaultWindow(
-	rows: readonly HistogramRow[],
+	rows: readonly { strike: number }[],
 	spot: number,
-	count = 40
+	count = 40,
+	levels: readonly (number | null | undefined)[] = [],
+	reach = 2
 ): StrikeWindow | null {
 	if (rows.length === 0) return null;
 	const nearest = [...rows]
 		.sort((a, b) => Math.abs(a.strike - spot) - Math.abs(b.strike - spot))
 		.slice(0, count)
 		.map((r) => r.strike);
-	const lo = Math.min(...nearest);
-	const hi = Math.max(...nearest);
+	let lo = Math.min(...nearest);
+	let hi = Math.max(...nearest);
+	const strikesWithin = (from: number, to: number) =>
+		rows.reduce((n, r) => (r.strike >= from && r.strike <= to ? n + 1 : n), 0);
+	const wanted = levels
+		.filter((l): l is number => typeof l === 'number' && Number.isFinite(l) && l > 0)
+		.sort((a, b) => Math.abs(a - spot) - Math.abs(b - spot));
+	for (const level of wanted) {
+		if (level >= lo && level <= hi) continue;
+		const from = Math.min(lo, level);
+		const to = Math.max(hi, level);
+		if (strikesWithin(from, to) <= count * reach) [lo, hi] = [from, to];
+	}
 	return lo < hi ? { lo, hi } : { lo: lo - 1, hi: hi + 1 };
+}
+
+/** The levels the automatic window tries to show: zero gamma and both majors. */
+export function keyLevels(model: HistogramModel): (number | null)[] {
+	return [model.zeroGamma, model.majorPositiveStrike, model.majorNegativeStrike];
 }
 
 /** Narrow (factor < 1) or widen (factor > 1) a window around its centre. */
