@@ -1,11 +1,5 @@
 import { expect, test } from '@playwright/test';
-import {
-	startDashboard,
-	startStubUpstream,
-	TEST_KEY,
-	type RunningDashboard,
-	type StubUpstream
-} from '../integration/dashboard-support';
+import { startDashboard, type RunningDashboard } from '../integration/dashboard-support';
 
 /**
  * A password-protected dashboard, logged into and out of through the browser's own form posts
@@ -13,21 +7,15 @@ import {
  * with hand-written headers; only a real browser shows which Origin it really sends: under
  * `Referrer-Policy: no-referrer` Chromium sent `Origin: null` and every login was refused.
  */
-let stub: StubUpstream;
 let d: RunningDashboard;
 
 test.beforeAll(async () => {
-	stub = await startStubUpstream();
-	d = await startDashboard({
-		GEXDECK_UPSTREAM: stub.url,
-		GEXDECK_API_KEY: TEST_KEY,
-		GEXDECK_PASSWORD: 'correct horse'
-	});
+	// The embedded default upstream, as a user who shares the dashboard on the network runs it.
+	d = await startDashboard({ GEXDECK_UPSTREAM: undefined, GEXDECK_PASSWORD: 'correct horse' });
 });
 
 test.afterAll(async () => {
 	await d?.stop();
-	await stub?.close();
 });
 
 test('logs in and out through the forms, keeping where the user was going', async ({ page }) => {
@@ -46,6 +34,10 @@ test('logs in and out through the forms, keeping where the user was going', asyn
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${d.base}/account`);
 	await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+	// The session carries the live feed too: /stream's upgrade is authenticated by its cookie.
+	await page.goto(`${d.base}/SPX/classic/gex_full`);
+	await expect(page.getByTestId('feed-mode')).toContainText('Streaming', { timeout: 30_000 });
+	await expect(page.locator('rect.bar').first()).toBeVisible();
 
 	await page.getByRole('button', { name: 'Log out' }).click();
 	await expect(page).toHaveURL(/\/login/);
