@@ -175,9 +175,8 @@ export function updateRecordingSettings(
 	}
 	const settings: RecordingSettings = { version: 1, ...next, alwaysRecord: tickers };
 	writeJsonFile(settingsPath(), settings);
-	recorder?.close();
-	recorder = undefined;
-	sessionRecorder();
+	// The same recorder goes on with the new limits (its counters and open files kept).
+	sessionRecorder().retain({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes });
 	void applyAlwaysRecord();
 	return settings;
 }

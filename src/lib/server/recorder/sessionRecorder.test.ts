@@ -123,4 +123,17 @@ describe('SessionRecorder', () => {
 		publishGex(OPEN + 6 * 86_400);
 		expect(recorder.days()).toEqual(['2026-11-29']);
 	});
+
+	it('takes new retention limits in place, keeping its counters and the day being written', () => {
+		for (const d of [0, 1, 4]) publishGex(OPEN + d * 86_400);
+		const before = recorder.counters.records;
+		expect(recorder.days()).toHaveLength(3);
+		expect(recorder.retain({ retentionDays: 1, maxBytes: 5 * 1024 ** 3 })).toHaveLength(2);
+		expect(recorder.days()).toEqual(['2026-11-27']);
+		expect(recorder.counters.records).toBe(before);
+		// Still attached and writing the same day file.
+		publishGex(OPEN + 4 * 86_400 + 60);
+		expect(recorder.counters.records).toBe(before + 1);
+		expect(recorder.days()).toEqual(['2026-11-27']);
+	});
 });

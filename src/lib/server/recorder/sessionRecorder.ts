@@ -94,8 +94,20 @@ export class SessionRecorder {
 	private lastArrival = 0;
 	private readonly log: (message: string) => void;
 
+	private retention: { retentionDays?: number; maxBytes?: number };
+
 	constructor(private readonly options: SessionRecorderOptions) {
 		this.log = options.log ?? (() => undefined);
+		this.retention = { retentionDays: options.retentionDays, maxBytes: options.maxBytes };
+	}
+
+	/**
+	 * New retention limits, applied now. The recorder itself goes on: its open day files, its tap
+	 * and its counters (the Account page's "since start") are kept.
+	 */
+	retain(limits: { retentionDays: number; maxBytes: number }): string[] {
+		this.retention = { ...limits };
+		return this.enforceRetention();
 	}
 
 	get root(): string {
@@ -305,8 +317,8 @@ export class SessionRecorder {
 
 	/** Removes the oldest days beyond the retention; returns the removed days. */
 	enforceRetention(): string[] {
-		const keepDays = this.options.retentionDays ?? DEFAULT_RETENTION_DAYS;
-		const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+		const keepDays = this.retention.retentionDays ?? DEFAULT_RETENTION_DAYS;
+		const maxBytes = this.retention.maxBytes ?? DEFAULT_MAX_BYTES;
 		const days = this.days();
 		const sizes = new Map<string, number>();
 		let total = 0;
