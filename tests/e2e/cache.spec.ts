@@ -5,8 +5,29 @@ test('a reload paints the last snapshot from IndexedDB, marked stale, and stays 
 }) => {
 	await page.goto('/SPX/classic/gex_full');
 	await expect(page.locator('rect.bar').first()).toBeVisible();
-	await expect(page.getByTestId('live').or(page.getByTestId('market-closed'))).toBeVisible();
-	await page.waitForTimeout(500); // the snapshot reaches IndexedDB
+	// The snapshot reaches IndexedDB (whether the stream or the poller delivered it first).
+	await expect
+		.poll(() =>
+			page.evaluate(
+				() =>
+					new Promise<boolean>((resolve) => {
+						const open = indexedDB.open('gexdeck');
+						open.onerror = () => resolve(false);
+						open.onsuccess = () => {
+							const db = open.result;
+							if (!db.objectStoreNames.contains('snapshots')) return resolve(false);
+							const get = db
+								.transaction('snapshots')
+								.objectStore('snapshots')
+								.get('SPX/classic/gex_full');
+							get.onsuccess = () => resolve(get.result !== undefined);
+							get.onerror = () => resolve(false);
+							db.close();
+						};
+					})
+			)
+		)
+		.toBe(true);
 
 	// The upstream becomes unreachable: the proxy answers nothing.
 	await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
