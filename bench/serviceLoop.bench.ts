@@ -117,6 +117,42 @@ async function zeroGammaLoop(tree: Tree, tick: number) {
 	};
 }
 
+/**
+ * The zero_gamma levels the payloads publish over a whole SPX day (every second, full, 0DTE and
+ * next-expiry sets) from both trees, and for every level that differs, which tree's equals the
+ * brute-force root (gammaKernel.test-support) rounded to cents.
+ */
+async function dayLevels(trees: Tree[]) {
+	const days = [];
+	for (const tree of trees) {
+		const { TickerDay } = await load(tree.root, 'src/service/engine/tickerDay.ts');
+		const { zeroGammaOf } = await load(tree.root, 'src/service/engine/categoryPayloads.ts');
+		days.push({ day: new TickerDay(SEED, 'SPX', DATE), zeroGammaOf });
+	}
+	const { bruteNearest } = await load(repo, 'src/lib/analytics/gammaKernel.test-support.ts');
+	const { GammaKernel } = await load(repo, 'src/lib/analytics/gammaKernel.ts');
+	const r2 = (x: number) => Math.round(x * 100) / 100;
+	let levels = 0;
+	const differ: { tick: number; set: string; now: number; before: number; brute: number }[] = [];
+	const [a, b] = days;
+	while (a.day.step('gamma') && b.day.step('gamma')) {
+		for (const set of ['full', 'zero', 'one']) {
+			const now = a.zeroGammaOf(a.day, a.day.subsets[set]);
+			const before = b.zeroGammaOf(b.day, b.day.subsets[set]);
+			levels++;
+			if (now === before) continue;
+			const s = a.day.subsets[set];
+			const selection = Int32Array.from({ length: s.end - s.start }, (_, i) => s.start + i);
+			const minWidth = new GammaKernel().update(a.day.arrays, { selection }).minWidth;
+			const root =
+				bruteNearest(a.day.arrays, 'vol', minWidth, 16, selection) ??
+				bruteNearest(a.day.arrays, 'oi', minWidth, 16, selection);
+			differ.push({ tick: a.day.tick, set, now, before, brute: root === null ? 0 : r2(root) });
+		}
+	}
+	return { levels, differ };
+}
+
 /** Interleaved rounds of two measured loops; per-second samples of each. */
 async function sideBySide(make: (tree: Tree) => Promise<() => Promise<number>>, trees: Tree[]) {
 	const loops = [];
@@ -194,6 +230,15 @@ async function main(): Promise<void> {
 			await sideBySide((t) => zeroGammaLoop(t, tick), trees)
 		);
 	}
+	const { levels, differ } = await dayLevels(trees);
+	const right = (k: 'now' | 'before') => differ.filter((d) => d[k] === d.brute).length;
+	const cents = differ.filter((d) => Math.abs(d.now - d.before) < 0.0101).length;
+	rows.push(
+		`| SPX ${DATE}, whole day: published zero_gamma levels that differ now / before | ${differ.length} of ${levels} (${cents} by one cent) | |`
+	);
+	rows.push(
+		`| of those, equal to the brute-force root rounded to cents: now / before | ${right('now')} / ${right('before')} | |`
+	);
 	const shares = [];
 	for (const tree of trees) shares.push(await serviceShare(tree.root));
 	const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
