@@ -14,7 +14,7 @@
  * service shares in child processes one after the other.
  */
 import { fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +36,7 @@ function git(args: string[], input?: Buffer): Buffer {
 	return r.stdout;
 }
 
-/** The source tree of the previous kernel, extracted once per commit into the temp folder. */
+/** The source tree of the previous kernel, extracted into a temporary folder (removed at the end). */
 function baselineTree(): { rev: string; dir: string } {
 	let rev = process.env.BENCH_BASELINE;
 	if (!rev) {
@@ -48,15 +48,12 @@ function baselineTree(): { rev: string; dir: string } {
 				: `${git(['rev-list', '-1', 'HEAD', '--', REMOVED]).toString().trim()}^`;
 	}
 	const sha = git(['rev-parse', rev]).toString().trim();
-	const dir = join(tmpdir(), `gexdeck-bench-baseline-${sha.slice(0, 12)}`);
-	if (!existsSync(join(dir, 'src'))) {
-		mkdirSync(dir, { recursive: true });
-		const tar = git(['archive', sha, 'src']);
-		const x = spawnSync('tar', ['-x', '-C', dir], { input: tar });
-		if (x.status !== 0) throw new Error(`tar: ${x.stderr}`);
-		// Packages resolve from the repository's node_modules.
-		symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
-	}
+	const dir = mkdtempSync(join(tmpdir(), `gexdeck-bench-baseline-${sha.slice(0, 10)}-`));
+	const tar = git(['archive', sha, 'src']);
+	const x = spawnSync('tar', ['-x', '-C', dir], { input: tar });
+	if (x.status !== 0) throw new Error(`tar: ${x.stderr}`);
+	// Packages resolve from the repository's node_modules.
+	symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
 	return { rev: sha.slice(0, 10), dir };
 }
 
@@ -200,6 +197,14 @@ async function serviceShare(root: string): Promise<number[]> {
 
 async function main(): Promise<void> {
 	const baseline = baselineTree();
+	try {
+		await measure(baseline);
+	} finally {
+		rmSync(baseline.dir, { recursive: true, force: true });
+	}
+}
+
+async function measure(baseline: { rev: string; dir: string }): Promise<void> {
 	const trees: Tree[] = [
 		{ name: 'GammaKernel (now)', root: repo },
 		{ name: `engine walk (before, ${baseline.rev})`, root: baseline.dir }
