@@ -1,61 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { brentRoot } from './brent';
-import { bsmGamma } from './bsm';
-import { chainArraysFromContracts, type ChainArrays, type OptionContract } from './chain';
+import { chainArraysFromContracts, type OptionContract } from './chain';
+import { bruteNearest } from './gammaKernel.test-support';
 import { CELLS, GammaKernel, RESOLUTION, WIDE_CELLS, nearestZeroGamma } from './gammaKernel';
 import { computeGreeks, createGreekArrays } from './greeks';
 import { syntheticChain } from './syntheticChain';
 
 const market = { spot: 5000, rate: 0.05, dividendYield: 0.013, contractSize: 100 };
-
-/** G(X) straight from per-contract gamma (the definition), by OI or by volume. */
-function bruteGex(chain: ChainArrays, x: number, by: 'oi' | 'vol'): number {
-	let sum = 0;
-	for (let i = 0; i < chain.length; i++) {
-		const g = bsmGamma(
-			x,
-			chain.strike[i],
-			chain.expiryYears[i],
-			chain.iv[i],
-			chain.rate,
-			chain.dividendYield
-		);
-		const n = by === 'oi' ? chain.openInterest[i] : chain.volume[i];
-		sum += (chain.isCall[i] === 1 ? 1 : -1) * g * n * x * x;
-	}
-	return sum;
-}
-
-/**
- * The brute-force reference: G from per-contract gamma on a uniform log grid `fine` times finer
- * than the narrowest sigma sqrt T, every sign change refined by Brent to 1e-9; the root nearest
- * spot.
- */
-function bruteNearest(
-	chain: ChainArrays,
-	by: 'oi' | 'vol',
-	minWidth: number,
-	fine = 64
-): number | null {
-	const lo = Math.log(chain.spot * 0.8);
-	const hi = Math.log(chain.spot * 1.2);
-	const steps = Math.ceil((hi - lo) / (minWidth / fine));
-	let best: number | null = null;
-	let px = Math.exp(lo);
-	let pf = bruteGex(chain, px, by);
-	for (let j = 1; j <= steps; j++) {
-		const x = Math.exp(lo + ((hi - lo) * j) / steps);
-		const f = bruteGex(chain, x, by);
-		if (pf !== 0 && f !== 0 && pf > 0 !== f > 0) {
-			const r = brentRoot((v) => bruteGex(chain, v, by), px, x, pf, f, 1e-9);
-			if (best === null || Math.abs(r - chain.spot) < Math.abs(best - chain.spot)) best = r;
-		}
-		px = x;
-		pf = f;
-	}
-	return best;
-}
 
 describe('GammaKernel greeks', () => {
 	it('writes the same greeks as computeGreeks, expired and zero-vol contracts included', () => {
@@ -97,14 +48,13 @@ describe('GammaKernel nearest zero gamma', () => {
 	it('bounds the scan step by the narrowest sigma sqrt T reaching each cell', () => {
 		const chain = syntheticChain({ zeroDteHours: 0.25 });
 		const kernel = new GammaKernel().update(chain);
-		const k = kernel as unknown as { cellPoints: Int32Array; hc: number };
 		// Every contract narrower than the wide threshold: its cells' step is <= width / RESOLUTION.
 		for (let i = 0; i < kernel.count; i++) {
 			const w = kernel.w[i];
 			if (w >= WIDE_CELLS * kernel.hc) continue;
 			const c = Math.floor((kernel.m[i] - kernel.uLow) / kernel.hc);
 			if (c < 0 || c >= CELLS) continue;
-			const points = k.cellPoints[c];
+			const points = kernel.pointsOf(c);
 			if (points >= 1024) continue; // the cap: seconds from expiry
 			expect(kernel.hc / points).toBeLessThanOrEqual(w / RESOLUTION + 1e-15);
 		}

@@ -4,13 +4,15 @@
  * writes every contract's greeks and the Gaussian bumps of the GEX profile (gammaTerms.ts has
  * the derivation: G(X) = scale X H(ln X), H(u) = sum c_i exp(-((u - m_i) / w_i)^2 / 2)); then it
  * finds the roots of G nearest spot, by OI and by volume, exactly (Brent on the exact sum, to an
- * absolute tolerance in price), without scanning the whole window.
+ * absolute tolerance in price), without scanning the whole window. It is the service engine's
+ * zero gamma too (src/service/engine/tickerDay.ts: the live loop and the history generator).
  *
  * Scan (see SCAN below): the window [0.8 S, 1.2 S] is cut into CELLS cells of width hc in
  * log-spot, walked outward from spot. Wide bumps (w >= WIDE_CELLS hc) enter through value and
  * slope at the cell edges, evaluated lazily (only the cells the walk reaches) and interpolated
  * inside the cell (cubic Hermite); narrow bumps (0DTE, near expiries) are evaluated exactly on
- * a sub-grid whose step is at most w / RESOLUTION of the narrowest bump reaching the cell. That
+ * a sub-grid whose step is at most w / RESOLUTION of the narrowest bump reaching the cell (each
+ * cell's list of narrow bumps and sub-grid are laid out on the walk's first visit too). That
  * step bound is what makes the scan unable to miss a narrow bump's sign change: a sign change a
  * bump of width w causes against a background that varies on scales >= WIDE_CELLS hc spans at
  * least about w / 2 (gammaKernel.test.ts checks the bound and compares every root with a
@@ -34,6 +36,8 @@ export const CELLS = 128;
 export const WIDE_CELLS = 6;
 /** Sub-grid points per narrowest bump width. */
 export const RESOLUTION = 4;
+/** Sub-grid points per recurrence run in a cell's scan (see scanCell). */
+const RUN = 16;
 /** Sub-grid points per cell at most (a contract seconds from expiry is a spike, not a level). */
 const MAX_CELL_POINTS = 1024;
 /** |H| below this fraction of the window's gross bump mass is rounding noise, not a sign. */
@@ -81,6 +85,14 @@ function grow(a: Float64Array, n: number): Float64Array {
 	return a.length >= n ? a : new Float64Array(Math.max(n, 2 * a.length));
 }
 
+/** `a` with room for n entries, its contents kept. */
+function grow32(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+	if (a.length >= n) return a;
+	const b = new Int32Array(Math.max(n, 2 * a.length));
+	b.set(a);
+	return b;
+}
+
 /** Reusable state of the kernel (typed arrays kept between ticks). */
 export class GammaKernel {
 	spot = 0;
@@ -102,12 +114,21 @@ export class GammaKernel {
 	private wideCount = 0;
 	private narrow = new Int32Array(0);
 	private narrowCount = 0;
-	/** Per bump: the log-spot distance beyond which it is negligible. */
-	private reach: Float64Array = new Float64Array(0);
-	// Per cell: sub-grid points, and the narrow bumps reaching it (CSR lists).
+	/** Per narrow bump (in `narrow` order): the first and last cell it reaches. */
+	private narrowLo = new Int32Array(0);
+	private narrowHi = new Int32Array(0);
+	// Per cell, laid out on the walk's first visit (it rarely goes past a few cells of 128):
+	// sub-grid points, and the narrow bumps reaching it (cellList[cellStart .. cellStart + cellSize]).
+	private readonly cellReady = new Uint8Array(CELLS);
 	private readonly cellPoints = new Int32Array(CELLS);
-	private readonly cellStart = new Int32Array(CELLS + 1);
+	private readonly cellStart = new Int32Array(CELLS);
+	private readonly cellSize = new Int32Array(CELLS);
 	private cellList = new Int32Array(0);
+	private cellListEnd = 0;
+	// Scan buffers of one cell (reused across calls).
+	private readonly scanU = new Float64Array(MAX_CELL_POINTS + 1);
+	private readonly scanOi = new Float64Array(MAX_CELL_POINTS + 1);
+	private readonly scanVol = new Float64Array(MAX_CELL_POINTS + 1);
 	// Wide-bump edge values and slopes, computed on first use per tick.
 	private readonly edgeReady = new Uint8Array(CELLS + 1);
 	private readonly vOi = new Float64Array(CELLS + 1);
@@ -213,13 +234,17 @@ export class GammaKernel {
 		return this;
 	}
 
-	/** Splits the bumps into wide and narrow, and lays out each cell's sub-grid. */
+	/**
+	 * Splits the bumps into wide and narrow, and finds the cells each narrow one reaches (a cell's
+	 * list and sub-grid are laid out when the walk first visits it, layCell).
+	 */
 	private plan(): void {
 		const { m, w, cOi, cVol, count, uLow, uHigh, hc } = this;
 		if (this.wide.length < count) {
 			this.wide = new Int32Array(Math.max(count, 2 * this.wide.length));
 			this.narrow = new Int32Array(this.wide.length);
-			this.reach = new Float64Array(this.wide.length);
+			this.narrowLo = new Int32Array(this.wide.length);
+			this.narrowHi = new Int32Array(this.wide.length);
 		}
 		// The window's gross bump mass, then each bump's reach: where it falls below NEGLIGIBLE of
 		// that mass (far below the SIGNIFICANT floor), so a 0DTE bump's fine grid and cell lists
@@ -241,7 +266,6 @@ export class GammaKernel {
 		let nn = 0;
 		let minWidth = Infinity;
 		const wideWidth = WIDE_CELLS * hc;
-		const step = new Float64Array(CELLS).fill(hc);
 		for (let i = 0; i < count; i++) {
 			const wi = w[i];
 			if (wi >= wideWidth) {
@@ -258,46 +282,52 @@ export class GammaKernel {
 			if (!(ratio > 1)) continue;
 			const reach = Math.min(Z_MAX, Math.sqrt(2 * Math.log(ratio))) * wi;
 			if (m[i] + reach < uLow || m[i] - reach > uHigh) continue;
-			this.reach[i] = reach;
 			if (wi < minWidth) minWidth = wi;
+			this.narrowLo[nn] = Math.max(0, Math.floor((m[i] - reach - uLow) / hc));
+			this.narrowHi[nn] = Math.min(CELLS - 1, Math.floor((m[i] + reach - uLow) / hc));
 			this.narrow[nn++] = i;
-			const c0 = Math.max(0, Math.floor((m[i] - reach - uLow) / hc));
-			const c1 = Math.min(CELLS - 1, Math.floor((m[i] + reach - uLow) / hc));
-			const sub = wi / RESOLUTION;
-			for (let c = c0; c <= c1; c++) if (sub < step[c]) step[c] = sub;
 		}
 		this.wideCount = nw;
 		this.narrowCount = nn;
 		this.minWidth = minWidth;
-		// Powers of two per cell; lists of the narrow bumps reaching each cell.
-		const start = this.cellStart;
-		start.fill(0);
-		for (let c = 0; c < CELLS; c++)
-			this.cellPoints[c] =
-				step[c] >= hc
-					? 1
-					: Math.min(MAX_CELL_POINTS, 2 ** Math.ceil(Math.log2(hc / step[c]) - 1e-9));
-		for (let a = 0; a < nn; a++) {
-			const [c0, c1] = this.cellRange(this.narrow[a]);
-			for (let c = c0; c <= c1; c++) start[c + 1]++;
-		}
-		for (let c = 0; c < CELLS; c++) start[c + 1] += start[c];
-		if (this.cellList.length < start[CELLS]) this.cellList = new Int32Array(2 * start[CELLS]);
-		const fill = start.slice(0, CELLS);
-		for (let a = 0; a < nn; a++) {
-			const i = this.narrow[a];
-			const [c0, c1] = this.cellRange(i);
-			for (let c = c0; c <= c1; c++) this.cellList[fill[c]++] = i;
-		}
+		this.cellReady.fill(0);
+		this.cellListEnd = 0;
 		this.edgeReady.fill(0);
 	}
 
-	private cellRange(i: number): [number, number] {
-		const reach = this.reach[i];
-		return [
-			Math.max(0, Math.floor((this.m[i] - reach - this.uLow) / this.hc)),
-			Math.min(CELLS - 1, Math.floor((this.m[i] + reach - this.uLow) / this.hc))
-		];
+	/**
+	 * Lays out cell c: the narrow bumps reaching it (in `narrow` order) and its sub-grid, a power
+	 * of two of points with a step at most w / RESOLUTION of the narrowest of them.
+	 */
+	private layCell(c: number): void {
+		if (this.cellReady[c] === 1) return;
+		const nn = this.narrowCount;
+		if (this.cellList.length < this.cellListEnd + nn)
+			this.cellList = grow32(this.cellList, this.cellListEnd + nn);
+		const start = this.cellListEnd;
+		let end = start;
+		let step = this.hc;
+		for (let a = 0; a < nn; a++) {
+			if (this.narrowLo[a] > c || this.narrowHi[a] < c) continue;
+			const i = this.narrow[a];
+			this.cellList[end++] = i;
+			const sub = this.w[i] / RESOLUTION;
+			if (sub < step) step = sub;
+		}
+		this.cellStart[c] = start;
+		this.cellSize[c] = end - start;
+		this.cellListEnd = end;
+		this.cellPoints[c] =
+			step >= this.hc
+				? 1
+				: Math.min(MAX_CELL_POINTS, 2 ** Math.ceil(Math.log2(this.hc / step) - 1e-9));
+		this.cellReady[c] = 1;
+	}
+
+	/** Sub-grid points of cell c this tick (the scan's step there is hc / points). */
+	pointsOf(c: number): number {
+		this.layCell(c);
+		return this.cellPoints[c];
 	}
 
 	/** Value and slope of the wide bumps at cell edge e (once per tick). */
@@ -332,14 +362,24 @@ export class GammaKernel {
 	/**
 	 * SCAN of one cell: H by OI and by volume at its sub-grid points (both edges included),
 	 * written to `hOi` / `hVol` / `u`; returns the number of points.
+	 *
+	 * On a fine sub-grid (RUN points or more) each narrow bump is walked along the grid by the
+	 * Gaussian recurrence e(z + d) = e(z) r, r(z + d) = r(z) exp(-d^2), restarted from exact exps
+	 * every RUN points: three exps per bump and run instead of one per point. A run of RUN
+	 * products is off by about RUN^2 / 2 ulps of the bump's own value (~1e-14), far below the
+	 * SIGNIFICANT floor of the window's mass, so the signs the scan reports are the exact sum's.
 	 */
 	private scanCell(c: number, u: Float64Array, hOi: Float64Array, hVol: Float64Array): number {
 		this.edge(c);
 		this.edge(c + 1);
+		this.layCell(c);
 		const n = this.cellPoints[c];
+		const first = this.cellStart[c];
+		const last = first + this.cellSize[c];
 		const hc = this.hc;
 		const u0 = this.uLow + c * hc;
 		const { vOi, vVol, dOi, dVol, m, w, cOi, cVol } = this;
+		const fine = n >= RUN / 2;
 		for (let k = 0; k <= n; k++) {
 			const s = k / n;
 			const s2 = s * s;
@@ -352,16 +392,44 @@ export class GammaKernel {
 			u[k] = x;
 			let ho = h00 * vOi[c] + h10 * dOi[c] + h01 * vOi[c + 1] + h11 * dOi[c + 1];
 			let hv = h00 * vVol[c] + h10 * dVol[c] + h01 * vVol[c + 1] + h11 * dVol[c + 1];
-			for (let p = this.cellStart[c]; p < this.cellStart[c + 1]; p++) {
-				const i = this.cellList[p];
-				const z = (x - m[i]) / w[i];
-				if (z > Z_MAX || z < -Z_MAX) continue;
-				const e = Math.exp(-0.5 * z * z);
-				ho += cOi[i] * e;
-				hv += cVol[i] * e;
+			if (!fine) {
+				for (let p = first; p < last; p++) {
+					const i = this.cellList[p];
+					const z = (x - m[i]) / w[i];
+					if (z > Z_MAX || z < -Z_MAX) continue;
+					const e = Math.exp(-0.5 * z * z);
+					ho += cOi[i] * e;
+					hv += cVol[i] * e;
+				}
 			}
 			hOi[k] = ho;
 			hVol[k] = hv;
+		}
+		if (fine) {
+			const step = hc / n;
+			for (let p = first; p < last; p++) {
+				const i = this.cellList[p];
+				const inv = 1 / w[i];
+				const mi = m[i];
+				const co = cOi[i];
+				const cv = cVol[i];
+				const d = step * inv;
+				const q = Math.exp(-d * d);
+				for (let k0 = 0; k0 <= n; k0 += RUN) {
+					const k1 = Math.min(n, k0 + RUN - 1);
+					const z = (u[k0] - mi) * inv;
+					// The whole run beyond Z_MAX on one side: below 1e-297 of the bump's peak.
+					if (z > Z_MAX || z + (k1 - k0) * d < -Z_MAX) continue;
+					let e = Math.exp(-0.5 * z * z);
+					let r = Math.exp(-z * d - 0.5 * d * d);
+					for (let k = k0; k <= k1; k++) {
+						hOi[k] += co * e;
+						hVol[k] += cv * e;
+						e *= r;
+						r *= q;
+					}
+				}
+			}
 		}
 		this.scanPoints += n + 1;
 		return n + 1;
@@ -370,21 +438,25 @@ export class GammaKernel {
 	/**
 	 * The roots of G nearest spot by OI and by volume, to `tolerance` (price units, default
 	 * 1e-6). `warm`: the previous second's answer, tried first when spot moved less than a cell.
+	 * `only`: one weighting (the other stays null), so the walk stops at that weighting's nearest
+	 * root instead of going on for the other one (the service wants the by-OI root only when
+	 * there is no by-volume one).
 	 */
-	nearestRoots(tolerance = 1e-6, warm?: WarmStart): NearestRoots {
+	nearestRoots(tolerance = 1e-6, warm?: WarmStart, only?: 'oi' | 'vol'): NearestRoots {
 		this.edges = 0;
 		this.scanPoints = 0;
 		const spot = this.spot;
 		const out: NearestRoots = { oi: null, vol: null, scanPoints: 0, edges: 0, warm: false };
 		if (this.count === 0) return out;
 		const warmOk = warm !== undefined && Math.abs(Math.log(spot / warm.spot)) < this.hc;
-		const u = new Float64Array(MAX_CELL_POINTS + 1);
-		const hOi = new Float64Array(MAX_CELL_POINTS + 1);
-		const hVol = new Float64Array(MAX_CELL_POINTS + 1);
+		const u = this.scanU;
+		const hOi = this.scanOi;
+		const hVol = this.scanVol;
 		const floorOi = SIGNIFICANT * this.massOi;
 		const floorVol = SIGNIFICANT * this.massVol;
-		let bestOi = Infinity;
-		let bestVol = Infinity;
+		// A weighting not asked for starts 'found' nearer than any cell, so no cell is scanned for it.
+		let bestOi = only === 'vol' ? -1 : Infinity;
+		let bestVol = only === 'oi' ? -1 : Infinity;
 		// Cells in order of their distance (in price) from spot.
 		const u0 = Math.log(spot);
 		let right = Math.min(CELLS - 1, Math.max(0, Math.floor((u0 - this.uLow) / this.hc)));

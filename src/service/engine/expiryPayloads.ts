@@ -17,7 +17,8 @@
  */
 import { largestAbsStrike, majorStrikes } from '../../lib/analytics/keyStrikes';
 import { RISK_FREE_RATE } from '../market/universe';
-import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
+import { GammaKernel } from '../../lib/analytics/gammaKernel';
+import { zeroGammaRoots } from './tickerDay';
 import { expiryLookbacks } from './expiryHistory';
 import type { ExpiryState } from './expiryState';
 import { flowAggregates, flowSums, orderflowPayload, type FlowAggregates } from './orderflow';
@@ -34,7 +35,6 @@ import {
 
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;
-const INV_SQRT_2PI = 0.3989422804014327;
 
 function contractRange(state: ExpiryState, expiry: number): [number, number] {
 	const chain = state.chain;
@@ -43,34 +43,26 @@ function contractRange(state: ExpiryState, expiry: number): [number, number] {
 	return [chain.expiryStart[expiry], chain.expiryStart[expiry + 1]];
 }
 
-/** G(X) terms of one expiry weighted by session volume or open interest (see TickerDay). */
-function profileOf(state: ExpiryState, expiry: number, weights: ArrayLike<number>): GammaProfile {
-	const [start, end] = contractRange(state, expiry);
-	const chain = state.chain;
-	const q = chain.model.dividendYield;
-	const p = allocProfile(end - start);
-	for (let c = start; c < end; c++) {
-		const w = (chain.isCall[c] === 1 ? 1 : -1) * weights[c];
-		if (w === 0) continue;
-		const T = state.years[c];
-		const sigma = state.iv[c];
-		const vst = sigma * Math.sqrt(T);
-		if (!(vst > 0)) continue;
-		const i = p.count++;
-		p.logStrike[i] = Math.log(chain.strike[c]);
-		p.drift[i] = (RISK_FREE_RATE - q + 0.5 * sigma * sigma) * T;
-		p.invVst[i] = 1 / vst;
-		p.weight[i] = ((Math.exp(-q * T) * INV_SQRT_2PI * CONTRACT_SIZE * 0.01) / (vst * MILLION)) * w;
-	}
-	return p;
-}
-
 /** Zero gamma of one expiry: by-volume root nearest spot, else by-OI, else 0 (as the chains). */
 function expiryZeroGamma(state: ExpiryState, expiry: number): number {
-	const step = 0.001 * Math.max(1, state.chain.model.vol / 0.15);
-	const root =
-		nearestRoot(profileOf(state, expiry, state.volume), state.spot, step) ??
-		nearestRoot(profileOf(state, expiry, state.chain.openInterest), state.spot, step);
+	const [start, end] = contractRange(state, expiry);
+	const chain = state.chain;
+	const arrays = {
+		spot: state.spot,
+		rate: RISK_FREE_RATE,
+		dividendYield: chain.model.dividendYield,
+		contractSize: CONTRACT_SIZE,
+		length: chain.n,
+		strike: chain.strike,
+		expiryYears: state.years,
+		iv: state.iv,
+		isCall: chain.isCall,
+		openInterest: chain.openInterest,
+		volume: state.volume
+	};
+	const selection = Int32Array.from({ length: end - start }, (_, i) => start + i);
+	const { vol, oi } = zeroGammaRoots(new GammaKernel(), arrays, selection);
+	const root = vol ?? oi;
 	return root === null ? 0 : r2(root);
 }
 

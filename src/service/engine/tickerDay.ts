@@ -19,10 +19,10 @@ import {
 import { TradeTape } from '../market/trades';
 import { RISK_FREE_RATE } from '../market/universe';
 import { ClassifiedFlows, classifyTrade } from '../../lib/analytics/classify';
-import { createChainArrays, type ChainArrays } from '../../lib/analytics/chain';
+import { createChainArrays, type ChainArrays, type Selection } from '../../lib/analytics/chain';
 import { bsmGamma, bsmGreeks, emptyGreeks } from '../../lib/analytics/bsm';
 import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
-import { allocProfile, nearestRoot, type GammaProfile } from './kernels';
+import { GammaKernel } from '../../lib/analytics/gammaKernel';
 import { Lookback } from './lookback';
 import { LaggedVolume } from './laggedVolume';
 
@@ -31,10 +31,31 @@ const YEAR_MS = 365 * 86_400_000;
 const MIN_YEARS = 120_000 / YEAR_MS;
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;
+/**
+ * Zero-gamma roots to this many price units. Payloads round levels to cents, so a published level
+ * can differ from the rounded exact root only when that root lies within this distance of a
+ * half-cent boundary (about one level in 5,000, and then by one cent).
+ */
+const ROOT_TOLERANCE = 1e-6;
 
 /** Years from `nowMs` to a settlement at `expiryMs`, floored (the step's and greeksAt's rule). */
 function yearsToExpiry(expiryMs: number, nowMs: number): number {
 	return Math.max((expiryMs - nowMs) / YEAR_MS, MIN_YEARS);
+}
+
+/**
+ * The engine's zero gamma of a set of contracts: the root of the by-volume GEX profile nearest
+ * spot, and only when there is none (the session has not traded enough yet) the by-OI root.
+ */
+export function zeroGammaRoots(
+	kernel: GammaKernel,
+	chain: ChainArrays,
+	selection: Selection
+): { vol: number | null; oi: number | null } {
+	kernel.update(chain, { selection });
+	const vol = kernel.nearestRoots(ROOT_TOLERANCE, undefined, 'vol').vol;
+	const oi = vol === null ? kernel.nearestRoots(ROOT_TOLERANCE, undefined, 'oi').oi : null;
+	return { vol, oi };
 }
 
 /** Greeks of a contract range at an earlier second (TickerDay.greeksAt), index c - start. */
@@ -89,8 +110,10 @@ export interface Subset {
 	/** Volumes per row: call, put, call buy, call sell, put buy, put sell. */
 	volumeRows?: Float64Array[];
 	flows: Flows;
-	profileVol: GammaProfile;
-	profileOi: GammaProfile;
+	/** The set's contracts as the zero-gamma kernel selects them (undefined: the whole chain). */
+	selection: Int32Array | undefined;
+	/** Zero-gamma kernel of the set (typed arrays kept between ticks). */
+	kernel: GammaKernel;
 }
 
 /** Cumulative classified flows of the session ($M). */
@@ -229,8 +252,11 @@ export class TickerDay {
 			zeroGammaReady: false,
 			gexLookback: new Lookback(rows),
 			flows: { dex: 0, gex: 0, cvr: 0, cvrAbs: 0 },
-			profileVol: allocProfile(end - start),
-			profileOi: allocProfile(end - start)
+			selection:
+				start === 0 && end === chain.n
+					? undefined
+					: Int32Array.from({ length: end - start }, (_, i) => start + i),
+			kernel: new GammaKernel()
 		};
 		if (name !== 'full') {
 			const perGreek = () =>
@@ -364,7 +390,10 @@ export class TickerDay {
 
 	/**
 	 * Zero gamma of a set at the current tick (computed on first use per tick: only payloads need
-	 * it, and a history regeneration of a non-GEX category never does).
+	 * it, and a history regeneration of a non-GEX category never does): the roots of the set's
+	 * GEX profile nearest spot, by the analytics engine's GammaKernel on the day's own arrays.
+	 * Cold every time (no warm start from an earlier second): the live loop computes only the
+	 * seconds it publishes, a regeneration every second, and both must give the same bits.
 	 */
 	zeroGamma(subset: Subset): { vol: number | null; oi: number | null } {
 		if (this.zeroGammaTick !== this.tick) {
@@ -372,66 +401,12 @@ export class TickerDay {
 			this.zeroGammaTick = this.tick;
 		}
 		if (!subset.zeroGammaReady) {
-			this.buildProfiles(subset);
-			const stepFraction = 0.001 * Math.max(1, this.chain.model.vol / 0.15);
-			subset.zeroGammaVol = nearestRoot(subset.profileVol, this.spot, stepFraction);
-			// The OI profile is the fallback before the session has traded enough to have a root.
-			subset.zeroGammaOi =
-				subset.zeroGammaVol === null
-					? nearestRoot(subset.profileOi, this.spot, stepFraction)
-					: null;
+			const roots = zeroGammaRoots(subset.kernel, this.arrays, subset.selection);
+			subset.zeroGammaVol = roots.vol;
+			subset.zeroGammaOi = roots.oi;
 			subset.zeroGammaReady = true;
 		}
 		return { vol: subset.zeroGammaVol, oi: subset.zeroGammaOi };
-	}
-
-	private buildProfiles(subset: Subset): void {
-		const chain = this.chain;
-		const q = chain.model.dividendYield;
-		const pv = subset.profileVol;
-		const po = subset.profileOi;
-		pv.count = 0;
-		po.count = 0;
-		for (let c = subset.start; c < subset.end; c++) {
-			// A call and a put of one strike and expiry share the smile's IV, hence d1: one term
-			// carries both (call weight minus put weight), halving the work of every G(X).
-			const pair =
-				c + 1 < subset.end &&
-				chain.strike[c + 1] === chain.strike[c] &&
-				chain.expiry[c + 1] === chain.expiry[c] &&
-				this.iv[c + 1] === this.iv[c];
-			const sign = chain.isCall[c] === 1 ? 1 : -1;
-			let vol = sign * this.volume[c];
-			let oi = sign * chain.openInterest[c];
-			if (pair) {
-				const sign2 = chain.isCall[c + 1] === 1 ? 1 : -1;
-				vol += sign2 * this.volume[c + 1];
-				oi += sign2 * chain.openInterest[c + 1];
-			}
-			const T = this.years[c];
-			const sigma = this.iv[c];
-			if (pair) c++;
-			if (vol === 0 && oi === 0) continue;
-			// Terms of G(X) = sum s N gamma(X) X^2 1% / 1e6, gamma(X) = e^{-qT} pdf(d1) / (X sigma sqrt T).
-			const vst = sigma * Math.sqrt(T);
-			const w = (Math.exp(-q * T) * 0.3989422804014327 * CONTRACT_SIZE * 0.01) / (vst * MILLION);
-			const drift = (RISK_FREE_RATE - q + 0.5 * sigma * sigma) * T;
-			const lk = this.smile.logStrike[c];
-			if (vol !== 0) {
-				const i = pv.count++;
-				pv.logStrike[i] = lk;
-				pv.drift[i] = drift;
-				pv.invVst[i] = 1 / vst;
-				pv.weight[i] = w * vol;
-			}
-			if (oi !== 0) {
-				const i = po.count++;
-				po.logStrike[i] = lk;
-				po.drift[i] = drift;
-				po.invVst[i] = 1 / vst;
-				po.weight[i] = w * oi;
-			}
-		}
 	}
 
 	private trade(tick: number, spot: number, price: ((c: number) => void) | undefined): void {

@@ -43,10 +43,10 @@ const gunzipAsync = promisify(gunzip);
  * The version of what a simulated day contains. Bump it whenever a change to the market model
  * or the engine changes any value of a past day (it was 2 when NYSE early closes moved expiry
  * settlement to 13:00; 3 when greek profiles took the observed net-value shape by default and
- * a ticker-day became one pass with a manifest): cached days of other versions are then never
- * served, and are removed.
+ * a ticker-day became one pass with a manifest; 4 when zero gamma moved to the analytics
+ * engine's exact kernel): cached days of other versions are then never served, and are removed.
  */
-export const HISTORY_MODEL_VERSION = 3;
+export const HISTORY_MODEL_VERSION = 4;
 
 /** The cache folder of one model version and seed, under `<dataDir>/history`. */
 export function historyCacheFolder(seed: number): string {
