@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { attachStreamEndpoint, StreamRelay } from '../src/lib/server/stream';
 import { demoAccounts } from '../src/service/accounts/demo';
-import { lines, nextJson, root, startService } from './support';
+import { lines, nextJson, root, spawnService } from './support';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -92,13 +92,19 @@ function slope(xs: number[], ys: number[]): number {
 const MB = 1024 * 1024;
 let t0 = performance.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-soak-'));
-const service = await startService({ dataDir, tickers: TICKERS, start: START, speed: SPEED });
-const servicePid = service.process.pid!;
+const service = await spawnService({
+	dataDir,
+	tickers: TICKERS,
+	start: START,
+	speed: SPEED,
+	seed: 5
+});
+const servicePid = service.child.pid!;
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 /** What the relay logged (hub drops and their reasons go into the report). */
 const relayLog: string[] = [];
 const relay = new StreamRelay({
-	baseUrl: service.baseUrl,
+	baseUrl: service.url,
 	key,
 	userAgent: 'gexdeck-bench/1.0',
 	log: (m) => {

@@ -32,7 +32,7 @@ import {
 	quantile,
 	root,
 	serveFiles,
-	startService
+	spawnService
 } from './support';
 
 const VIEWERS = 10;
@@ -151,10 +151,10 @@ const workerTimes = [...browserNumbers.perFrame].sort((a, b) => a - b);
 
 // ---- relay CPU --------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-stream-'));
-const service = await startService({ dataDir, tickers: TICKERS });
+const service = await spawnService({ dataDir, tickers: TICKERS, seed: 5 });
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const relay = new StreamRelay({
-	baseUrl: service.baseUrl,
+	baseUrl: service.url,
 	key,
 	userAgent: 'gexdeck-bench/1.0'
 });

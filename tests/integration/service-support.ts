@@ -3,13 +3,11 @@
  * ticker subset, temp data directory, ephemeral port) and make HTTP requests to it the way a
  * client of the upstream does (User-Agent, Accept, Bearer key).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
 	errorBodySchema,
 	historyUrlSchema,
@@ -22,6 +20,9 @@ import { researchResultSchema } from '../../src/service/http/research/researchSc
 import { demoAccounts } from '../../src/service/accounts/demo';
 import type { AccountKey, AccountRecord, AccountsFile } from '../../src/service/accounts/file';
 import { startService, type RunningService } from '../../src/service/server';
+
+/** The service as its own process (`npm run service`), shared with the benchmarks. */
+export { spawnService, type SpawnedService } from '../support/processes';
 
 export const UA = 'gexdeck-tests/1.0';
 /**
@@ -241,40 +242,6 @@ export async function waitForData(base: string, key: string, path = '/v2/SPX/cla
 		if (Date.now() > deadline) throw new Error(`no data after 60 s: ${r.status} ${r.text()}`);
 		await new Promise((res) => setTimeout(res, 100));
 	}
-}
-
-/**
- * The service as its own process, as `npm run service` runs it (so a crash is an exit);
- * resolves once it printed its ready line. `port` 0 picks a free one; a fixed one restarts a
- * killed service where its clients expect it.
- */
-export async function spawnService(options: {
-	dataDir: string;
-	port?: number;
-	tickers?: string[];
-	start?: string;
-	seed?: number;
-	/** Collects the child's stderr (crash traces) instead of passing it through. */
-	onStderr?: (text: string) => void;
-}): Promise<{ child: ChildProcess; url: string; port: number }> {
-	const args = ['--import', 'tsx', 'src/service/main.ts', '--ready-json'];
-	args.push('--port', String(options.port ?? 0), '--data-dir', options.dataDir);
-	args.push('--tickers', (options.tickers ?? ['SPX']).join(','));
-	args.push('--start', options.start ?? '2026-11-18T16:00:00Z');
-	if (options.seed !== undefined) args.push('--seed', String(options.seed));
-	const child = spawn(process.execPath, args, {
-		stdio: ['ignore', 'pipe', options.onStderr ? 'pipe' : 'inherit']
-	});
-	if (options.onStderr) child.stderr!.on('data', (d: Buffer) => options.onStderr!(d.toString()));
-	for await (const line of createInterface({ input: child.stdout! })) {
-		if (!line.startsWith('{')) continue;
-		const ready = JSON.parse(line) as { event: string; base_url: string };
-		if (ready.event === 'ready') {
-			child.stdout!.resume();
-			return { child, url: ready.base_url, port: Number(new URL(ready.base_url).port) };
-		}
-	}
-	throw new Error('the service exited before it was ready');
 }
 
 /**
