@@ -19,7 +19,12 @@ import { safeParse } from '../../src/lib/contract/validate';
 import { researchResultSchema } from '../../src/service/http/research/researchSchema';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import type { AccountKey, AccountRecord, AccountsFile } from '../../src/service/accounts/file';
-import { startService, type RunningService } from '../../src/service/server';
+import { attachHubs, type Hubs, type HubsOptions } from '../../src/service/hubs/index';
+import {
+	startService,
+	type RunningService,
+	type StartServiceOptions
+} from '../../src/service/server';
 
 /** The service as its own process (`npm run service`), shared with the benchmarks. */
 export { spawnService, type SpawnedService } from '../support/processes';
@@ -63,6 +68,10 @@ export async function startTestService(
 		// bound itself is tested in market.test.ts).
 		marketOptions: { historyWaitMs: 240_000, ...(options.wall ? { wall: options.wall } : {}) }
 	});
+	return testService(service, dataDir);
+}
+
+function testService(service: RunningService, dataDir: string): TestService {
 	return {
 		service,
 		dataDir,
@@ -71,6 +80,38 @@ export async function startTestService(
 			if (!keepData) rmSync(dataDir, { recursive: true, force: true });
 		}
 	};
+}
+
+export interface HubService extends TestService {
+	hubs: Hubs;
+}
+
+/**
+ * The service with its WebSocket hubs attached, in this process, as the hub, relay and client
+ * interop tests run it: the demo accounts unless `accounts` are given, quota changes written at
+ * once, a fresh data folder (removed on close), and the rest of `options` as given (a ready
+ * market such as ManualMarket, or the simulated one's clock, start, speed, seed and tickers);
+ * `hubs` are attachHubs' options (ping interval, buffer bound, token clock).
+ */
+export async function startHubService(
+	options: Omit<StartServiceOptions, 'dataDir'> & { hubs?: HubsOptions } = {}
+): Promise<HubService> {
+	const { hubs: hubsOptions, ...serviceOptions } = options;
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-'));
+	const service = await startService({
+		accounts: demoAccounts(),
+		quotaFlushMs: 0,
+		...serviceOptions,
+		dataDir
+	});
+	const hubs = await attachHubs(service, hubsOptions);
+	return { ...testService(service, dataDir), hubs };
+}
+
+/** The custom-script key of the demo Quant account (every hub, one WebSocket slot). */
+export function quantKey(file: AccountsFile = demoAccounts()): string {
+	const quant = file.accounts.find((a) => a._id === 'demo-quant')!;
+	return quant.keys.find((k) => k.integration === 'custom')!.key;
 }
 
 function key(prefix: string, seed: string): string {
@@ -231,6 +272,20 @@ export async function api(
 		}
 	}
 	return reply;
+}
+
+/**
+ * GET `path` with `key` as a client of the upstream sends it; the JSON body of its 200, checked
+ * against the contract's schema (api()); any other answer is an error.
+ */
+export async function getJson(
+	base: string,
+	path: string,
+	key: string
+): Promise<Record<string, unknown>> {
+	const reply = await api(base, path, { key });
+	if (reply.status !== 200) throw new Error(`${path} answered ${reply.status}: ${reply.text()}`);
+	return reply.json() as Record<string, unknown>;
 }
 
 /** Polls until the market has served a first snapshot (the engine's first tick). */
