@@ -23,10 +23,8 @@ let t: HubService;
 beforeAll(async () => {
 	t = await startHubService({
 		seed: 11,
-		clock: 'session',
 		// Wednesday 2026-11-18 10:30 ET: regular trading hours, so the engine ticks every second.
 		start: '2026-11-18T15:30:00Z',
-		speed: 1,
 		tickers: ['SPX', 'SPY']
 	});
 });

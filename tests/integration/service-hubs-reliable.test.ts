@@ -28,10 +28,8 @@ let proxy: TcpProxy;
 beforeAll(async () => {
 	t = await startHubService({
 		seed: 12,
-		clock: 'session',
 		// Wednesday 2026-11-18 11:00 ET: regular trading hours, the engine ticks every second.
 		start: '2026-11-18T16:00:00Z',
-		speed: 1,
 		tickers: ['SPX']
 	});
 	({ service, hubs } = t);

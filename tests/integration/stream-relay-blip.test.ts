@@ -5,11 +5,8 @@
  * connections without a negotiation, and both viewers get every second of the feed exactly once
  * and in order: the frames missed during the cut arrive after it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
@@ -17,12 +14,13 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { Hubs } from '../../src/service/hubs/index';
+import type { RunningService } from '../../src/service/server';
 import { TcpProxy } from '../support/tcpProxy';
 import { decodeFrame } from './service-hubs.decode';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
+import { startHubService, type HubService } from './service-support';
 
 const market = new ManualMarket();
 const accounts = demoAccounts();
@@ -35,15 +33,14 @@ let proxy: TcpProxy;
 let relay: StreamRelay;
 let dashboard: Server;
 let endpoint: StreamEndpoint;
-let dataDir: string;
+let t: HubService;
 let ticker: ReturnType<typeof setInterval> | undefined;
 /** Negotiation requests the relay made (attempts, counted before they reach the network). */
 const negotiations: { method: string; at: number }[] = [];
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-blip-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service);
+	t = await startHubService({ market, accounts });
+	({ service, hubs } = t);
 	proxy = await TcpProxy.start(service.port);
 	const counting: typeof fetch = (input, init) => {
 		if (String(input).includes('/negotiate')) {
@@ -70,8 +67,7 @@ afterAll(async () => {
 	await relay?.close();
 	await new Promise((r) => dashboard?.close(r));
 	await proxy?.close();
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,11 +3,8 @@
  * relay's own (403) revokes only the groups of that change; an unreachable upstream is retried
  * with growing delays; a refused key stops without retrying.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
@@ -15,10 +12,11 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { Hubs } from '../../src/service/hubs/index';
+import type { RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
+import { startHubService, type HubService } from './service-support';
 
 const market = new ManualMarket();
 const accounts = demoAccounts();
@@ -27,19 +25,17 @@ research.group_limit = 4;
 const limitedKey = research.keys.find((k) => k.key.startsWith('gexbot_custom_'))!.key;
 let service: RunningService;
 let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-fail-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service);
+	t = await startHubService({ market, accounts });
+	({ service, hubs } = t);
 });
 
 afterAll(async () => {
 	for (const c of cleanups.reverse()) await c();
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 function hubsOf(account: string): string[] {
