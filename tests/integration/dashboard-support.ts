@@ -23,6 +23,8 @@ export interface StubUpstream {
 	server: Server;
 	/** `http://127.0.0.1:<port>/v2` */
 	url: string;
+	/** The two variables that point a dashboard at it: GEXDECK_UPSTREAM and GEXDECK_API_KEY. */
+	env: { GEXDECK_UPSTREAM: string; GEXDECK_API_KEY: string };
 	userAgents: string[];
 	close(): Promise<void>;
 }
@@ -51,9 +53,11 @@ export async function startStubUpstream(): Promise<StubUpstream> {
 		res.writeHead(404).end('{"error":"not found"}');
 	});
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
 	return {
 		server,
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
+		url,
+		env: { GEXDECK_UPSTREAM: url, GEXDECK_API_KEY: TEST_KEY },
 		userAgents,
 		close: () => new Promise<void>((r) => server.close(() => r()))
 	};
