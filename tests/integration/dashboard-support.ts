@@ -7,6 +7,7 @@
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
 import type { RunningDashboard } from '../support/processes';
 
 export {
@@ -191,4 +192,27 @@ export async function logIn(
 		new URLSearchParams(fields).toString()
 	);
 	return { csrf, headers, session: setCookies(answer.headers).gexdeck_session, answer };
+}
+
+/**
+ * Opens `<base>/stream` (the dashboard's relay), subscribes to one group and resolves with the
+ * socket and the first binary frame; the caller closes the socket.
+ */
+export function streamFrame(base: string): Promise<{ ws: WebSocket; frame: Buffer }> {
+	const ws = new WebSocket(`${base.replace('http:', 'ws:')}/stream`);
+	return new Promise<{ ws: WebSocket; frame: Buffer }>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error('no /stream frame within 60 s')), 60_000);
+		ws.on('open', () =>
+			ws.send(JSON.stringify({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] }))
+		);
+		ws.on('message', (data, binary) => {
+			if (!binary) return;
+			clearTimeout(timer);
+			resolve({ ws, frame: data as Buffer });
+		});
+		ws.on('error', reject);
+	}).catch((e: unknown) => {
+		ws.close();
+		throw e;
+	});
 }
