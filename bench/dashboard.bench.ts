@@ -22,6 +22,7 @@ import {
 	autocannon,
 	forkServe,
 	launchChromium,
+	loadRun,
 	median,
 	serveUnmetered,
 	startDashboard,
@@ -37,17 +38,6 @@ const UA = 'gexdeck-bench/1';
 async function serve(): Promise<void> {
 	const { service, key } = await serveUnmetered('demo-quant');
 	process.send?.({ baseUrl: service.url, key } satisfies Upstream);
-}
-
-async function load(url: string, headers: Record<string, string>) {
-	const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-	return {
-		rps: r.requests.average,
-		p50: r.latency.p50,
-		p99: r.latency.p99,
-		mean: r.latency.average,
-		non2xx: r.non2xx
-	};
 }
 
 /**
@@ -142,8 +132,8 @@ async function main(): Promise<void> {
 		// Warm-up: JIT, keep-alive sockets, the whoami cache.
 		await autocannon({ url: direct, connections: 10, duration: 1, headers });
 		await autocannon({ url: proxied, connections: 10, duration: 1, headers: { 'User-Agent': UA } });
-		const d = await load(direct, headers);
-		const p = await load(proxied, { 'User-Agent': UA });
+		const d = await loadRun(direct, headers, CONNECTIONS, DURATION_S);
+		const p = await loadRun(proxied, { 'User-Agent': UA }, CONNECTIONS, DURATION_S);
 		const sd = await sequential(direct, headers);
 		const sp = await sequential(proxied, { 'User-Agent': UA });
 		const co = await coalescing(dashboard);

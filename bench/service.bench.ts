@@ -9,7 +9,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { autocannon, forkServe, serveUnmetered } from './support';
+import { autocannon, forkServe, loadRun, serveUnmetered } from './support';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SERVICE_SECONDS ?? 8);
@@ -44,17 +44,6 @@ async function serve(): Promise<void> {
 	process.send?.(ports);
 }
 
-async function run(url: string, headers: Record<string, string>) {
-	const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-	return {
-		rps: result.requests.average,
-		p50: result.latency.p50,
-		p99: result.latency.p99,
-		non2xx: result.non2xx,
-		errors: result.errors
-	};
-}
-
 async function main(): Promise<void> {
 	const { child, ready: ports } = await forkServe<Ports>(import.meta.url);
 	const headers = { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${ports.key}` };
@@ -66,8 +55,13 @@ async function main(): Promise<void> {
 		duration: 1,
 		headers
 	});
-	const bare = await run(`http://127.0.0.1:${ports.bare}/`, headers);
-	const service = await run(`http://127.0.0.1:${ports.service}${ROUTE}`, headers);
+	const bare = await loadRun(`http://127.0.0.1:${ports.bare}/`, headers, CONNECTIONS, DURATION_S);
+	const service = await loadRun(
+		`http://127.0.0.1:${ports.service}${ROUTE}`,
+		headers,
+		CONNECTIONS,
+		DURATION_S
+	);
 	child.disconnect();
 	const ratio = service.rps / bare.rps;
 	console.log(

@@ -5,7 +5,7 @@
  * service and the built dashboard as child processes (the integration tests' starters), the
  * load benches' unmetered service in a child and autocannon, and the statistics.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -18,6 +18,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build, transform, type Plugin } from 'esbuild';
 import { compile, compileModule } from 'svelte/compiler';
 import playwrightConfig from '../playwright.config';
+import { attachStreamEndpoint, type StreamRelay } from '../src/lib/server/stream';
 import { demoAccounts } from '../src/service/accounts/demo';
 import { startService, type RunningService } from '../src/service/server';
 import { root } from '../tests/support/processes';
@@ -130,6 +131,34 @@ export async function nextJson(
 	}
 }
 
+/**
+ * The dashboard's /stream endpoint for `relay` on a loopback port (every viewer let in), and a
+ * viewers process on it: `script` (a bench/*.viewers.ts) run with tsx, given the /stream URL
+ * and `args`, speaking JSON lines on stdout and taking commands on stdin. close() ends the
+ * viewers ('exit') and the endpoint; the relay is the caller's.
+ */
+export async function relayToViewers(
+	relay: StreamRelay,
+	script: string,
+	args: string[]
+): Promise<{ viewers: ChildProcess; close(): void }> {
+	const http = createServer((_q, s) => s.writeHead(404).end());
+	const endpoint = attachStreamEndpoint(http, relay, () => true);
+	await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+	const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/stream`;
+	const viewers = spawn(process.execPath, ['--import', 'tsx', join(root, script), url, ...args], {
+		stdio: ['pipe', 'pipe', 'inherit']
+	});
+	return {
+		viewers,
+		close: () => {
+			viewers.stdin!.write('exit\n');
+			endpoint.close();
+			http.close();
+		}
+	};
+}
+
 /** The GEXDECK_UPSTREAM / GEXDECK_API_KEY pair a real deployment sets, for startDashboard. */
 export interface Upstream {
 	baseUrl: string;
@@ -160,6 +189,27 @@ export const autocannon = createRequire(import.meta.url)('autocannon') as (optio
 	duration: number;
 	headers?: Record<string, string>;
 }) => Promise<AutocannonResult>;
+
+/**
+ * One autocannon run of `connections` x `seconds` against `url`: requests/s, latency (whole ms,
+ * as autocannon measures it) and the failures.
+ */
+export async function loadRun(
+	url: string,
+	headers: Record<string, string>,
+	connections: number,
+	seconds: number
+) {
+	const r = await autocannon({ url, connections, duration: seconds, headers });
+	return {
+		rps: r.requests.average,
+		p50: r.latency.p50,
+		p99: r.latency.p99,
+		mean: r.latency.average,
+		non2xx: r.non2xx,
+		errors: r.errors
+	};
+}
 
 /**
  * The `serve` side of a load bench: the embedded service (SPX) in this child process, with the
