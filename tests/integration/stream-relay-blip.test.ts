@@ -14,21 +14,15 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import type { Hubs } from '../../src/service/hubs/index';
-import type { RunningService } from '../../src/service/server';
 import { TcpProxy } from '../support/tcpProxy';
 import { decodeFrame } from './service-hubs.decode';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
-import { startHubService, type HubService } from './service-support';
+import { quantKey, startHubService, type HubService } from './service-support';
 
 const market = new ManualMarket();
 const accounts = demoAccounts();
-const key = accounts.accounts
-	.find((a) => a._id === 'demo-quant')!
-	.keys.find((k) => k.integration === 'custom')!.key;
-let service: RunningService;
-let hubs: Hubs;
+const key = quantKey(accounts);
 let proxy: TcpProxy;
 let relay: StreamRelay;
 let dashboard: Server;
@@ -40,8 +34,7 @@ const negotiations: { method: string; at: number }[] = [];
 
 beforeAll(async () => {
 	t = await startHubService({ market, accounts });
-	({ service, hubs } = t);
-	proxy = await TcpProxy.start(service.port);
+	proxy = await TcpProxy.start(t.service.port);
 	const counting: typeof fetch = (input, init) => {
 		if (String(input).includes('/negotiate')) {
 			negotiations.push({ method: init?.method ?? 'GET', at: Date.now() });
@@ -50,7 +43,7 @@ beforeAll(async () => {
 	};
 	relay = new StreamRelay({
 		// Through the proxy: the hub URLs the service answers point at the proxy too.
-		baseUrl: proxy.via(service.url),
+		baseUrl: proxy.via(t.service.url),
 		key,
 		userAgent: 'gexdeck/test',
 		backoff: { baseMs: 50, maxMs: 400 },
@@ -135,13 +128,13 @@ it('a 3 s cut resumes without a negotiation and without a gap, for every viewer'
 		}
 	}
 	// The service kept the same connections: one per hub, the session unchanged.
-	const slot = hubs.slots.find('demo-quant', 'custom')!;
+	const slot = t.hubs.slots.find('demo-quant', 'custom')!;
 	expect(slot.connections.size).toBe(2);
 });
 
 /** Recoveries of the relay's upstream hubs, as the service counted them. */
 function resumes(): number {
 	let n = 0;
-	for (const c of hubs.reliable.connections()) n += c.resumes;
+	for (const c of t.hubs.reliable.connections()) n += c.resumes;
 	return n;
 }

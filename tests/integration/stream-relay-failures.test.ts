@@ -12,8 +12,6 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import type { Hubs } from '../../src/service/hubs/index';
-import type { RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
 import { startHubService, type HubService } from './service-support';
@@ -23,14 +21,11 @@ const accounts = demoAccounts();
 const research = accounts.accounts.find((a) => a._id === 'demo-research')!;
 research.group_limit = 4;
 const limitedKey = research.keys.find((k) => k.key.startsWith('gexbot_custom_'))!.key;
-let service: RunningService;
-let hubs: Hubs;
 let t: HubService;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
 	t = await startHubService({ market, accounts });
-	({ service, hubs } = t);
 });
 
 afterAll(async () => {
@@ -40,7 +35,7 @@ afterAll(async () => {
 
 function hubsOf(account: string): string[] {
 	const out: string[] = [];
-	for (const [hub, groups] of hubs.slots.find(account, 'custom')?.memberships ?? []) {
+	for (const [hub, groups] of t.hubs.slots.find(account, 'custom')?.memberships ?? []) {
 		for (const g of groups) out.push(`${hub}/${g}`);
 	}
 	return out;
@@ -61,7 +56,7 @@ async function mount(relay: StreamRelay): Promise<string> {
 describe('stream relay failures', () => {
 	it('an upstream refusal revokes only the groups of that change, with the reason', async () => {
 		const relay = new StreamRelay({
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: limitedKey,
 			userAgent: 'gexdeck/test'
 		});
@@ -130,7 +125,7 @@ describe('stream relay failures', () => {
 	it('a refused key stops in the error state without retrying', async () => {
 		let posts = 0;
 		const relay = new StreamRelay({
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: 'gexbot_custom_' + 'x'.repeat(43),
 			userAgent: 'gexdeck/test',
 			backoff: { baseMs: 10 },
@@ -154,7 +149,7 @@ describe('stream relay target', () => {
 		const quant = accounts.accounts.find((a) => a._id === 'demo-quant')!;
 		const quantKey = quant.keys.find((k) => k.integration === 'custom')!.key;
 		const target: { baseUrl: string; key: string | undefined } = {
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: undefined
 		};
 		const relay = new StreamRelay({ target: () => target, userAgent: 'gexdeck/test' });
