@@ -63,10 +63,12 @@ function etSecondOfDay(ms: number): { date: string; secondOfDay: number } {
 	return { date: p.date, secondOfDay: p.hour * 3600 + p.minute * 60 + p.second };
 }
 
-/**
- * Unix ms of the close of `date`: 16:00 ET, 13:00 on an early close. Option expiries settle then.
- * (The session's open and close in unix seconds: the contract's sessionBounds.)
- */
+/** Unix ms of the 09:30 ET open of `date` (the contract's sessionBounds, in ms). */
+export function sessionOpenMs(date: string): number {
+	return sessionBounds(date).open * 1000;
+}
+
+/** Unix ms of the close of `date`: 16:00 ET, 13:00 on an early close. Option expiries settle then. */
 export function sessionCloseMs(date: string): number {
 	return sessionBounds(date).close * 1000;
 }
@@ -150,9 +152,8 @@ export class SessionClock {
 		if (this.startMs !== undefined) return this.startMs + (wall - this.wallAtStart) * this.speed;
 		if (this.mode === 'real' || isRth(wall)) return wall;
 		const day = lastCompletedSession(wall);
-		const { open, close } = sessionBounds(day);
-		const since = Math.max(0, wall - close * 1000);
-		return open * 1000 + (since % (sessionSeconds(day) * 1000));
+		const since = Math.max(0, wall - sessionCloseMs(day));
+		return sessionOpenMs(day) + (since % (sessionSeconds(day) * 1000));
 	}
 
 	now(): Date {
