@@ -52,6 +52,8 @@ export async function startTestService(
 		tickers?: string[];
 		/** Wall-clock source of the market clock (unix ms), to jump simulated time in tests. */
 		wall?: () => number;
+		/** Further market options (history queue bounds), over the test defaults. */
+		marketOptions?: StartServiceOptions['marketOptions'];
 	} = {}
 ): Promise<TestService> {
 	const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-service-'));
@@ -66,7 +68,11 @@ export async function startTestService(
 		// History and EOD requests wait for a day's generation up to this bound; the default
 		// 60 s is a user-facing limit that a loaded test machine can exceed without any bug (the
 		// bound itself is tested in market.test.ts).
-		marketOptions: { historyWaitMs: 240_000, ...(options.wall ? { wall: options.wall } : {}) }
+		marketOptions: {
+			historyWaitMs: 240_000,
+			...(options.wall ? { wall: options.wall } : {}),
+			...options.marketOptions
+		}
 	});
 	return testService(service, dataDir);
 }
