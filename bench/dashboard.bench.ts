@@ -14,30 +14,21 @@
  * demo account's api_default allowance lifted; the dashboard is pointed at it with the two
  * variables a real deployment uses (GEXDECK_UPSTREAM, GEXDECK_API_KEY).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { demoAccounts } from '../src/service/accounts/demo';
-import { startService } from '../src/service/server';
-import { freePort, launchChromium, median, startDashboard, type Upstream } from './support';
-
-interface AutocannonResult {
-	requests: { average: number };
-	latency: { p50: number; p99: number; average: number };
-	non2xx: number;
-	errors: number;
-}
-// autocannon ships no type declarations; this is the part of its API the bench uses.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-	url: string;
-	connections: number;
-	duration: number;
-	headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
+import {
+	autocannon,
+	forkServe,
+	launchChromium,
+	loadRun,
+	median,
+	serveUnmetered,
+	startDashboard,
+	upstreamEnv,
+	type Upstream
+} from './support';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DASHBOARD_SECONDS ?? 6);
@@ -45,30 +36,8 @@ const ROUTE = 'SPX/classic/gex_full';
 const UA = 'gexdeck-bench/1';
 
 async function serve(): Promise<void> {
-	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-dash-'));
-	const accounts = demoAccounts();
-	const quant = accounts.accounts.find((a) => a._id === 'demo-quant')!;
-	// The direct run sends far more than a day's allowance; lift it for this account only.
-	quant.allowances = { api_default: { daily: 1e12, monthly: 1e12 } };
-	const service = await startService({ dataDir, accounts, tickers: ['SPX'] });
-	process.send?.({ baseUrl: service.url, key: quant.keys[0].key } satisfies Upstream);
-	process.on('disconnect', () => {
-		void service.close().finally(() => {
-			rmSync(dataDir, { recursive: true, force: true });
-			process.exit(0);
-		});
-	});
-}
-
-async function load(url: string, headers: Record<string, string>) {
-	const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-	return {
-		rps: r.requests.average,
-		p50: r.latency.p50,
-		p99: r.latency.p99,
-		mean: r.latency.average,
-		non2xx: r.non2xx
-	};
+	const { service, key } = await serveUnmetered('demo-quant');
+	process.send?.({ baseUrl: service.url, key } satisfies Upstream);
 }
 
 /**
@@ -148,18 +117,10 @@ async function firstPaint(dashboard: string, runs = 5) {
 }
 
 async function main(): Promise<void> {
-	const service: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-		execArgv: ['--import', 'tsx'],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc']
-	});
-	const upstream = await new Promise<Upstream>((resolve, reject) => {
-		service.once('message', (m) => resolve(m as Upstream));
-		service.once('exit', (code) => reject(new Error(`service process exited with ${code}`)));
-	});
+	const { child: service, ready: upstream } = await forkServe<Upstream>(import.meta.url);
 	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-dashdata-'));
-	const port = await freePort();
-	const dashboardProcess = await startDashboard(upstream, port, dataDir);
-	const dashboard = `http://127.0.0.1:${port}`;
+	const dashboardProcess = await startDashboard(upstreamEnv(upstream, dataDir));
+	const dashboard = dashboardProcess.base;
 	try {
 		const direct = `${upstream.baseUrl}/${ROUTE}`;
 		const proxied = `${dashboard}/api/${ROUTE}`;
@@ -171,8 +132,8 @@ async function main(): Promise<void> {
 		// Warm-up: JIT, keep-alive sockets, the whoami cache.
 		await autocannon({ url: direct, connections: 10, duration: 1, headers });
 		await autocannon({ url: proxied, connections: 10, duration: 1, headers: { 'User-Agent': UA } });
-		const d = await load(direct, headers);
-		const p = await load(proxied, { 'User-Agent': UA });
+		const d = await loadRun(direct, headers, CONNECTIONS, DURATION_S);
+		const p = await loadRun(proxied, { 'User-Agent': UA }, CONNECTIONS, DURATION_S);
 		const sd = await sequential(direct, headers);
 		const sp = await sequential(proxied, { 'User-Agent': UA });
 		const co = await coalescing(dashboard);
@@ -224,7 +185,7 @@ async function main(): Promise<void> {
 			`| reload painted from IndexedDB (/api held 1.5 s) | ${paint.cached.toFixed(0)} | < 1500 (before the network answer); marked stale in ${paint.staleShown}/${paint.runs} |`
 		);
 	} finally {
-		dashboardProcess.kill('SIGTERM');
+		await dashboardProcess.stop();
 		service.disconnect();
 		await new Promise((r) => setTimeout(r, 500));
 		rmSync(dataDir, { recursive: true, force: true });

@@ -21,12 +21,12 @@ import { demoAccounts } from '../src/service/accounts/demo';
 import type { RenderRun } from './histogram.harness.svelte';
 import {
 	bundleForBrowser,
-	freePort,
 	launchChromium,
 	quantile,
 	serveFiles,
+	spawnService,
 	startDashboard,
-	startService
+	upstreamEnv
 } from './support';
 
 const UPDATES = Number(process.env.RENDER_BENCH_UPDATES ?? 300);
@@ -145,10 +145,9 @@ interface PageStream {
 async function longTasks() {
 	const serviceDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-lt-service-'));
 	const dashDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-lt-dash-'));
-	const service = await startService({ dataDir: serviceDir, tickers: TICKERS });
+	const service = await spawnService({ dataDir: serviceDir, tickers: TICKERS, seed: 5 });
 	const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
-	const port = await freePort();
-	const dashboard = await startDashboard({ baseUrl: service.baseUrl, key }, port, dashDir);
+	const dashboard = await startDashboard(upstreamEnv({ baseUrl: service.url, key }, dashDir));
 	const browser = await launchChromium();
 	try {
 		const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -182,7 +181,7 @@ async function longTasks() {
 				}
 			}).observe({ type: 'long-animation-frame', buffered: true });
 		});
-		await page.goto(`http://127.0.0.1:${port}/SPX/classic/gex_full`);
+		await page.goto(`${dashboard.base}/SPX/classic/gex_full`);
 		await page.waitForSelector('[data-testid="feed-mode"][data-mode="stream"]', {
 			timeout: 60_000
 		});
@@ -255,7 +254,7 @@ async function longTasks() {
 		};
 	} finally {
 		await browser.close();
-		dashboard.kill('SIGTERM');
+		await dashboard.stop();
 		await service.stop();
 		rmSync(serviceDir, { recursive: true, force: true });
 		rmSync(dashDir, { recursive: true, force: true });

@@ -14,27 +14,28 @@
  *    three.js (marked by its `__THREE__` global) must be in the research route's lazy chunks and
  *    in no other route's: the bench exits non-zero when it leaks.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
 import { BufferAttribute, BufferGeometry } from 'three';
 import { buildSurface, updateSurface, type SurfaceMesh } from '../src/lib/charts/surface/geometry';
 import { surfaceGrid, type SurfaceGrid } from '../src/lib/charts/surface/grid';
+import {
+	launchChromium,
+	median,
+	quantile as quantileOfSorted,
+	root,
+	startDashboard
+} from './support';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s[Math.floor(s.length / 2)];
-};
-const quantile = (xs: number[], q: number) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
+/** The q-quantile of unsorted samples. */
+const quantile = (xs: number[], q: number) =>
+	quantileOfSorted(
+		[...xs].sort((a, b) => a - b),
+		q
+	);
 const ms = (x: number) => x.toFixed(3);
 
 // ---- 1. surface build and update ----------------------------------------------------------
@@ -233,49 +234,18 @@ console.log(
 );
 
 // ---- 2. orbit frame time in Chromium ---------------------------------------------------
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = createServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as { port: number };
-			srv.close(() => resolve(port));
-		});
-	});
-}
-const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-research-'));
-const env: NodeJS.ProcessEnv = {
-	...process.env,
-	HOST: '127.0.0.1',
-	PORT: String(port),
-	GEXDECK_DATA_DIR: dataDir
-};
-delete env.GEXDECK_UPSTREAM;
-delete env.GEXDECK_API_KEY;
-delete env.GEXDECK_RESEARCH_KEY;
-delete env.GEXDECK_PASSWORD;
-const app = spawn(process.execPath, [join(root, 'scripts/start.js')], {
-	cwd: root,
-	env,
-	stdio: 'ignore'
+// The built app with its embedded service (no upstream, key or password from the caller's shell).
+const app = await startDashboard({
+	GEXDECK_DATA_DIR: dataDir,
+	GEXDECK_UPSTREAM: undefined,
+	GEXDECK_API_KEY: undefined,
+	GEXDECK_RESEARCH_KEY: undefined,
+	GEXDECK_PASSWORD: undefined
 });
-const base = `http://127.0.0.1:${port}`;
+const base = app.base;
 try {
-	for (let i = 0; ; i++) {
-		const ok = await fetch(`${base}/login`).then(
-			(r) => r.ok,
-			() => false
-		);
-		if (ok) break;
-		if (i > 120) throw new Error('the app did not start');
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	if (!existsSync('/usr/bin/chromium')) throw new Error('/usr/bin/chromium is missing');
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
-	});
+	const browser = await launchChromium();
 	const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 	await page.goto(`${base}/SPX/research/iv_mid`);
 	const canvas = page.getByTestId('surface-canvas');
@@ -327,7 +297,7 @@ try {
 	);
 	console.log('');
 } finally {
-	app.kill('SIGTERM');
+	await app.stop();
 	rmSync(dataDir, { recursive: true, force: true });
 }
 

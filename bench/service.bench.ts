@@ -7,30 +7,9 @@
  * The servers run in a child process (this file with argument `serve`) so autocannon does not
  * share their event loop.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { demoAccounts } from '../src/service/accounts/demo';
-import { startService } from '../src/service/server';
-
-interface AutocannonResult {
-	requests: { average: number };
-	latency: { p50: number; p99: number };
-	non2xx: number;
-	errors: number;
-}
-// autocannon ships no type declarations; this is the part of its API the bench uses.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-	url: string;
-	connections: number;
-	duration: number;
-	headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
+import { autocannon, forkServe, loadRun, serveUnmetered } from './support';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SERVICE_SECONDS ?? 8);
@@ -44,17 +23,7 @@ interface Ports {
 }
 
 async function serve(): Promise<void> {
-	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-'));
-	const accounts = demoAccounts();
-	const classic = accounts.accounts[0];
-	// The bench sends far more requests than a day's allowance; lift it for this account only.
-	classic.allowances = { api_default: { daily: 1e12, monthly: 1e12 } };
-	const service = await startService({
-		dataDir,
-		accounts,
-		tickers: ['SPX']
-	});
-	const key = classic.keys[0].key;
+	const { service, key } = await serveUnmetered('demo-classic');
 	const probe = await fetch(service.rootUrl + ROUTE, {
 		headers: { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${key}` }
 	});
@@ -73,34 +42,10 @@ async function serve(): Promise<void> {
 		bytes: fixed.length
 	};
 	process.send?.(ports);
-	process.on('disconnect', () => {
-		void service.close().finally(() => {
-			rmSync(dataDir, { recursive: true, force: true });
-			process.exit(0);
-		});
-	});
-}
-
-async function run(url: string, headers: Record<string, string>) {
-	const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-	return {
-		rps: result.requests.average,
-		p50: result.latency.p50,
-		p99: result.latency.p99,
-		non2xx: result.non2xx,
-		errors: result.errors
-	};
 }
 
 async function main(): Promise<void> {
-	const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-		execArgv: ['--import', 'tsx'],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc']
-	});
-	const ports = await new Promise<Ports>((resolve, reject) => {
-		child.once('message', (m) => resolve(m as Ports));
-		child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
-	});
+	const { child, ready: ports } = await forkServe<Ports>(import.meta.url);
 	const headers = { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${ports.key}` };
 	// Warm both up so neither pays for JIT compilation inside the measurement.
 	await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: 10, duration: 1 });
@@ -110,8 +55,13 @@ async function main(): Promise<void> {
 		duration: 1,
 		headers
 	});
-	const bare = await run(`http://127.0.0.1:${ports.bare}/`, headers);
-	const service = await run(`http://127.0.0.1:${ports.service}${ROUTE}`, headers);
+	const bare = await loadRun(`http://127.0.0.1:${ports.bare}/`, headers, CONNECTIONS, DURATION_S);
+	const service = await loadRun(
+		`http://127.0.0.1:${ports.service}${ROUTE}`,
+		headers,
+		CONNECTIONS,
+		DURATION_S
+	);
 	child.disconnect();
 	const ratio = service.rps / bare.rps;
 	console.log(

@@ -15,17 +15,14 @@
  * least-squares slope after the warm-up (target: flat, < 1 MB/min); the frame check (every
  * viewer got every frame of every group, in order: zero gaps); relay CPU per viewer.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
-import { attachStreamEndpoint, StreamRelay } from '../src/lib/server/stream';
+import { StreamRelay } from '../src/lib/server/stream';
 import { demoAccounts } from '../src/service/accounts/demo';
-import { lines, nextJson, root, startService } from './support';
+import { lines, nextJson, relayToViewers, spawnService } from './support';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -92,13 +89,19 @@ function slope(xs: number[], ys: number[]): number {
 const MB = 1024 * 1024;
 let t0 = performance.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-soak-'));
-const service = await startService({ dataDir, tickers: TICKERS, start: START, speed: SPEED });
-const servicePid = service.process.pid!;
+const service = await spawnService({
+	dataDir,
+	tickers: TICKERS,
+	start: START,
+	speed: SPEED,
+	seed: 5
+});
+const servicePid = service.child.pid!;
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 /** What the relay logged (hub drops and their reasons go into the report). */
 const relayLog: string[] = [];
 const relay = new StreamRelay({
-	baseUrl: service.baseUrl,
+	baseUrl: service.url,
 	key,
 	userAgent: 'gexdeck-bench/1.0',
 	log: (m) => {
@@ -107,22 +110,11 @@ const relay = new StreamRelay({
 		console.error(`soak relay: ${m}`);
 	}
 });
-const http = createServer((_q, s) => s.writeHead(404).end());
-const endpoint = attachStreamEndpoint(http, relay, () => true);
-await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-const viewers = spawn(
-	process.execPath,
-	[
-		'--import',
-		'tsx',
-		join(root, 'bench/soak.viewers.ts'),
-		`ws://127.0.0.1:${(http.address() as AddressInfo).port}/stream`,
-		String(VIEWERS),
-		JSON.stringify(groups),
-		WITNESS
-	],
-	{ stdio: ['pipe', 'pipe', 'inherit'] }
-);
+const { viewers, close: closeViewers } = await relayToViewers(relay, 'bench/soak.viewers.ts', [
+	String(VIEWERS),
+	JSON.stringify(groups),
+	WITNESS
+]);
 const viewerLines = lines(viewers);
 await nextJson(viewerLines, 'subscribed');
 await relay.settled();
@@ -239,9 +231,7 @@ console.log(
 if (relayLog.length > 0) console.log(`\nRelay log: ${relayLog.join(' | ')}`);
 console.log(`\n(Node ${process.version}; shared machine)`);
 
-viewers.stdin!.write('exit\n');
-endpoint.close();
+closeViewers();
 await relay.close();
-http.close();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(zeroGaps ? 0 : 1);

@@ -11,14 +11,11 @@
  * Node decode: time per 400-strike Gex relay frame through the worker's decode path
  * (relay frame -> Any -> fzstd -> static protobuf -> columnar typed arrays).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
-import { attachStreamEndpoint, StreamRelay } from '../src/lib/server/stream';
+import { StreamRelay } from '../src/lib/server/stream';
 import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
 import { encodeRelayFrame } from '../src/lib/relay/relayFrame';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
@@ -30,9 +27,9 @@ import {
 	lines,
 	nextJson,
 	quantile,
-	root,
+	relayToViewers,
 	serveFiles,
-	startService
+	spawnService
 } from './support';
 
 const VIEWERS = 10;
@@ -151,32 +148,21 @@ const workerTimes = [...browserNumbers.perFrame].sort((a, b) => a - b);
 
 // ---- relay CPU --------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-stream-'));
-const service = await startService({ dataDir, tickers: TICKERS });
+const service = await spawnService({ dataDir, tickers: TICKERS, seed: 5 });
 const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const relay = new StreamRelay({
-	baseUrl: service.baseUrl,
+	baseUrl: service.url,
 	key,
 	userAgent: 'gexdeck-bench/1.0'
 });
-const http = createServer((_q, s) => s.writeHead(404).end());
-const endpoint = attachStreamEndpoint(http, relay, () => true);
-await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
 const groups = [
 	...TICKERS.map((t) => `${t}_classic_gex_full`),
 	...TICKERS.slice(0, 25).map((t) => `${t}_orderflow_orderflow`)
 ];
-const viewers = spawn(
-	process.execPath,
-	[
-		'--import',
-		'tsx',
-		join(root, 'bench/stream.viewers.ts'),
-		`ws://127.0.0.1:${(http.address() as AddressInfo).port}/stream`,
-		String(VIEWERS),
-		JSON.stringify(groups)
-	],
-	{ stdio: ['pipe', 'pipe', 'inherit'] }
-);
+const { viewers, close: closeViewers } = await relayToViewers(relay, 'bench/stream.viewers.ts', [
+	String(VIEWERS),
+	JSON.stringify(groups)
+]);
 const viewerLines = lines(viewers);
 await nextJson(viewerLines, 'subscribed');
 await relay.settled();
@@ -243,9 +229,7 @@ console.log(
 );
 console.log(`\n(${SECONDS} s measured after 3 s warm-up; Node ${process.version})`);
 
-viewers.stdin!.write('exit\n');
-endpoint.close();
+closeViewers();
 await relay.close();
-http.close();
 await service.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -2,12 +2,15 @@
  * What the benchmarks share: Chromium launched exactly as the e2e tests launch it (the flags
  * come from playwright.config.ts, not a copy), bundling browser code with esbuild (Svelte
  * components and rune modules included), a static server for harness pages, the embedded
- * service and the built dashboard as child processes, and the statistics.
+ * service and the built dashboard as child processes (the integration tests' starters), the
+ * load benches' unmetered service in a child and autocannon, and the statistics.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +18,12 @@ import { chromium, type Browser } from '@playwright/test';
 import { build, transform, type Plugin } from 'esbuild';
 import { compile, compileModule } from 'svelte/compiler';
 import playwrightConfig from '../playwright.config';
+import { attachStreamEndpoint, type StreamRelay } from '../src/lib/server/stream';
+import { demoAccounts } from '../src/service/accounts/demo';
+import { startService, type RunningService } from '../src/service/server';
+import { root } from '../tests/support/processes';
 
-export const root = fileURLToPath(new URL('..', import.meta.url));
+export { root };
 
 // ---- statistics ---------------------------------------------------------------------------
 
@@ -99,16 +106,9 @@ export async function serveFiles(files: Record<string, string>): Promise<{
 
 // ---- child processes ----------------------------------------------------------------------
 
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = createNetServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as AddressInfo;
-			srv.close(() => resolve(port));
-		});
-	});
-}
+// The built dashboard and the service as their own processes: the starters the integration
+// tests use (tests/support/processes.ts), so both start the app the same way.
+export { freePort, spawnService, startDashboard } from '../tests/support/processes';
 
 export function lines(child: ChildProcess): AsyncIterator<string> {
 	return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -131,87 +131,123 @@ export async function nextJson(
 	}
 }
 
-export interface ServiceOptions {
-	dataDir: string;
-	tickers: readonly string[];
-	/** Simulated start instant (an RTH moment, so frames flow whatever the wall clock says). */
-	start?: string;
-	seed?: number;
-	/** Simulated seconds per wall second (default 1). */
-	speed?: number;
-}
-
-/** The embedded service in its own process (src/service/main.ts), at simulated speed 1. */
-export async function startService(
-	o: ServiceOptions
-): Promise<{ process: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
-	const child = spawn(
-		process.execPath,
-		[
-			'--import',
-			'tsx',
-			join(root, 'src/service/main.ts'),
-			'--port',
-			'0',
-			'--ready-json',
-			'--data-dir',
-			o.dataDir,
-			'--start',
-			o.start ?? '2026-11-18T16:00:00Z',
-			'--speed',
-			String(o.speed ?? 1),
-			'--seed',
-			String(o.seed ?? 5),
-			'--tickers',
-			o.tickers.join(',')
-		],
-		{ stdio: ['ignore', 'pipe', 'inherit'] }
-	);
-	const ready = await nextJson(lines(child), 'ready');
+/**
+ * The dashboard's /stream endpoint for `relay` on a loopback port (every viewer let in), and a
+ * viewers process on it: `script` (a bench/*.viewers.ts) run with tsx, given the /stream URL
+ * and `args`, speaking JSON lines on stdout and taking commands on stdin. close() ends the
+ * viewers ('exit') and the endpoint; the relay is the caller's.
+ */
+export async function relayToViewers(
+	relay: StreamRelay,
+	script: string,
+	args: string[]
+): Promise<{ viewers: ChildProcess; close(): void }> {
+	const http = createServer((_q, s) => s.writeHead(404).end());
+	const endpoint = attachStreamEndpoint(http, relay, () => true);
+	await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+	const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/stream`;
+	const viewers = spawn(process.execPath, ['--import', 'tsx', join(root, script), url, ...args], {
+		stdio: ['pipe', 'pipe', 'inherit']
+	});
 	return {
-		process: child,
-		baseUrl: String(ready.base_url),
-		stop: async () => {
-			if (child.exitCode !== null) return;
-			child.kill('SIGTERM');
-			await new Promise((r) => child.once('exit', r));
+		viewers,
+		close: () => {
+			viewers.stdin!.write('exit\n');
+			endpoint.close();
+			http.close();
 		}
 	};
 }
 
+/** The GEXDECK_UPSTREAM / GEXDECK_API_KEY pair a real deployment sets, for startDashboard. */
 export interface Upstream {
 	baseUrl: string;
 	key: string;
 }
 
+export function upstreamEnv(upstream: Upstream, dataDir: string): Record<string, string> {
+	return {
+		GEXDECK_UPSTREAM: upstream.baseUrl,
+		GEXDECK_API_KEY: upstream.key,
+		GEXDECK_DATA_DIR: dataDir
+	};
+}
+
+// ---- load runs against the embedded service in a child process ------------------------------
+
+export interface AutocannonResult {
+	requests: { average: number };
+	latency: { p50: number; p99: number; average: number };
+	non2xx: number;
+	errors: number;
+}
+
+/** autocannon, typed: it ships no declarations; this is the part of its API the benches use. */
+export const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+	url: string;
+	connections: number;
+	duration: number;
+	headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
 /**
- * The built dashboard (`node scripts/start.js`) on `port`, pointed at `upstream` with the two
- * variables a real deployment uses. Resolves once it listens.
+ * One autocannon run of `connections` x `seconds` against `url`: requests/s, latency (whole ms,
+ * as autocannon measures it) and the failures.
  */
-export async function startDashboard(
-	upstream: Upstream,
-	port: number,
-	dataDir: string
-): Promise<ChildProcess> {
-	const child = spawn(process.execPath, ['scripts/start.js'], {
-		cwd: root,
-		env: {
-			...process.env,
-			PORT: String(port),
-			HOST: '127.0.0.1',
-			GEXDECK_UPSTREAM: upstream.baseUrl,
-			GEXDECK_API_KEY: upstream.key,
-			GEXDECK_DATA_DIR: dataDir
-		},
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	await new Promise<void>((resolve, reject) => {
-		let out = '';
-		child.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('Listening on')) resolve();
+export async function loadRun(
+	url: string,
+	headers: Record<string, string>,
+	connections: number,
+	seconds: number
+) {
+	const r = await autocannon({ url, connections, duration: seconds, headers });
+	return {
+		rps: r.requests.average,
+		p50: r.latency.p50,
+		p99: r.latency.p99,
+		mean: r.latency.average,
+		non2xx: r.non2xx,
+		errors: r.errors
+	};
+}
+
+/**
+ * The `serve` side of a load bench: the embedded service (SPX) in this child process, with the
+ * api_default allowance of demo account `accountId` lifted (a load run sends far more than a
+ * day's allowance) and that account's first key; the service and its data folder go when the
+ * parent disconnects. The bench sends the parent what it needs with `process.send`.
+ */
+export async function serveUnmetered(
+	accountId: string
+): Promise<{ service: RunningService; key: string }> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-serve-'));
+	const accounts = demoAccounts();
+	const account = accounts.accounts.find((a) => a._id === accountId);
+	if (!account) throw new Error(`no demo account ${accountId}`);
+	account.allowances = { api_default: { daily: 1e12, monthly: 1e12 } };
+	const service = await startService({ dataDir, accounts, tickers: ['SPX'] });
+	process.on('disconnect', () => {
+		void service.close().finally(() => {
+			rmSync(dataDir, { recursive: true, force: true });
+			process.exit(0);
 		});
-		child.once('exit', (code) => reject(new Error(`dashboard exited with ${code}: ${out}`)));
 	});
-	return child;
+	return { service, key: account.keys[0].key };
+}
+
+/**
+ * Runs `benchFile` (a bench's import.meta.url) again as a child with the argument `serve`, so
+ * the load generator does not share the servers' event loop; resolves with the child and the
+ * first message it sends. `child.disconnect()` ends it.
+ */
+export async function forkServe<T>(benchFile: string): Promise<{ child: ChildProcess; ready: T }> {
+	const child = fork(fileURLToPath(benchFile), ['serve'], {
+		execArgv: ['--import', 'tsx'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+	});
+	const ready = await new Promise<T>((resolve, reject) => {
+		child.once('message', (m) => resolve(m as T));
+		child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
+	});
+	return { child, ready };
 }

@@ -12,10 +12,10 @@ import {
 	isRth,
 	lastCompletedSession,
 	marketPosition,
-	sessionBounds,
 	sessionCloseMs,
 	sessionSeconds
 } from './market/clock';
+import { sessionBounds } from '../lib/contract/newYorkTime';
 import { buildChain } from './market/chainDay';
 import { sessionPath } from './market/path';
 import { futuresConversionAt } from './market/futuresBasis';
@@ -31,7 +31,10 @@ describe('early-close sessions', () => {
 	it('end RTH at 13:00:00 ET and leave the close tick as the position', () => {
 		expect(sessionSeconds(EARLY)).toBe(12_600);
 		expect(sessionSeconds('2026-11-25')).toBe(23_400);
-		expect(new Date(sessionBounds(EARLY).close).toISOString()).toBe('2026-11-27T18:00:00.000Z');
+		expect(new Date(sessionBounds(EARLY).close * 1000).toISOString()).toBe(
+			'2026-11-27T18:00:00.000Z'
+		);
+		expect(sessionCloseMs(EARLY)).toBe(sessionBounds(EARLY).close * 1000);
 		expect(isRth(etToUtc(EARLY, 12, 59, 59))).toBe(true);
 		expect(isRth(etToUtc(EARLY, 13, 0, 0))).toBe(true); // the close tick
 		expect(isRth(etToUtc(EARLY, 13, 0, 1))).toBe(false);

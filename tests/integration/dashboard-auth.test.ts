@@ -10,7 +10,6 @@ import {
 	setCookies,
 	startDashboard,
 	startStubUpstream,
-	TEST_KEY,
 	type RunningDashboard,
 	type StubUpstream
 } from './dashboard-support';
@@ -23,8 +22,7 @@ beforeAll(async () => {
 	stub = await startStubUpstream();
 	app = await startDashboard({
 		GEXDECK_PASSWORD: 'correct horse',
-		GEXDECK_UPSTREAM: stub.url,
-		GEXDECK_API_KEY: TEST_KEY
+		...stub.env
 	});
 	base = app.base;
 }, 240_000);

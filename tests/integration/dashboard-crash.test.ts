@@ -14,7 +14,6 @@ import {
 	rawRequest,
 	startDashboard,
 	startStubUpstream,
-	TEST_KEY,
 	type RunningDashboard,
 	type StubUpstream
 } from './dashboard-support';
@@ -27,8 +26,7 @@ beforeAll(async () => {
 	stub = await startStubUpstream();
 	d = await startDashboard({
 		GEXDECK_PASSWORD: 'pw',
-		GEXDECK_UPSTREAM: stub.url,
-		GEXDECK_API_KEY: TEST_KEY
+		...stub.env
 	});
 	session = (await logIn(d, 'pw')).session as string;
 	expect(session).toBeTruthy();

@@ -21,7 +21,6 @@ import {
 	runToExit,
 	startDashboard,
 	startStubUpstream,
-	TEST_KEY,
 	type StubUpstream
 } from './dashboard-support';
 
@@ -45,8 +44,7 @@ describe('state files at start', () => {
 				HOST: '127.0.0.1',
 				PORT: '0',
 				GEXDECK_DATA_DIR: dataDir,
-				GEXDECK_UPSTREAM: stub.url,
-				GEXDECK_API_KEY: TEST_KEY
+				...stub.env
 			});
 			expect(run.code).toBe(1);
 			expect(run.output).toContain(join(dataDir, file));
@@ -63,8 +61,7 @@ describe('state files at start', () => {
 		const dataDir = join(parent, 'state', 'dashboard');
 		const d = await startDashboard({
 			GEXDECK_DATA_DIR: dataDir,
-			GEXDECK_UPSTREAM: stub.url,
-			GEXDECK_API_KEY: TEST_KEY
+			...stub.env
 		});
 		try {
 			// A quota-pool route is counted in the ledger, written shortly after.
@@ -85,8 +82,7 @@ describe('state files at start', () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-fail-'));
 		const d = await startDashboard({
 			GEXDECK_DATA_DIR: dataDir,
-			GEXDECK_UPSTREAM: stub.url,
-			GEXDECK_API_KEY: TEST_KEY
+			...stub.env
 		});
 		const ledger = join(dataDir, 'ledger.json');
 		const waitFor = async (check: () => boolean | Promise<boolean>) => {

@@ -12,7 +12,6 @@ import {
 	setCookies,
 	startDashboard,
 	startStubUpstream,
-	TEST_KEY,
 	upgradeStatus,
 	type RunningDashboard,
 	type StubUpstream
@@ -34,10 +33,7 @@ async function dashboard(
 	env: Record<string, string | undefined> = {},
 	entry: 'start' | 'build' | 'preview' = 'start'
 ): Promise<RunningDashboard> {
-	const d = await startDashboard(
-		{ GEXDECK_UPSTREAM: stub.url, GEXDECK_API_KEY: TEST_KEY, ...env },
-		entry
-	);
+	const d = await startDashboard({ ...stub.env, ...env }, entry);
 	running.push(d);
 	return d;
 }

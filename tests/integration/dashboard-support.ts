@@ -2,33 +2,30 @@
  * Helpers of the dashboard integration tests: a stub upstream (GEXDECK_UPSTREAM, so no embedded
  * service has to warm up), the built dashboard started the way users start it (`npm start` =
  * scripts/start.js, or adapter-node's own `node build`) on a free loopback port with a fresh data
- * folder, and raw HTTP requests whose Host/Origin/Cookie headers fetch() would not let us forge.
+ * folder (the starter is tests/support/processes.ts, shared with the benchmarks), and raw HTTP
+ * requests whose Host/Origin/Cookie headers fetch() would not let us forge.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
+import WebSocket from 'ws';
+import type { RunningDashboard } from '../support/processes';
 
-export const root = join(import.meta.dirname, '..', '..');
+export {
+	freePort,
+	root,
+	runToExit,
+	startDashboard,
+	type RunningDashboard
+} from '../support/processes';
+
 export const TEST_KEY = `gexbot_custom_${'B'.repeat(43)}`;
-
-export function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const s = createServer();
-		s.listen(0, '127.0.0.1', () => {
-			const { port } = s.address() as AddressInfo;
-			s.close(() => resolve(port));
-		});
-	});
-}
 
 export interface StubUpstream {
 	server: Server;
 	/** `http://127.0.0.1:<port>/v2` */
 	url: string;
+	/** The two variables that point a dashboard at it: GEXDECK_UPSTREAM and GEXDECK_API_KEY. */
+	env: { GEXDECK_UPSTREAM: string; GEXDECK_API_KEY: string };
 	userAgents: string[];
 	close(): Promise<void>;
 }
@@ -57,118 +54,14 @@ export async function startStubUpstream(): Promise<StubUpstream> {
 		res.writeHead(404).end('{"error":"not found"}');
 	});
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
 	return {
 		server,
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
+		url,
+		env: { GEXDECK_UPSTREAM: url, GEXDECK_API_KEY: TEST_KEY },
 		userAgents,
 		close: () => new Promise<void>((r) => server.close(() => r()))
 	};
-}
-
-export interface RunningDashboard {
-	proc: ChildProcess;
-	port: number;
-	base: string;
-	/** Everything the process printed so far (stdout and stderr). */
-	output(): string;
-	stop(): Promise<void>;
-}
-
-const ENTRIES = {
-	/** `npm start` */
-	start: { args: () => ['scripts/start.js'], ready: 'Listening on' },
-	/** adapter-node's own `node build` */
-	build: { args: () => ['build'], ready: 'Listening on' },
-	/** `npm run preview` (vite preview of the build), on loopback */
-	preview: {
-		args: (port: number) => [
-			join('node_modules', 'vite', 'bin', 'vite.js'),
-			'preview',
-			'--port',
-			String(port),
-			'--strictPort',
-			'--host',
-			'127.0.0.1'
-		],
-		ready: 'Local:'
-	}
-};
-
-/** Start the built dashboard the way `entry` does and wait until it listens. */
-export async function startDashboard(
-	env: Record<string, string | undefined>,
-	entry: keyof typeof ENTRIES = 'start'
-): Promise<RunningDashboard> {
-	const port = await freePort();
-	const fullEnv: Record<string, string> = {};
-	for (const [k, v] of Object.entries({
-		...process.env,
-		HOST: '127.0.0.1',
-		PORT: String(port),
-		GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-dash-')),
-		...env
-	})) {
-		if (v !== undefined) fullEnv[k] = v;
-	}
-	const proc = spawn(process.execPath, ENTRIES[entry].args(port), {
-		cwd: root,
-		env: fullEnv,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let out = '';
-	// Vite colours its banner when CI is set, even into a pipe: match the text, not the escapes.
-	proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-	const text = () => stripVTControlCharacters(out);
-	await new Promise<void>((resolve, reject) => {
-		const onData = () => {
-			if (text().includes(ENTRIES[entry].ready)) {
-				proc.stdout!.off('data', onData);
-				resolve();
-			}
-		};
-		proc.stdout!.on('data', onData);
-		proc.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
-	});
-	return {
-		proc,
-		port,
-		base: `http://127.0.0.1:${port}`,
-		output: text,
-		stop: async () => {
-			if (proc.exitCode !== null || proc.signalCode !== null) return;
-			const exited = new Promise((r) => proc.once('exit', r));
-			proc.kill('SIGTERM');
-			await exited;
-		}
-	};
-}
-
-/** Run `node <args>` to completion (a start that must refuse), with its exit code and output. */
-export function runToExit(
-	args: string[],
-	env: Record<string, string | undefined>,
-	timeoutMs = 120_000
-): Promise<{ code: number | null; output: string }> {
-	const fullEnv: Record<string, string> = {};
-	for (const [k, v] of Object.entries({ ...process.env, ...env })) {
-		if (v !== undefined) fullEnv[k] = v;
-	}
-	const proc = spawn(process.execPath, args, {
-		cwd: root,
-		env: fullEnv,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let output = '';
-	proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-	proc.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-	const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-	return new Promise((resolve) =>
-		proc.once('exit', (code) => {
-			clearTimeout(timer);
-			resolve({ code, output });
-		})
-	);
 }
 
 export interface RawAnswer {
@@ -299,4 +192,27 @@ export async function logIn(
 		new URLSearchParams(fields).toString()
 	);
 	return { csrf, headers, session: setCookies(answer.headers).gexdeck_session, answer };
+}
+
+/**
+ * Opens `<base>/stream` (the dashboard's relay), subscribes to one group and resolves with the
+ * socket and the first binary frame; the caller closes the socket.
+ */
+export function streamFrame(base: string): Promise<{ ws: WebSocket; frame: Buffer }> {
+	const ws = new WebSocket(`${base.replace('http:', 'ws:')}/stream`);
+	return new Promise<{ ws: WebSocket; frame: Buffer }>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error('no /stream frame within 60 s')), 60_000);
+		ws.on('open', () =>
+			ws.send(JSON.stringify({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] }))
+		);
+		ws.on('message', (data, binary) => {
+			if (!binary) return;
+			clearTimeout(timer);
+			resolve({ ws, frame: data as Buffer });
+		});
+		ws.on('error', reject);
+	}).catch((e: unknown) => {
+		ws.close();
+		throw e;
+	});
 }

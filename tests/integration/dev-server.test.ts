@@ -10,8 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { rawRequest, root, upgradeStatus } from './dashboard-support';
+import { stopChild } from '../support/processes';
+import { rawRequest, root, streamFrame, upgradeStatus } from './dashboard-support';
 
 let proc: ChildProcess;
 let port = 0;
@@ -53,28 +53,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-	if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-	const exited = new Promise((r) => proc.once('exit', r));
-	proc.kill('SIGTERM');
-	await exited;
+	if (proc) await stopChild(proc);
 });
-
-/** Opens /stream, subscribes to one group and resolves with the first binary frame. */
-function streamFrame(): Promise<Buffer> {
-	const ws = new WebSocket(`ws://127.0.0.1:${port}/stream`);
-	return new Promise<Buffer>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error('no /stream frame within 60 s')), 60_000);
-		ws.on('open', () =>
-			ws.send(JSON.stringify({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] }))
-		);
-		ws.on('message', (data, binary) => {
-			if (!binary) return;
-			clearTimeout(timer);
-			resolve(data as Buffer);
-		});
-		ws.on('error', reject);
-	}).finally(() => ws.close());
-}
 
 describe('vite dev', () => {
 	it('serves a page, which runs the init hook under the dev server', async () => {
@@ -97,7 +77,8 @@ describe('vite dev', () => {
 	});
 
 	it('relays a /stream frame', async () => {
-		const frame = await streamFrame();
+		const { ws, frame } = await streamFrame(`http://127.0.0.1:${port}`);
+		ws.close();
 		expect(frame.byteLength).toBeGreaterThan(0);
 	}, 90_000);
 

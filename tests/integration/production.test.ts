@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { streamFrame } from './dashboard-support';
 import { execForm, npmRuns, parseDockerfile, stage, type Stage } from '../support/dockerfile';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -223,23 +223,6 @@ function getWithHost(url: string, host: string): Promise<number> {
 		});
 		req.on('error', reject);
 		req.end();
-	});
-}
-
-/** Opens /stream, subscribes to one group and resolves with the first binary frame. */
-function streamFrame(base: string): Promise<{ ws: WebSocket; frame: Buffer }> {
-	const ws = new WebSocket(`${base.replace('http:', 'ws:')}/stream`);
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error('no /stream frame within 60 s')), 60_000);
-		ws.on('open', () =>
-			ws.send(JSON.stringify({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] }))
-		);
-		ws.on('message', (data, binary) => {
-			if (!binary) return;
-			clearTimeout(timer);
-			resolve({ ws, frame: data as Buffer });
-		});
-		ws.on('error', reject);
 	});
 }
 

@@ -18,6 +18,7 @@ import { splitBackfill } from '../../src/lib/relay/backfillBody';
 import { decodeBackfill } from '../../src/lib/stream/backfill';
 import { parseRelayFrame } from '../../src/lib/relay/relayFrame';
 import { attachHubs } from '../../src/service/hubs/index';
+import { until } from '../support/until';
 import { keysOf, startTestService, type TestService } from './service-support';
 import { StreamViewer } from './stream-relay.viewer';
 
@@ -83,14 +84,6 @@ function framesOf(viewer: StreamViewer): string[] {
 	return viewer.frames().map((f) => `${f.group} ${Buffer.from(f.any).toString('hex')}`);
 }
 
-async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
-	const until = Date.now() + ms;
-	while (!cond()) {
-		if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
-
 describe('session recorder', () => {
 	it('backfills, frame for frame, what a viewer from the start received; survives kill -9', async () => {
 		const first = await startDashboard();
@@ -98,7 +91,7 @@ describe('session recorder', () => {
 		await early.request({ type: 'subscribe', groups: [GROUP] });
 		const startSim = Date.parse(START) / 1000;
 		// A simulated hour of frames (the clock runs at 600x).
-		await waitFor(() => early.frames(GROUP).length >= 2, 30_000, 'first frames');
+		await until(() => early.frames(GROUP).length >= 2, 30_000, 'first frames');
 		await new Promise((r) => setTimeout(r, 6500));
 
 		// A viewer that arrives now gets the whole session so far in one request.
@@ -109,7 +102,7 @@ describe('session recorder', () => {
 		// Every frame is written before it is relayed: the recording holds at least what the early
 		// viewer has, and the early viewer's frames are its prefix, byte for byte.
 		expect(recorded.length).toBeGreaterThanOrEqual(live.length);
-		await waitFor(() => framesOf(early).length >= recorded.length, 10_000, 'early viewer');
+		await until(() => framesOf(early).length >= recorded.length, 10_000, 'early viewer');
 		expect(framesOf(early).slice(0, recorded.length)).toEqual(recorded);
 
 		// The worker's decoder turns the body into the same updates as the live frames.
@@ -152,7 +145,7 @@ describe('session recorder', () => {
 		// Recording resumes after the restart, appended to the same day.
 		const resumed = await StreamViewer.open(`ws://127.0.0.1:${second.port}/stream`);
 		await resumed.request({ type: 'subscribe', groups: [GROUP] });
-		await waitFor(() => resumed.frames(GROUP).length >= 3, 30_000, 'frames after restart');
+		await until(() => resumed.frames(GROUP).length >= 3, 30_000, 'frames after restart');
 		const whole = entriesOf(await backfill(second.port));
 		expect(whole.length).toBeGreaterThan(afterRestart.length);
 		expect(whole.slice(0, afterRestart.length)).toEqual(afterRestart);

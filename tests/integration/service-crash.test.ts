@@ -14,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WEBPUBSUB_SUBPROTOCOL } from '../../src/lib/contract/pubsub';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { negotiateUrls, sendThenReset, spawnService } from './service-support';
+import { UA, negotiateUrls, sendThenReset, spawnService } from './service-support';
 
 const accounts = demoAccounts().accounts;
 const quantKey = accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
-const UA = 'gexdeck-tests/1.0';
 let child: ChildProcess;
 let port = 0;
 let dataDir: string;

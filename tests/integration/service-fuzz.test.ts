@@ -12,11 +12,8 @@
  */
 import { compress } from '@bokuweb/zstd-wasm';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServerMessage } from '../../src/lib/contract/pubsub';
 import { decodeRelayMessage } from '../../src/lib/stream/relayDecode';
@@ -24,9 +21,9 @@ import { encodeRelayFrame } from '../../src/lib/relay/relayFrame';
 import { initWireEncoder, wrapAny } from '../../src/lib/wire/encode';
 import { TYPE_URLS } from '../../src/lib/wire/typeUrls';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
+import { startHubService, type HubService } from './service-support';
 
 /** The manual market with a (tiny) stored day, so history and EOD requests get real answers. */
 class DayMarket extends ManualMarket {
@@ -36,21 +33,19 @@ class DayMarket extends ManualMarket {
 }
 
 let service: RunningService;
-let dataDir: string;
+let t: HubService;
 const keys = demoAccounts().accounts.flatMap((a) => a.keys.map((k) => k.key));
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-fuzz-'));
 	const market = new DayMarket();
 	market.tick();
-	service = await startService({ market, accounts: demoAccounts(), dataDir, quotaFlushMs: 0 });
-	await attachHubs(service);
+	t = await startHubService({ market });
+	({ service } = t);
 	await initWireEncoder();
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 /** Runs the service's request listener on an in-memory request; resolves with the status. */

@@ -5,13 +5,10 @@
  * none is lost (each day ends up on disk and is then a plain 302); the service's memory stays
  * bounded while they run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Market } from '../../src/service/simulatedMarket';
-import { startService, type RunningService } from '../../src/service/server';
-import { api, keysOf, testAccounts } from './service-support';
+import type { RunningService } from '../../src/service/server';
+import { api, keysOf, startTestService, type TestService } from './service-support';
 
 const CONCURRENCY = 2;
 /** Ten sessions before Friday 20 Nov 2026 (Veterans Day is a stock-market session). */
@@ -31,26 +28,21 @@ const DAYS = [
 const RSS_BOUND = 800e6;
 
 const keys = keysOf();
+let t: TestService;
 let service: RunningService;
-let dataDir: string;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-history-queue-'));
-	service = await startService({
-		dataDir,
-		accounts: testAccounts(),
-		quotaFlushMs: 10,
+	t = await startTestService({
 		// HYG: the smallest chain, so ten whole days stay a short test.
 		tickers: ['HYG'],
 		start: '2026-11-20T15:30:00Z',
-		seed: 7,
 		marketOptions: { historyConcurrency: CONCURRENCY, historyWaitMs: 1500, eodTickers: [] }
 	});
+	({ service } = t);
 }, 120_000);
 
 afterAll(async () => {
-	await service?.close();
-	if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 interface Pending {

@@ -2,16 +2,13 @@
  * Server-side WebSocket pings: a live client (whose WebSocket stack answers pings) stays
  * connected through idle periods; a peer that stops answering is cut after two ping rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { RunningService } from '../../src/service/server';
 import { HubClient } from './service-hubs.client';
 import { ManualMarket } from './service-hubs.market';
+import { negotiateUrls, startHubService, type HubService } from './service-support';
 
 const PING_MS = 150;
 const accounts = demoAccounts();
@@ -21,31 +18,24 @@ const keys = {
 	platform: quant.keys.find((k) => k.integration === 'ninjatrader')!.key
 };
 let service: RunningService;
-let dataDir: string;
+let t: HubService;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-ping-'));
-	service = await startService({ market: new ManualMarket(['SPX']), accounts, dataDir });
-	await attachHubs(service, { pingIntervalMs: PING_MS });
+	t = await startHubService({
+		market: new ManualMarket(['SPX']),
+		accounts,
+		hubs: { pingIntervalMs: PING_MS }
+	});
+	({ service } = t);
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 async function connect(key: string): Promise<HubClient> {
-	const res = await fetch(`${service.url}/negotiate`, {
-		method: 'POST',
-		headers: {
-			'User-Agent': 'gexdeck-tests/1.0',
-			'Content-Type': 'application/json',
-			Authorization: `Bearer ${key}`
-		},
-		body: JSON.stringify({ groups: ['SPX_classic_gex_full', 'SPX_spot'] })
-	});
-	const { websocket_urls } = (await res.json()) as { websocket_urls: Record<string, string> };
-	return HubClient.connect(websocket_urls.v2_classic);
+	const urls = await negotiateUrls(service.url, key, ['SPX_classic_gex_full', 'SPX_spot']);
+	return HubClient.connect(urls.v2_classic);
 }
 
 describe('heartbeats', () => {

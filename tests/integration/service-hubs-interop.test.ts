@@ -5,70 +5,42 @@
  * and zstd, carries exactly the wire integers of the REST snapshot of the same second.
  */
 import { WebPubSubClient, WebPubSubJsonProtocol } from '@azure/web-pubsub-client';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWire, U100 } from '../../src/lib/contract/scaling';
-import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
 import { HubClient } from './service-hubs.client';
 import { decodeFrame, expectGexFrameMatchesRest, type DecodedFrame } from './service-hubs.decode';
+import {
+	getJson,
+	negotiateUrls,
+	quantKey,
+	startHubService,
+	type HubService
+} from './service-support';
 
-const UA = 'gexdeck-tests/1.0';
-const accounts = demoAccounts();
-const key = accounts.accounts
-	.find((a) => a._id === 'demo-quant')!
-	.keys.find((k) => k.integration === 'custom')!.key;
-let service: RunningService;
-let dataDir: string;
+const key = quantKey();
+let t: HubService;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-interop-'));
-	service = await startService({
-		accounts,
-		dataDir,
+	t = await startHubService({
 		seed: 11,
-		clock: 'session',
 		// Wednesday 2026-11-18 10:30 ET: regular trading hours, so the engine ticks every second.
 		start: '2026-11-18T15:30:00Z',
-		speed: 1,
-		tickers: ['SPX', 'SPY'],
-		quotaFlushMs: 0
+		tickers: ['SPX', 'SPY']
 	});
-	await attachHubs(service);
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
-async function rest(path: string): Promise<Record<string, unknown>> {
-	const res = await fetch(`${service.url}${path}`, {
-		headers: { 'User-Agent': UA, Accept: 'application/json', Authorization: `Bearer ${key}` }
-	});
-	expect(res.status).toBe(200);
-	return (await res.json()) as Record<string, unknown>;
-}
+const rest = (path: string) => getJson(t.service.url, path, key);
 
 describe('official @azure/web-pubsub-client', () => {
 	it('receives group frames that decode to the REST snapshot of the same second', async () => {
-		const negotiated = await fetch(`${service.url}/negotiate`, {
-			method: 'POST',
-			headers: {
-				'User-Agent': UA,
-				Accept: 'application/json',
-				'Content-Type': 'application/json',
-				Authorization: `Bearer ${key}`
-			},
-			body: JSON.stringify({ groups: ['SPX_classic_gex_full', 'SPX_spot'] })
-		});
-		expect(negotiated.status).toBe(200);
-		const { websocket_urls } = (await negotiated.json()) as {
-			websocket_urls: Record<string, string>;
-		};
+		const websocket_urls = await negotiateUrls(t.service.url, key, [
+			'SPX_classic_gex_full',
+			'SPX_spot'
+		]);
 
 		const client = new WebPubSubClient(websocket_urls.v2_classic, {
 			protocol: WebPubSubJsonProtocol(),
@@ -123,17 +95,7 @@ describe('official @azure/web-pubsub-client', () => {
 	it('streams explicit-expiry greek groups of the market calendar every 5 seconds', async () => {
 		const { expiries } = (await rest('/options/SPX/expiries')) as { expiries: string[] };
 		const group = `SPX_state_gamma_${expiries[1].replaceAll('-', '')}`;
-		const res = await fetch(`${service.url}/negotiate`, {
-			method: 'POST',
-			headers: {
-				'User-Agent': UA,
-				'Content-Type': 'application/json',
-				Authorization: `Bearer ${key}`
-			},
-			body: JSON.stringify({ groups: [group, 'SPX_spot'] })
-		});
-		expect(res.status).toBe(200);
-		const { websocket_urls } = (await res.json()) as { websocket_urls: Record<string, string> };
+		const websocket_urls = await negotiateUrls(t.service.url, key, [group, 'SPX_spot']);
 		const client = await HubClient.connect(websocket_urls.v2_state_greeks);
 		try {
 			const first = await client.next((m) => m.group === group, 8000);

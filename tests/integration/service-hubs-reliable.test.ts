@@ -8,69 +8,44 @@
  * once, in order, with no missed second of the feed; the account still holds one session.
  */
 import { WebPubSubClient } from '@azure/web-pubsub-client';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LEGACY_HUBS } from '../../src/lib/contract/hubs';
-import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
+import type { Hubs } from '../../src/service/hubs/index';
 import type { ReliableConnection } from '../../src/service/hubs/reliable';
-import { startService, type RunningService } from '../../src/service/server';
+import type { RunningService } from '../../src/service/server';
 import { TcpProxy } from '../support/tcpProxy';
+import { until } from '../support/until';
 import { decodeFrame, expectGexFrameMatchesRest, type DecodedFrame } from './service-hubs.decode';
+import { UA, getJson, quantKey, startHubService, type HubService } from './service-support';
 
-const UA = 'gexdeck-tests/1.0';
-const accounts = demoAccounts();
-const key = accounts.accounts
-	.find((a) => a._id === 'demo-quant')!
-	.keys.find((k) => k.integration === 'custom')!.key;
+const key = quantKey();
+let t: HubService;
 let service: RunningService;
 let hubs: Hubs;
 let proxy: TcpProxy;
-let dataDir: string;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-reliable-'));
-	service = await startService({
-		accounts,
-		dataDir,
+	t = await startHubService({
 		seed: 12,
-		clock: 'session',
 		// Wednesday 2026-11-18 11:00 ET: regular trading hours, the engine ticks every second.
 		start: '2026-11-18T16:00:00Z',
-		speed: 1,
-		tickers: ['SPX'],
-		quotaFlushMs: 0
+		tickers: ['SPX']
 	});
-	hubs = await attachHubs(service);
+	({ service, hubs } = t);
 	proxy = await TcpProxy.start(service.port);
 });
 
 afterAll(async () => {
 	await proxy?.close();
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 function headers(authorization: string): Record<string, string> {
 	return { 'User-Agent': UA, Accept: 'application/json', Authorization: authorization };
 }
 
-async function rest(path: string): Promise<Record<string, unknown>> {
-	const res = await fetch(`${service.url}${path}`, { headers: headers(`Bearer ${key}`) });
-	expect(res.status).toBe(200);
-	return (await res.json()) as Record<string, unknown>;
-}
-
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (!cond()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 25));
-	}
-}
+const rest = (path: string) => getJson(service.url, path, key);
 
 interface Received {
 	group: string;

@@ -3,18 +3,15 @@
  * queued for it pass the bound, instead of the service's memory growing with every tick; the
  * other members of the same groups keep receiving.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { Hubs } from '../../src/service/hubs/index';
+import type { RunningService } from '../../src/service/server';
 import { HubClient } from './service-hubs.client';
 import { ManualMarket } from './service-hubs.market';
+import { negotiateUrls, startHubService, type HubService } from './service-support';
 
-const UA = 'gexdeck-tests/1.0';
 const market = new ManualMarket(['SPX']);
 const accounts = demoAccounts();
 const quant = accounts.accounts.find((a) => a._id === 'demo-quant')!;
@@ -23,34 +20,25 @@ const platformKey = quant.keys.find((k) => k.integration === 'ninjatrader')!.key
 const MAX_BUFFERED = 256 * 1024;
 let service: RunningService;
 let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-slow-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service, { maxBufferedBytes: MAX_BUFFERED });
+	t = await startHubService({ market, accounts, hubs: { maxBufferedBytes: MAX_BUFFERED } });
+	({ service, hubs } = t);
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 async function connect(key: string): Promise<HubClient> {
-	const res = await fetch(`${service.url}/negotiate`, {
-		method: 'POST',
-		headers: {
-			'User-Agent': UA,
-			'Content-Type': 'application/json',
-			Authorization: `Bearer ${key}`
-		},
-		body: JSON.stringify({
-			groups: ['SPX_classic_gex_full', 'SPX_classic_gex_zero', 'SPX_classic_gex_one', 'SPX_spot']
-		})
-	});
-	expect(res.status).toBe(200);
-	const { websocket_urls } = (await res.json()) as { websocket_urls: Record<string, string> };
-	return HubClient.connect(websocket_urls.v2_classic);
+	const groups = [
+		'SPX_classic_gex_full',
+		'SPX_classic_gex_zero',
+		'SPX_classic_gex_one',
+		'SPX_spot'
+	];
+	return HubClient.connect((await negotiateUrls(service.url, key, groups)).v2_classic);
 }
 
 describe('slow consumers', () => {

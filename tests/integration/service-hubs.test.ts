@@ -2,25 +2,22 @@
  * The WebSocket half of the embedded service end to end: negotiation over HTTP, real `ws`
  * clients on the hubs, ticks fired by the test (ManualMarket) so delivery is deterministic.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGroup } from '../../src/lib/contract/hubs';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { Hubs } from '../../src/service/hubs/index';
+import type { RunningService } from '../../src/service/server';
 import { HubClient, refusedUpgrade } from './service-hubs.client';
 import { ManualMarket } from './service-hubs.market';
 import { decodeFrame } from './service-hubs.decode';
+import { UA, startHubService, type HubService } from './service-support';
 
-const UA = 'gexdeck-tests/1.0';
 const market = new ManualMarket();
 let service: RunningService;
 let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 let clock = Date.UTC(2026, 10, 20, 15, 0, 0);
 
 const accounts = demoAccounts();
@@ -34,14 +31,12 @@ const limitedKey = research.keys.find((k) => k.integration === 'custom')!.key;
 const classicKey = classic.keys[0].key;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service, { now: () => clock });
+	t = await startHubService({ market, accounts, hubs: { now: () => clock } });
+	({ service, hubs } = t);
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 async function negotiate(

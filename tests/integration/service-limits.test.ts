@@ -5,10 +5,7 @@
  * older); a history answer may take longer than the idle bound; the route-lookup cache keeps
  * no refusals and stays within its bounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { WEBPUBSUB_SUBPROTOCOL } from '../../src/lib/contract/pubsub';
@@ -18,13 +15,12 @@ import {
 	RESOLVED_CACHE_MAX_ENTRIES,
 	resolvedCacheStats
 } from '../../src/service/http/router';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
+import type { Hubs } from '../../src/service/hubs/index';
 import { REPLACED_REASON } from '../../src/service/hubs/slots';
-import { startService, type RunningService } from '../../src/service/server';
+import type { RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
-import { negotiateUrls } from './service-support';
+import { UA, negotiateUrls, startHubService, type HubService } from './service-support';
 
-const UA = 'gexdeck-tests/1.0';
 const quantKey = demoAccounts()
 	.accounts.find((a) => a._id === 'demo-quant')!
 	.keys.find((k) => k.integration === 'custom')!.key;
@@ -38,16 +34,12 @@ class SlowDayMarket extends ManualMarket {
 
 let service: RunningService;
 let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 const MAX_CONNECTIONS = 6;
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-limits-'));
-	service = await startService({
+	t = await startHubService({
 		market: new SlowDayMarket(),
-		accounts: demoAccounts(),
-		dataDir,
-		quotaFlushMs: 0,
 		limits: {
 			headersTimeoutMs: 300,
 			requestTimeoutMs: 600,
@@ -55,12 +47,11 @@ beforeAll(async () => {
 			maxConnections: MAX_CONNECTIONS
 		}
 	});
-	hubs = await attachHubs(service);
+	({ service, hubs } = t);
 });
 
 afterAll(async () => {
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 function open(): Promise<Socket> {

@@ -3,13 +3,11 @@
  * ticker subset, temp data directory, ephemeral port) and make HTTP requests to it the way a
  * client of the upstream does (User-Agent, Accept, Bearer key).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
 	errorBodySchema,
 	historyUrlSchema,
@@ -21,7 +19,15 @@ import { safeParse } from '../../src/lib/contract/validate';
 import { researchResultSchema } from '../../src/service/http/research/researchSchema';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import type { AccountKey, AccountRecord, AccountsFile } from '../../src/service/accounts/file';
-import { startService, type RunningService } from '../../src/service/server';
+import { attachHubs, type Hubs, type HubsOptions } from '../../src/service/hubs/index';
+import {
+	startService,
+	type RunningService,
+	type StartServiceOptions
+} from '../../src/service/server';
+
+/** The service as its own process (`npm run service`), shared with the benchmarks. */
+export { spawnService, type SpawnedService } from '../support/processes';
 
 export const UA = 'gexdeck-tests/1.0';
 /**
@@ -46,6 +52,8 @@ export async function startTestService(
 		tickers?: string[];
 		/** Wall-clock source of the market clock (unix ms), to jump simulated time in tests. */
 		wall?: () => number;
+		/** Further market options (history queue bounds), over the test defaults. */
+		marketOptions?: StartServiceOptions['marketOptions'];
 	} = {}
 ): Promise<TestService> {
 	const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-service-'));
@@ -60,8 +68,16 @@ export async function startTestService(
 		// History and EOD requests wait for a day's generation up to this bound; the default
 		// 60 s is a user-facing limit that a loaded test machine can exceed without any bug (the
 		// bound itself is tested in market.test.ts).
-		marketOptions: { historyWaitMs: 240_000, ...(options.wall ? { wall: options.wall } : {}) }
+		marketOptions: {
+			historyWaitMs: 240_000,
+			...(options.wall ? { wall: options.wall } : {}),
+			...options.marketOptions
+		}
 	});
+	return testService(service, dataDir);
+}
+
+function testService(service: RunningService, dataDir: string): TestService {
 	return {
 		service,
 		dataDir,
@@ -70,6 +86,38 @@ export async function startTestService(
 			if (!keepData) rmSync(dataDir, { recursive: true, force: true });
 		}
 	};
+}
+
+export interface HubService extends TestService {
+	hubs: Hubs;
+}
+
+/**
+ * The service with its WebSocket hubs attached, in this process, as the hub, relay and client
+ * interop tests run it: the demo accounts unless `accounts` are given, quota changes written at
+ * once, a fresh data folder (removed on close), and the rest of `options` as given (a ready
+ * market such as ManualMarket, or the simulated one's clock, start, speed, seed and tickers);
+ * `hubs` are attachHubs' options (ping interval, buffer bound, token clock).
+ */
+export async function startHubService(
+	options: Omit<StartServiceOptions, 'dataDir'> & { hubs?: HubsOptions } = {}
+): Promise<HubService> {
+	const { hubs: hubsOptions, ...serviceOptions } = options;
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-hubs-'));
+	const service = await startService({
+		accounts: demoAccounts(),
+		quotaFlushMs: 0,
+		...serviceOptions,
+		dataDir
+	});
+	const hubs = await attachHubs(service, hubsOptions);
+	return { ...testService(service, dataDir), hubs };
+}
+
+/** The custom-script key of the demo Quant account (every hub, one WebSocket slot). */
+export function quantKey(file: AccountsFile = demoAccounts()): string {
+	const quant = file.accounts.find((a) => a._id === 'demo-quant')!;
+	return quant.keys.find((k) => k.integration === 'custom')!.key;
 }
 
 function key(prefix: string, seed: string): string {
@@ -232,6 +280,20 @@ export async function api(
 	return reply;
 }
 
+/**
+ * GET `path` with `key` as a client of the upstream sends it; the JSON body of its 200, checked
+ * against the contract's schema (api()); any other answer is an error.
+ */
+export async function getJson(
+	base: string,
+	path: string,
+	key: string
+): Promise<Record<string, unknown>> {
+	const reply = await api(base, path, { key });
+	if (reply.status !== 200) throw new Error(`${path} answered ${reply.status}: ${reply.text()}`);
+	return reply.json() as Record<string, unknown>;
+}
+
 /** Polls until the market has served a first snapshot (the engine's first tick). */
 export async function waitForData(base: string, key: string, path = '/v2/SPX/classic/gex_full') {
 	const deadline = Date.now() + 60_000;
@@ -241,40 +303,6 @@ export async function waitForData(base: string, key: string, path = '/v2/SPX/cla
 		if (Date.now() > deadline) throw new Error(`no data after 60 s: ${r.status} ${r.text()}`);
 		await new Promise((res) => setTimeout(res, 100));
 	}
-}
-
-/**
- * The service as its own process, as `npm run service` runs it (so a crash is an exit);
- * resolves once it printed its ready line. `port` 0 picks a free one; a fixed one restarts a
- * killed service where its clients expect it.
- */
-export async function spawnService(options: {
-	dataDir: string;
-	port?: number;
-	tickers?: string[];
-	start?: string;
-	seed?: number;
-	/** Collects the child's stderr (crash traces) instead of passing it through. */
-	onStderr?: (text: string) => void;
-}): Promise<{ child: ChildProcess; url: string; port: number }> {
-	const args = ['--import', 'tsx', 'src/service/main.ts', '--ready-json'];
-	args.push('--port', String(options.port ?? 0), '--data-dir', options.dataDir);
-	args.push('--tickers', (options.tickers ?? ['SPX']).join(','));
-	args.push('--start', options.start ?? '2026-11-18T16:00:00Z');
-	if (options.seed !== undefined) args.push('--seed', String(options.seed));
-	const child = spawn(process.execPath, args, {
-		stdio: ['ignore', 'pipe', options.onStderr ? 'pipe' : 'inherit']
-	});
-	if (options.onStderr) child.stderr!.on('data', (d: Buffer) => options.onStderr!(d.toString()));
-	for await (const line of createInterface({ input: child.stdout! })) {
-		if (!line.startsWith('{')) continue;
-		const ready = JSON.parse(line) as { event: string; base_url: string };
-		if (ready.event === 'ready') {
-			child.stdout!.resume();
-			return { child, url: ready.base_url, port: Number(new URL(ready.base_url).port) };
-		}
-	}
-	throw new Error('the service exited before it was ready');
 }
 
 /**

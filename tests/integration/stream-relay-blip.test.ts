@@ -5,11 +5,8 @@
  * connections without a negotiation, and both viewers get every second of the feed exactly once
  * and in order: the frames missed during the cut arrive after it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
@@ -17,34 +14,27 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
 import { TcpProxy } from '../support/tcpProxy';
 import { decodeFrame } from './service-hubs.decode';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
+import { quantKey, startHubService, type HubService } from './service-support';
 
 const market = new ManualMarket();
 const accounts = demoAccounts();
-const key = accounts.accounts
-	.find((a) => a._id === 'demo-quant')!
-	.keys.find((k) => k.integration === 'custom')!.key;
-let service: RunningService;
-let hubs: Hubs;
+const key = quantKey(accounts);
 let proxy: TcpProxy;
 let relay: StreamRelay;
 let dashboard: Server;
 let endpoint: StreamEndpoint;
-let dataDir: string;
+let t: HubService;
 let ticker: ReturnType<typeof setInterval> | undefined;
 /** Negotiation requests the relay made (attempts, counted before they reach the network). */
 const negotiations: { method: string; at: number }[] = [];
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-blip-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service);
-	proxy = await TcpProxy.start(service.port);
+	t = await startHubService({ market, accounts });
+	proxy = await TcpProxy.start(t.service.port);
 	const counting: typeof fetch = (input, init) => {
 		if (String(input).includes('/negotiate')) {
 			negotiations.push({ method: init?.method ?? 'GET', at: Date.now() });
@@ -53,7 +43,7 @@ beforeAll(async () => {
 	};
 	relay = new StreamRelay({
 		// Through the proxy: the hub URLs the service answers point at the proxy too.
-		baseUrl: proxy.via(service.url),
+		baseUrl: proxy.via(t.service.url),
 		key,
 		userAgent: 'gexdeck/test',
 		backoff: { baseMs: 50, maxMs: 400 },
@@ -70,8 +60,7 @@ afterAll(async () => {
 	await relay?.close();
 	await new Promise((r) => dashboard?.close(r));
 	await proxy?.close();
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,13 +128,13 @@ it('a 3 s cut resumes without a negotiation and without a gap, for every viewer'
 		}
 	}
 	// The service kept the same connections: one per hub, the session unchanged.
-	const slot = hubs.slots.find('demo-quant', 'custom')!;
+	const slot = t.hubs.slots.find('demo-quant', 'custom')!;
 	expect(slot.connections.size).toBe(2);
 });
 
 /** Recoveries of the relay's upstream hubs, as the service counted them. */
 function resumes(): number {
 	let n = 0;
-	for (const c of hubs.reliable.connections()) n += c.resumes;
+	for (const c of t.hubs.reliable.connections()) n += c.resumes;
 	return n;
 }

@@ -3,11 +3,8 @@
  * relay's own (403) revokes only the groups of that change; an unreachable upstream is retried
  * with growing delays; a refused key stops without retrying.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
@@ -15,36 +12,30 @@ import {
 	type StreamEndpoint
 } from '../../src/lib/server/stream';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
+import { startHubService, type HubService } from './service-support';
 
 const market = new ManualMarket();
 const accounts = demoAccounts();
 const research = accounts.accounts.find((a) => a._id === 'demo-research')!;
 research.group_limit = 4;
 const limitedKey = research.keys.find((k) => k.key.startsWith('gexbot_custom_'))!.key;
-let service: RunningService;
-let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-fail-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service);
+	t = await startHubService({ market, accounts });
 });
 
 afterAll(async () => {
 	for (const c of cleanups.reverse()) await c();
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 function hubsOf(account: string): string[] {
 	const out: string[] = [];
-	for (const [hub, groups] of hubs.slots.find(account, 'custom')?.memberships ?? []) {
+	for (const [hub, groups] of t.hubs.slots.find(account, 'custom')?.memberships ?? []) {
 		for (const g of groups) out.push(`${hub}/${g}`);
 	}
 	return out;
@@ -65,7 +56,7 @@ async function mount(relay: StreamRelay): Promise<string> {
 describe('stream relay failures', () => {
 	it('an upstream refusal revokes only the groups of that change, with the reason', async () => {
 		const relay = new StreamRelay({
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: limitedKey,
 			userAgent: 'gexdeck/test'
 		});
@@ -134,7 +125,7 @@ describe('stream relay failures', () => {
 	it('a refused key stops in the error state without retrying', async () => {
 		let posts = 0;
 		const relay = new StreamRelay({
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: 'gexbot_custom_' + 'x'.repeat(43),
 			userAgent: 'gexdeck/test',
 			backoff: { baseMs: 10 },
@@ -158,7 +149,7 @@ describe('stream relay target', () => {
 		const quant = accounts.accounts.find((a) => a._id === 'demo-quant')!;
 		const quantKey = quant.keys.find((k) => k.integration === 'custom')!.key;
 		const target: { baseUrl: string; key: string | undefined } = {
-			baseUrl: service.url,
+			baseUrl: t.service.url,
 			key: undefined
 		};
 		const relay = new StreamRelay({ target: () => target, userAgent: 'gexdeck/test' });

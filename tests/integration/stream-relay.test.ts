@@ -3,11 +3,8 @@
  * fired by the test), a StreamRelay holding the demo Quant account's slot, and viewers on the
  * relay's own `/stream` endpoint. Negotiation requests are counted at the service.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	attachStreamEndpoint,
@@ -18,10 +15,11 @@ import {
 import { decodeFrame } from '../../src/lib/wire/decode';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { attachHubs, type Hubs } from '../../src/service/hubs/index';
-import { startService, type RunningService } from '../../src/service/server';
+import type { Hubs } from '../../src/service/hubs/index';
+import type { RunningService } from '../../src/service/server';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
+import { startHubService, type HubService } from './service-support';
 
 const UA = 'gexdeck/test';
 const market = new ManualMarket();
@@ -32,7 +30,7 @@ let clock = Date.UTC(2026, 10, 20, 15, 0, 0);
 
 let service: RunningService;
 let hubs: Hubs;
-let dataDir: string;
+let t: HubService;
 let relay: StreamRelay;
 let dashboard: Server;
 let endpoint: StreamEndpoint;
@@ -41,9 +39,8 @@ const negotiations = { POST: 0, PATCH: 0, GET: 0 };
 const AUTH = { Cookie: 'session=letmein' };
 
 beforeAll(async () => {
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-stream-'));
-	service = await startService({ market, accounts, dataDir, quotaFlushMs: 0 });
-	hubs = await attachHubs(service, { now: () => clock });
+	t = await startHubService({ market, accounts, hubs: { now: () => clock } });
+	({ service, hubs } = t);
 	service.server.on('request', (req) => {
 		if (req.url?.startsWith('/v2/negotiate')) {
 			negotiations[req.method as keyof typeof negotiations]++;
@@ -69,8 +66,7 @@ afterAll(async () => {
 	endpoint?.close();
 	await relay?.close();
 	await new Promise((r) => dashboard?.close(r));
-	await service?.close();
-	rmSync(dataDir, { recursive: true, force: true });
+	await t?.close();
 });
 
 function upstreamMemberships(): string[] {

@@ -6,7 +6,7 @@
  */
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import { ChartCursor, type ChartCursorOptions } from './chartCursor.svelte';
+import { ChartCursor, ValueCursor, type ChartCursorOptions } from './chartCursor.svelte';
 import { stepStrike } from './cursor';
 
 /** svelte/events attaches pointer listeners a microtask late (a Chrome workaround). */
@@ -125,6 +125,70 @@ describe('ChartCursor', () => {
 		expect(cursor.selected).toBe(6910);
 		a.pointer('pointerleave', 20, 'mouse');
 		expect(cursor.selected).toBeNull();
+	});
+});
+
+describe('ValueCursor.slider', () => {
+	const text = {
+		label: 'IV by strike',
+		empty: 'no strike selected',
+		describe: (v: number) => `strike ${v}`
+	};
+
+	it('makes the svg a focusable slider over the values that reads the selection', async () => {
+		let values = STRIKES;
+		const cursor = new ValueCursor(
+			() => values,
+			(px) => 6900 + px / 2,
+			() => 6912
+		);
+		expect(cursor.slider(text)).toEqual({
+			tabindex: 0,
+			role: 'slider',
+			'aria-roledescription': 'chart',
+			'aria-valuemin': 6900,
+			'aria-valuemax': 6920,
+			// Nothing selected: where the first arrow lands (spot).
+			'aria-valuenow': 6912,
+			'aria-valuetext': 'no strike selected',
+			'aria-label': 'IV by strike'
+		});
+		const { svg, pointer, key } = fakeSvg();
+		cursor.attach(svg);
+		await attached();
+		pointer('pointerdown', 19, 'touch'); // a tap at 6909.5: the nearest strike
+		expect(cursor.slider(text)).toMatchObject({
+			'aria-valuenow': 6910,
+			'aria-valuetext': 'strike 6910'
+		});
+		key('ArrowRight');
+		expect(cursor.slider({ ...text, roledescription: 'strike chart' })).toMatchObject({
+			'aria-roledescription': 'strike chart',
+			'aria-valuenow': 6915,
+			'aria-valuetext': 'strike 6915'
+		});
+		key('Escape');
+		values = [];
+		expect(cursor.slider(text)).toMatchObject({
+			'aria-valuemin': 0,
+			'aria-valuemax': 0,
+			'aria-valuenow': 6912,
+			'aria-valuetext': 'no strike selected'
+		});
+	});
+
+	it('without a start, reports the first value until one is selected', () => {
+		const cursor = new ValueCursor(
+			() => [7, 14, 30],
+			(px) => px
+		);
+		expect(cursor.slider(text)['aria-valuenow']).toBe(7);
+		expect(
+			new ValueCursor(
+				() => [],
+				(px) => px
+			).slider(text)['aria-valuenow']
+		).toBe(0);
 	});
 });
 

@@ -7,6 +7,7 @@
  * rectangle it draws; it supplies how a position or a key maps to a value.
  */
 import type { Attachment } from 'svelte/attachments';
+import type { SVGAttributes } from 'svelte/elements';
 import { on } from 'svelte/events';
 import { cursorAfterKey, nearestValue } from './cursor';
 
@@ -119,20 +120,55 @@ export class ChartCursor {
 	};
 }
 
+/** What a value chart says about its slider to a screen reader. */
+export interface SliderText {
+	/** The chart's accessible name (what it shows, how to read it). */
+	label: string;
+	/** The value text while nothing is selected ("no strike selected"). */
+	empty: string;
+	/** The value text of a selected value: the readout of every mark at it. */
+	describe: (value: number) => string;
+	/** What kind of slider this is; default "chart". */
+	roledescription?: string;
+}
+
 /**
  * The cursor of the research and chain charts: the value of `values` (sorted) nearest the
  * pointer across the x axis (`invert`: px to a value), arrows landing first on `start` (spot;
- * default the first value), a mouse leaving clears it; no zoom.
+ * default the first value), a mouse leaving clears it; no zoom. `slider()` gives the <svg> the
+ * focusable slider role those keys act on, in one place for every such chart.
  */
-export function valueCursor(
-	values: () => readonly number[],
-	invert: (px: number) => number,
-	start?: () => number
-): ChartCursor {
-	return new ChartCursor({
-		axis: 'x',
-		pick: (px) => nearestValue(values(), invert(px)),
-		step: (key, current) => cursorAfterKey(values(), current, key, start?.()),
-		clearOnLeave: true
-	});
+export class ValueCursor extends ChartCursor {
+	constructor(
+		private readonly values: () => readonly number[],
+		invert: (px: number) => number,
+		private readonly start?: () => number
+	) {
+		super({
+			axis: 'x',
+			pick: (px) => nearestValue(values(), invert(px)),
+			step: (key, current) => cursorAfterKey(values(), current, key, start?.()),
+			clearOnLeave: true
+		});
+	}
+
+	/**
+	 * The attributes of the chart's <svg> as a keyboard slider over its values, to spread on it
+	 * (`<svg {@attach cursor.attach} {...cursor.slider(text)}>`): focusable, the range of the
+	 * values, the selected one (or where the first arrow lands) and its readout.
+	 */
+	slider(text: SliderText): SVGAttributes<SVGSVGElement> {
+		const values = this.values();
+		const selected = this.selected;
+		return {
+			tabindex: 0,
+			role: 'slider',
+			'aria-roledescription': text.roledescription ?? 'chart',
+			'aria-valuemin': values[0] ?? 0,
+			'aria-valuemax': values[values.length - 1] ?? 0,
+			'aria-valuenow': selected ?? this.start?.() ?? values[0] ?? 0,
+			'aria-valuetext': selected === null ? text.empty : text.describe(selected),
+			'aria-label': text.label
+		};
+	}
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { etWindowIds, isRegularTradingHours } from './newYorkTime';
+import fc from 'fast-check';
+import {
+	etParts,
+	etWindowIds,
+	formatEtClock,
+	formatTimeOfDay,
+	isRegularTradingHours,
+	sessionBounds
+} from './newYorkTime';
 
 describe('market hours (America/New_York, DST-correct)', () => {
 	it('is open 09:30-16:00 ET on weekdays in both EST and EDT', () => {
@@ -40,5 +48,52 @@ describe('market hours (America/New_York, DST-correct)', () => {
 			daily: '2026-03-01',
 			monthly: '2026-03'
 		});
+	});
+});
+
+const iso = (unixS: number) => new Date(unixS * 1000).toISOString();
+
+describe('sessionBounds', () => {
+	it('puts 09:30 and 16:00 on the wall clock of a DST-switch day, not midnight + 9.5 h', () => {
+		// 2026-03-08: 02:00 EST jumps to 03:00 EDT, so the session hours are EDT (UTC-4).
+		const spring = sessionBounds('2026-03-08');
+		expect(iso(spring.open)).toBe('2026-03-08T13:30:00.000Z');
+		expect(iso(spring.close)).toBe('2026-03-08T20:00:00.000Z');
+		// 2026-11-01: 02:00 EDT falls back to 01:00 EST, so the session hours are EST (UTC-5).
+		const fall = sessionBounds('2026-11-01');
+		expect(iso(fall.open)).toBe('2026-11-01T14:30:00.000Z');
+		expect(iso(fall.close)).toBe('2026-11-01T21:00:00.000Z');
+		// Time-of-day labels (t - midnight) read the wall clock through the regular hours.
+		for (const b of [spring, fall]) {
+			expect(formatTimeOfDay(b.open - b.midnight)).toBe('09:30');
+			expect(formatTimeOfDay(b.close - b.midnight)).toBe('16:00');
+		}
+	});
+
+	it('keeps midnight, open and close on the same day as the days either side of a switch', () => {
+		expect(iso(sessionBounds('2026-03-06').open)).toBe('2026-03-06T14:30:00.000Z'); // EST
+		expect(iso(sessionBounds('2026-03-09').open)).toBe('2026-03-09T13:30:00.000Z'); // EDT
+		expect(iso(sessionBounds('2026-10-30').open)).toBe('2026-10-30T13:30:00.000Z'); // EDT
+		expect(iso(sessionBounds('2026-11-02').open)).toBe('2026-11-02T14:30:00.000Z'); // EST
+		expect(iso(sessionBounds('2026-11-02').midnight)).toBe('2026-11-02T05:00:00.000Z');
+	});
+
+	it('on any calendar day, open and close are the instants New York reads 09:30 and the close', () => {
+		const day = fc
+			.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 11, 31) })
+			.map((ms) => new Date(ms).toISOString().slice(0, 10));
+		fc.assert(
+			fc.property(day, (d) => {
+				const { midnight, open, close } = sessionBounds(d);
+				const o = etParts(open * 1000);
+				const c = etParts(close * 1000);
+				expect([o.date, o.hour, o.minute, o.second]).toEqual([d, 9, 30, 0]);
+				expect([c.date, c.minute, c.second]).toEqual([d, 0, 0]);
+				expect([13, 16]).toContain(c.hour);
+				expect(formatEtClock(open)).toBe(formatTimeOfDay(open - midnight, true));
+				expect(formatEtClock(close)).toBe(formatTimeOfDay(close - midnight, true));
+			}),
+			{ numRuns: 300 }
+		);
 	});
 });

@@ -115,17 +115,30 @@ export function etInstant(day: string, secondOfDay: number): number {
 export const OPEN_SECOND = SESSION_OPEN_MINUTE * 60;
 
 export interface SessionBounds {
-	/** Unix seconds of 00:00 ET (the origin of time-of-day offsets on this day). */
+	/**
+	 * The origin of the day's time-of-day offsets: `t - midnight` is New York's wall-clock second
+	 * of the day for every instant t from 03:00 ET on, the regular hours included. It is 00:00 ET
+	 * except on the two DST-switch days (Sundays, no session), whose 00:00 is on the other offset,
+	 * an hour away from this origin.
+	 */
 	midnight: number;
+	/** 09:30 ET. */
 	open: number;
+	/** 16:00 ET, or 13:00 on an NYSE early-close day. */
 	close: number;
 }
 
-/** The day's session in unix seconds; it closes at 13:00 on an NYSE early-close day. */
+/**
+ * The regular hours of a calendar day in unix seconds: the instants New York's wall clock reads
+ * 09:30 and the close. Defined for every day: on a weekend or holiday they are the hours a
+ * session would have had, which is how a chart of a closed day frames its empty axis
+ * (isSessionDay says whether there is a session). Both are resolved as wall times of their own,
+ * never as midnight plus a fixed offset, which is an hour off on a DST-switch day.
+ */
 export function sessionBounds(day: string): SessionBounds {
-	const midnight = etInstant(day, 0);
-	// The session is far from the 02:00 DST switch, so open/close are midnight + a fixed offset.
-	return { midnight, open: midnight + OPEN_SECOND, close: midnight + sessionCloseMinute(day) * 60 };
+	const open = etInstant(day, OPEN_SECOND);
+	const close = etInstant(day, sessionCloseMinute(day) * 60);
+	return { midnight: open - OPEN_SECOND, open, close };
 }
 
 /**

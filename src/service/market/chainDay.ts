@@ -3,7 +3,7 @@
  * interest published at 08:30 ET, all fixed for the day and drawn from (seed, ticker, date).
  * Stored as struct-of-arrays so the engine walks flat typed arrays every second.
  */
-import { addDays, daysBetween, etToUtc, previousTradingDay, sessionCloseMs } from './clock';
+import { addDays, daysBetween, previousTradingDay, sessionCloseMs, sessionOpenMs } from './clock';
 import { isMonthlyExpiry, listExpiries } from './calendar';
 import { sessionClose } from './path';
 import { Rng, hashUniform } from './prng';
@@ -102,7 +102,7 @@ export function buildChain(seed: number, ticker: string, date: string): ChainDay
 	const expiries = listExpiries(model.calendar, date);
 	const rng = new Rng(`${seed}|${ticker}|${date}|chain`);
 	const events = model.eventVariance > 0 ? eventDates(ticker, date) : [];
-	const openMs = etToUtc(date, 9, 30);
+	const openMs = sessionOpenMs(date);
 
 	const cExpiry: number[] = [];
 	const cStrike: number[] = [];

@@ -8,9 +8,9 @@ import {
 	isRth,
 	lastCompletedSession,
 	marketPosition,
-	previousTradingDay,
-	sessionBounds
+	previousTradingDay
 } from './clock';
+import { sessionBounds } from '../../lib/contract/newYorkTime';
 
 const utc = (iso: string) => Date.parse(iso);
 
@@ -115,8 +115,8 @@ describe('SessionClock', () => {
 		const clock = new SessionClock({ mode: 'session', wall: () => wall });
 		const { open, close } = sessionBounds('2026-11-20');
 		const first = clock.nowMs();
-		expect(first).toBeGreaterThanOrEqual(open);
-		expect(first).toBeLessThan(close);
+		expect(first).toBeGreaterThanOrEqual(open * 1000);
+		expect(first).toBeLessThan(close * 1000);
 		expect(isRth(first)).toBe(true);
 		wall += 1000;
 		expect(clock.nowMs() - first).toBe(1000);

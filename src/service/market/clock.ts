@@ -1,12 +1,13 @@
 /**
  * Market time of the embedded service: trading-day arithmetic, where the market stands at an
  * instant, and the simulated session clock the whole service runs on. New York wall time itself
- * (Intl, DST-correct) is the contract's (src/lib/contract/newYorkTime.ts), re-exported here for the
- * market's modules.
+ * (Intl, DST-correct), a day's session bounds and the NYSE calendar are the contract's
+ * (src/lib/contract/newYorkTime.ts, marketCalendar.ts), used here and re-exported for the market's
+ * modules, so the service and the dashboard never disagree on when a session opens or closes.
  */
 
 import { SESSION_OPEN_MINUTE, isSessionDay } from '../../lib/contract/marketCalendar';
-import { etParts, etToUtc, parseDate } from '../../lib/contract/newYorkTime';
+import { etParts, parseDate, sessionBounds } from '../../lib/contract/newYorkTime';
 import { sessionCloseMinute, sessionLengthSeconds } from './holidays';
 
 export { etParts, etToUtc, parseDate, type EtParts } from '../../lib/contract/newYorkTime';
@@ -54,27 +55,29 @@ export function nextTradingDay(date: string): string {
 }
 
 /** Seconds from the open to the close of session `date` (23,400; 12,600 on an early close). */
-export function sessionSeconds(date: string): number {
-	return sessionLengthSeconds(date);
+export const sessionSeconds: (date: string) => number = sessionLengthSeconds;
+
+/** The ET date of an instant and New York's wall-clock second of that day. */
+function etSecondOfDay(ms: number): { date: string; secondOfDay: number } {
+	const p = etParts(ms);
+	return { date: p.date, secondOfDay: p.hour * 3600 + p.minute * 60 + p.second };
+}
+
+/** Unix ms of the 09:30 ET open of `date` (the contract's sessionBounds, in ms). */
+export function sessionOpenMs(date: string): number {
+	return sessionBounds(date).open * 1000;
 }
 
 /** Unix ms of the close of `date`: 16:00 ET, 13:00 on an early close. Option expiries settle then. */
 export function sessionCloseMs(date: string): number {
-	const minute = sessionCloseMinute(date);
-	return etToUtc(date, Math.floor(minute / 60), minute % 60);
-}
-
-/** Unix ms of 09:30 and of the close (16:00, or 13:00 on an early close) ET on `date`. */
-export function sessionBounds(date: string): { open: number; close: number } {
-	return { open: etToUtc(date, 0, SESSION_OPEN_MINUTE), close: sessionCloseMs(date) };
+	return sessionBounds(date).close * 1000;
 }
 
 /** Regular trading hours: session days 09:30:00 through the close ET (the close tick included). */
 export function isRth(ms: number): boolean {
-	const p = etParts(ms);
-	if (!isTradingDay(p.date)) return false;
-	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
-	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= sessionCloseMinute(p.date) * 60;
+	const { date, secondOfDay } = etSecondOfDay(ms);
+	if (!isTradingDay(date)) return false;
+	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= sessionCloseMinute(date) * 60;
 }
 
 /**
@@ -84,24 +87,22 @@ export function isRth(ms: number): boolean {
  * for 09:30, and on an early-close day they stop at 13:00.
  */
 export function marketPosition(ms: number): { date: string; tick: number; open: boolean } {
-	const p = etParts(ms);
-	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
+	const { date, secondOfDay } = etSecondOfDay(ms);
 	const openSecond = OPEN_MINUTE * 60;
-	if (isTradingDay(p.date) && secondOfDay >= openSecond) {
-		const length = sessionSeconds(p.date);
+	if (isTradingDay(date) && secondOfDay >= openSecond) {
+		const length = sessionSeconds(date);
 		const tick = Math.min(secondOfDay - openSecond, length);
-		return { date: p.date, tick, open: secondOfDay - openSecond <= length };
+		return { date, tick, open: secondOfDay - openSecond <= length };
 	}
-	const last = previousTradingDay(p.date);
+	const last = previousTradingDay(date);
 	return { date: last, tick: sessionSeconds(last), open: false };
 }
 
 /** The newest session whose close (16:00, or 13:00 on an early close) is at or before `ms`. */
 export function lastCompletedSession(ms: number): string {
-	const p = etParts(ms);
-	const secondOfDay = p.hour * 3600 + p.minute * 60 + p.second;
-	if (isTradingDay(p.date) && secondOfDay >= sessionCloseMinute(p.date) * 60) return p.date;
-	return previousTradingDay(p.date);
+	const { date, secondOfDay } = etSecondOfDay(ms);
+	if (isTradingDay(date) && secondOfDay >= sessionCloseMinute(date) * 60) return date;
+	return previousTradingDay(date);
 }
 
 export type ClockMode = 'session' | 'real';
@@ -151,9 +152,8 @@ export class SessionClock {
 		if (this.startMs !== undefined) return this.startMs + (wall - this.wallAtStart) * this.speed;
 		if (this.mode === 'real' || isRth(wall)) return wall;
 		const day = lastCompletedSession(wall);
-		const { open, close } = sessionBounds(day);
-		const since = Math.max(0, wall - close);
-		return open + (since % (sessionSeconds(day) * 1000));
+		const since = Math.max(0, wall - sessionCloseMs(day));
+		return sessionOpenMs(day) + (since % (sessionSeconds(day) * 1000));
 	}
 
 	now(): Date {

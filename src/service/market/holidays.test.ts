@@ -11,9 +11,9 @@ import {
 	lastCompletedSession,
 	marketPosition,
 	nextTradingDay,
-	previousTradingDay,
-	sessionBounds
+	previousTradingDay
 } from './clock';
+import { sessionBounds } from '../../lib/contract/newYorkTime';
 import { isMonthlyExpiry, listExpiries } from './calendar';
 import { createMarket, HistoryUnavailableError } from '../simulatedMarket';
 
@@ -80,8 +80,8 @@ describe('NYSE holidays', () => {
 		const wall = etToUtc('2026-11-26', 12, 0);
 		const clock = new SessionClock({ mode: 'session', wall: () => wall });
 		const { open, close } = sessionBounds('2026-11-25');
-		expect(clock.nowMs()).toBeGreaterThanOrEqual(open);
-		expect(clock.nowMs()).toBeLessThanOrEqual(close);
+		expect(clock.nowMs()).toBeGreaterThanOrEqual(open * 1000);
+		expect(clock.nowMs()).toBeLessThanOrEqual(close * 1000);
 	});
 
 	it('moves a holiday expiry to the previous session', () => {

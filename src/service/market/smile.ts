@@ -8,7 +8,7 @@ import { powerLawPhi, ssviTotalVariance } from '../../lib/analytics/surface';
 import { RISK_FREE_RATE } from './universe';
 import type { ChainDay } from './chainDay';
 import { Rng } from './prng';
-import { SESSION_SECONDS, etToUtc } from './clock';
+import { SESSION_SECONDS, sessionOpenMs } from './clock';
 
 export interface SmileDay {
 	/** ATM vol per expiry at the open. */
@@ -28,7 +28,7 @@ export function buildSmile(seed: number, chain: ChainDay): SmileDay {
 	const rng = new Rng(`${seed}|${chain.ticker}|${chain.date}|smile`);
 	const level = model.vol * Math.exp(0.12 * rng.normal());
 	const atmVol = new Float64Array(chain.expiries.length);
-	const openMs = etToUtc(chain.date, 9, 30);
+	const openMs = sessionOpenMs(chain.date);
 	chain.expiries.forEach((_, e) => {
 		const days = Math.max((chain.expiryMs[e] - openMs) / 86_400_000, 0) + 0.3;
 		// Index term structure in contango, short-dated vol slightly lower, except a 0DTE premium.
