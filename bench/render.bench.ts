@@ -13,7 +13,7 @@
  *    groups, 150 hub-and-group memberships with spot. PerformanceObserver('longtask') collects
  *    for 60 s. Target: none over 50 ms.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
@@ -147,6 +147,12 @@ async function longTasks() {
 	const dashDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-lt-dash-'));
 	const service = await spawnService({ dataDir: serviceDir, tickers: TICKERS, seed: 5 });
 	const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
+	// The tab alone holds the account's 150 memberships: nothing recorded without a tab (the
+	// default always-record list would hold memberships of its own on the same slot).
+	writeFileSync(
+		join(dashDir, 'recording.json'),
+		JSON.stringify({ version: 1, alwaysRecord: [], retentionDays: 20, maxBytes: 5 * 1024 ** 3 })
+	);
 	const dashboard = await startDashboard(upstreamEnv({ baseUrl: service.url, key }, dashDir));
 	const browser = await launchChromium();
 	try {
