@@ -7,7 +7,9 @@
  * zstd-protobuf frames from the wire encoder) and 23,400 orderflow frames. Cases:
  * - Classic opened late (what its timeline asks: one frame per 5 s, 4,680 chains);
  * - Orderflow opened late (every second of the day, 23,400 payloads).
- * Each case runs before and after alternately, 3 times; medians and after/before ratios.
+ * Each case runs before, after, and after with the view taking the updates batch by batch
+ * (fetchBackfill's onBatch, what the views get once they adopt it), in turns, 3 times; medians
+ * and ratios to before.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -28,6 +30,8 @@ const f = (x: number, d = 1) => x.toFixed(d);
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
 const SECONDS = Number(process.env.BACKFILL_BENCH_SECONDS ?? 23_400);
 const RUNS = 3;
+const SIDES = ['before', 'after', 'batched'] as const;
+type Side = (typeof SIDES)[number];
 
 // ---- the recorded day ------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-backfill-'));
@@ -106,12 +110,19 @@ await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 type Run = Record<
-	'firstPaintMs' | 'workerDecodeMs' | 'longestTaskMs' | 'updates' | 'batches' | 'check',
+	| 'firstPaintMs'
+	| 'completeMs'
+	| 'workerDecodeMs'
+	| 'longestTaskMs'
+	| 'consumeMs'
+	| 'updates'
+	| 'batches'
+	| 'check',
 	number
 >;
 type Bench = {
 	before: (view: string, stream: string, query: object, worker: string) => Promise<Run>;
-	after: (view: string, stream: string, query: object) => Promise<Run>;
+	after: (view: string, stream: string, query: object, batched: boolean) => Promise<Run>;
 };
 const cases = [
 	{
@@ -137,46 +148,60 @@ try {
 		`### Backfill of a full recorded SPX day (${SECONDS} s; 400-strike gex_full frames)\n`
 	);
 	console.log(
-		'Shared machine (2 cores, other sessions running); medians of 3 runs each, before and after alternating.\n'
+		'Shared machine (2 cores, other sessions running); medians of 3 runs each, the three sides taking turns.\n'
 	);
 	console.log(
-		'| case | measure | before | after | after / before |\n| --- | --- | --- | --- | --- |'
+		'| case | measure | before | after | after / before | after, the view takes batches (onBatch) | that / before |\n| --- | --- | --- | --- | --- | --- | --- |'
 	);
 	for (const c of cases) {
-		const runs: { before: Run[]; after: Run[] } = { before: [], after: [] };
+		const runs: Record<Side, Run[]> = { before: [], after: [], batched: [] };
+		const args = [c.view, c.stream, c.query, origin + '/before.js'] as const;
 		for (let i = 0; i < RUNS; i++) {
 			runs.before.push(
 				await page.evaluate(
 					([v, s, q, w]) =>
 						(globalThis as unknown as { backfillBench: Bench }).backfillBench.before(v, s, q, w),
-					[c.view, c.stream, c.query, origin + '/before.js'] as const
+					args
 				)
 			);
 			runs.after.push(
 				await page.evaluate(
 					([v, s, q]) =>
-						(globalThis as unknown as { backfillBench: Bench }).backfillBench.after(v, s, q),
-					[c.view, c.stream, c.query] as const
+						(globalThis as unknown as { backfillBench: Bench }).backfillBench.after(v, s, q, false),
+					args
+				)
+			);
+			runs.batched.push(
+				await page.evaluate(
+					([v, s, q]) =>
+						(globalThis as unknown as { backfillBench: Bench }).backfillBench.after(v, s, q, true),
+					args
 				)
 			);
 		}
-		const b = runs.before[0];
-		const a = runs.after[0];
-		if (b.check !== a.check || b.updates !== a.updates) {
-			throw new Error(
-				`${c.name}: before and after disagree (${JSON.stringify(b)} vs ${JSON.stringify(a)})`
-			);
+		for (const side of ['after', 'batched'] as const) {
+			const [b, a] = [runs.before[0], runs[side][0]];
+			if (b.check !== a.check || b.updates !== a.updates) {
+				throw new Error(`${c.name}: before and ${side} disagree: ${JSON.stringify([b, a])}`);
+			}
 		}
+		const med = (side: Side, k: keyof Run) => median(runs[side].map((r) => r[k]));
 		const row = (label: string, k: keyof Run) => {
-			const mb = median(runs.before.map((r) => r[k]));
-			const ma = median(runs.after.map((r) => r[k]));
-			console.log(`| ${c.name} | ${label} | ${f(mb)} ms | ${f(ma)} ms | ${f(ma / mb, 2)} |`);
+			const [b, a, m] = SIDES.map((side) => med(side, k));
+			console.log(
+				`| ${c.name} | ${label} | ${f(b)} ms | ${f(a)} ms | ${f(a / b, 2)} | ${f(m)} ms | ${f(m / b, 2)} |`
+			);
 		};
 		row('request to first paint', 'firstPaintMs');
+		row('request to the whole day shown', 'completeMs');
 		row('worker decode', 'workerDecodeMs');
 		row('main thread: longest task', 'longestTaskMs');
+		row("main thread: the view's longest processing of updates", 'consumeMs');
 		console.log(
-			`| ${c.name} | updates / messages to the page / body | ${b.updates} / ${b.batches} | ${a.updates} / ${median(runs.after.map((r) => r.batches))} | ${f(bytes[c.stream] / 1024 ** 2)} MB, server ${f(median(serverMs[c.stream]))} ms |`
+			`| ${c.name} | updates; messages to the page | ${runs.before[0].updates}; ${med('before', 'batches')} | ${med('after', 'batches')} | | ${med('batched', 'batches')} | |`
+		);
+		console.log(
+			`| ${c.name} | body; server time to build it | ${f(bytes[c.stream] / 1024 ** 2)} MB; ${f(median(serverMs[c.stream]))} ms | | | | |`
 		);
 	}
 	console.log('');

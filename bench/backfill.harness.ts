@@ -42,17 +42,41 @@ function heartbeat(): () => number {
 
 const nextPaint = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
-/** What the view computes from the backfill before it can draw; returns a checksum. */
-function consume(view: View, updates: readonly StreamUpdate[]): number {
+/**
+ * What a view does with backfilled updates before it can draw: Classic its timeline (ring
+ * chunks, frames, the day's last chain), Orderflow its session series. `add` takes a batch (or
+ * the whole day at once); `done` gives a checksum both paths must agree on.
+ */
+function viewOf(view: View) {
 	if (view === 'classic') {
-		const frames = sessionFrames(framesOf(chunksOf('SPX_classic_gex_full', updates)));
-		const last = frames.at(-1);
-		return last ? frames.length + frameChain(last, 'SPX').spot : 0;
+		const chunks: ReturnType<typeof chunksOf> = [];
+		return {
+			add: (updates: readonly StreamUpdate[]) =>
+				chunks.push(...chunksOf('SPX_classic_gex_full', updates)),
+			done: () => {
+				const frames = sessionFrames(framesOf(chunks));
+				const last = frames.at(-1);
+				return last ? frames.length + frameChain(last, 'SPX').spot : 0;
+			}
+		};
 	}
 	const series = new DaySeries();
-	for (const u of updates)
-		if (u.kind === 'orderflow') series.append(u.timestamp, flowValues(u.value));
-	return series.length;
+	return {
+		add: (updates: readonly StreamUpdate[]) => {
+			for (const u of updates) {
+				if (u.kind === 'orderflow') series.append(u.timestamp, flowValues(u.value));
+			}
+		},
+		done: () => series.length
+	};
+}
+
+/** Runs `fn`, timing it into `longest`. */
+function timed<T>(longest: { ms: number }, fn: () => T): T {
+	const t = performance.now();
+	const out = fn();
+	longest.ms = Math.max(longest.ms, performance.now() - t);
+	return out;
 }
 
 async function before(view: View, stream: string, query: BackfillQuery, workerUrl: string) {
@@ -63,32 +87,58 @@ async function before(view: View, stream: string, query: BackfillQuery, workerUr
 		worker.onmessage = (ev) => resolve(ev.data);
 		worker.postMessage({ url: new URL(backfillUrl('SPX', stream, query), location.href).href });
 	});
-	const check = consume(view, reply.updates);
+	const v = viewOf(view);
+	const consume = { ms: 0 };
+	const check = timed(consume, () => (v.add(reply.updates), v.done()));
 	await nextPaint();
-	const firstPaintMs = performance.now() - started;
+	const completeMs = performance.now() - started;
 	worker.terminate();
 	return {
-		firstPaintMs,
+		firstPaintMs: completeMs,
+		completeMs,
 		workerDecodeMs: reply.decodeMs,
 		longestTaskMs: stop(),
+		consumeMs: consume.ms,
 		updates: reply.updates.length,
 		batches: 1,
 		check
 	};
 }
 
-async function after(view: View, stream: string, query: BackfillQuery) {
+/**
+ * The app's client and worker. `batched`: the view takes the updates batch by batch
+ * (fetchBackfill's onBatch) and paints after the first; else it gets the day in the result.
+ */
+async function after(view: View, stream: string, query: BackfillQuery, batched: boolean) {
 	const stop = heartbeat();
 	const started = performance.now();
+	const v = viewOf(view);
+	const consume = { ms: 0 };
 	let batches = 0;
-	const result = await fetchBackfill('SPX', stream, query, { onProgress: () => batches++ });
-	const check = consume(view, result.updates);
+	let count = 0;
+	let firstPaint: Promise<number> | undefined;
+	const result = await fetchBackfill('SPX', stream, query, {
+		onProgress: () => batches++,
+		onBatch: batched
+			? (updates) => {
+					count += updates.length;
+					timed(consume, () => v.add(updates));
+					firstPaint ??= nextPaint().then(() => performance.now() - started);
+				}
+			: undefined
+	});
+	count += result.updates.length;
+	const check = timed(consume, () => (v.add(result.updates), v.done()));
 	await nextPaint();
+	const completeMs = performance.now() - started;
 	return {
-		firstPaintMs: performance.now() - started,
+		// Classic on a past day draws the day's last chain, known only at the end.
+		firstPaintMs: view === 'orderflow' && firstPaint ? await firstPaint : completeMs,
+		completeMs,
 		workerDecodeMs: result.decodeMs,
 		longestTaskMs: stop(),
-		updates: result.updates.length,
+		consumeMs: consume.ms,
+		updates: count,
 		batches: batches + 1,
 		check
 	};

@@ -73,13 +73,19 @@ export type { BackfillProgress } from './backfillMessages';
 export interface BackfillOptions {
 	/** Called as the body streams in and decodes (the page's progress bar). */
 	onProgress?: (progress: BackfillProgress) => void;
+	/**
+	 * Takes the updates batch by batch as they decode, in recorded order, each batch its own short
+	 * task (a view fills its series progressively and never holds the page up with the whole day);
+	 * the result's `updates` is then empty. Without it they all come in the result.
+	 */
+	onBatch?: (updates: StreamUpdate[]) => void;
 }
 
 interface Waiting {
-	/** Updates of the batches received so far, concatenated into the result. */
-	batches: StreamUpdate[][];
-	onBatch: (progress: BackfillProgress) => void;
-	resolve: (reply: BackfillReply) => void;
+	/** A batch of updates, with the progress so far (none for the reply's remainder). */
+	take: (updates: StreamUpdate[], progress?: BackfillProgress) => void;
+	/** The reply, its updates already handed to `take`. */
+	finish: (reply: BackfillReply) => void;
 }
 
 let worker: Worker | undefined;
@@ -93,22 +99,15 @@ function backfillWorker(): Worker {
 			const message = ev.data;
 			const w = waiting.get(message.id);
 			if (!w) return;
-			if ('batch' in message) {
-				w.batches.push(message.updates);
-				w.onBatch(message.progress);
-				return;
-			}
+			if ('batch' in message) return w.take(message.updates, message.progress);
 			waiting.delete(message.id);
-			if (message.ok && w.batches.length > 0) {
-				w.batches.push(message.updates);
-				message.updates = w.batches.flat();
-			}
-			w.resolve(message);
+			if (message.ok) w.take(message.updates);
+			w.finish(message);
 		};
 		worker.onerror = (ev) => {
 			ev.preventDefault?.();
 			for (const [id, w] of waiting) {
-				w.resolve({ id, ok: false, status: 0, error: 'backfill worker failed' });
+				w.finish({ id, ok: false, status: 0, error: 'backfill worker failed' });
 			}
 			waiting.clear();
 			worker?.terminate();
@@ -132,15 +131,19 @@ export function fetchBackfill(
 	const url = new URL(backfillUrl(ticker, stream, query), location.href).href;
 	backfillActivity.begin(id, ticker, stream);
 	return new Promise((resolve, reject) => {
+		const held: StreamUpdate[][] = [];
 		waiting.set(id, {
-			batches: [],
-			onBatch: (progress) => {
-				backfillActivity.progress(id, progress);
-				options.onProgress?.(progress);
+			take: (updates, progress) => {
+				if (!options.onBatch) held.push(updates);
+				else if (updates.length > 0) options.onBatch(updates);
+				if (progress) {
+					backfillActivity.progress(id, progress);
+					options.onProgress?.(progress);
+				}
 			},
-			resolve: (reply) => {
+			finish: (reply) => {
 				backfillActivity.end(id);
-				if (reply.ok) resolve(reply);
+				if (reply.ok) resolve({ ...reply, updates: held.flat() });
 				else reject(new BackfillError(reply.status, reply.error));
 			}
 		});
