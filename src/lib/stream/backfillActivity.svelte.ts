@@ -3,6 +3,7 @@
  * client (./backfillClient.ts) reports into it, and BackfillProgress.svelte shows it beside a
  * view's status, so a long day loading reads as progress rather than a frozen chart.
  */
+import { untrack } from 'svelte';
 import type { BackfillProgress } from './backfillMessages';
 
 export interface BackfillLoad {
@@ -20,19 +21,27 @@ export function loadedFraction(p: BackfillProgress | null): number | null {
 	return null;
 }
 
+/**
+ * Views start backfills inside their effects: the list is read untracked, or every change of
+ * progress would re-run the effect that started the load, which would start another.
+ */
 class BackfillActivity {
 	loads: BackfillLoad[] = $state.raw([]);
 
+	private change(next: (loads: BackfillLoad[]) => BackfillLoad[]): void {
+		this.loads = next(untrack(() => this.loads));
+	}
+
 	begin(id: number, ticker: string, stream: string): void {
-		this.loads = [...this.loads, { id, ticker, stream, progress: null }];
+		this.change((loads) => [...loads, { id, ticker, stream, progress: null }]);
 	}
 
 	progress(id: number, progress: BackfillProgress): void {
-		this.loads = this.loads.map((l) => (l.id === id ? { ...l, progress } : l));
+		this.change((loads) => loads.map((l) => (l.id === id ? { ...l, progress } : l)));
 	}
 
 	end(id: number): void {
-		this.loads = this.loads.filter((l) => l.id !== id);
+		this.change((loads) => loads.filter((l) => l.id !== id));
 	}
 }
 
