@@ -39,22 +39,64 @@ export function encodeBackfill(entries: readonly BackfillEntry[]): Uint8Array {
 	return out;
 }
 
-/** Splits a body into its relay frames without decoding them; throws on a malformed body. */
-export function splitBackfill(body: Uint8Array): { kind: number; frame: Uint8Array }[] {
-	const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-	const out: { kind: number; frame: Uint8Array }[] = [];
-	let at = 0;
-	while (at < body.length) {
-		if (at + ENTRY_HEADER > body.length) throw new RangeError(`backfill truncated at byte ${at}`);
-		const kind = body[at];
-		if (kind !== BACKFILL_FRAME && kind !== BACKFILL_SNAPSHOT) {
-			throw new RangeError(`unknown backfill entry kind ${kind} at byte ${at}`);
+/** One entry of a body: its kind and its relay frame (a view into the body, not a copy). */
+export interface SplitEntry {
+	kind: number;
+	frame: Uint8Array;
+}
+
+/**
+ * Splits a body that arrives in pieces (a streamed fetch) into entries as soon as each is whole,
+ * so the worker decodes while the rest is still on the wire. Throws RangeError on a malformed
+ * body; nothing after a bad header can be trusted, so a splitter that threw stays failed.
+ */
+export class BackfillSplitter {
+	private held = new Uint8Array(0);
+	/** Bytes consumed so far (the offset errors name). */
+	private consumed = 0;
+
+	/** Feeds the next piece; returns the entries it completed (views into `piece` or a copy). */
+	push(piece: Uint8Array): SplitEntry[] {
+		let buf = piece;
+		if (this.held.length > 0) {
+			// Only an entry cut by a piece boundary is copied; whole entries stay views.
+			buf = new Uint8Array(this.held.length + piece.length);
+			buf.set(this.held);
+			buf.set(piece, this.held.length);
 		}
-		const length = view.getUint32(at + 1);
-		const end = at + ENTRY_HEADER + length;
-		if (end > body.length) throw new RangeError(`backfill entry at byte ${at} runs past the end`);
-		out.push({ kind, frame: body.subarray(at + ENTRY_HEADER, end) });
-		at = end;
+		const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+		const out: SplitEntry[] = [];
+		let at = 0;
+		while (at + ENTRY_HEADER <= buf.length) {
+			const kind = buf[at];
+			if (kind !== BACKFILL_FRAME && kind !== BACKFILL_SNAPSHOT) {
+				throw new RangeError(`unknown backfill entry kind ${kind} at byte ${this.consumed + at}`);
+			}
+			const end = at + ENTRY_HEADER + view.getUint32(at + 1);
+			if (end > buf.length) break;
+			out.push({ kind, frame: buf.subarray(at + ENTRY_HEADER, end) });
+			at = end;
+		}
+		this.consumed += at;
+		this.held = buf.slice(at);
+		return out;
 	}
+
+	/** The body ended: throws when it stopped inside an entry. */
+	end(): void {
+		if (this.held.length === 0) return;
+		throw new RangeError(
+			this.held.length < ENTRY_HEADER
+				? `backfill truncated at byte ${this.consumed}`
+				: `backfill entry at byte ${this.consumed} runs past the end`
+		);
+	}
+}
+
+/** Splits a whole body into its relay frames without decoding them; throws on a malformed body. */
+export function splitBackfill(body: Uint8Array): SplitEntry[] {
+	const splitter = new BackfillSplitter();
+	const out = splitter.push(body);
+	splitter.end();
 	return out;
 }

@@ -3,7 +3,14 @@
  * whole session so far by default) and resolves with its updates, decoded off the main thread.
  * Browser only.
  */
-import type { BackfillReply, BackfillRequest } from './backfillMessages';
+import type {
+	BackfillProgress,
+	BackfillReply,
+	BackfillRequest,
+	BackfillWorkerMessage
+} from './backfillMessages';
+import { backfillActivity } from './backfillActivity.svelte';
+import type { StreamUpdate } from './updates';
 
 export type BackfillResult = Extract<BackfillReply, { ok: true }>;
 
@@ -61,22 +68,46 @@ export class BackfillError extends Error {
 	}
 }
 
+export type { BackfillProgress } from './backfillMessages';
+
+export interface BackfillOptions {
+	/** Called as the body streams in and decodes (the page's progress bar). */
+	onProgress?: (progress: BackfillProgress) => void;
+	/**
+	 * Takes the updates batch by batch as they decode, in recorded order, each batch its own short
+	 * task (a view fills its series progressively and never holds the page up with the whole day);
+	 * the result's `updates` is then empty. Without it they all come in the result.
+	 */
+	onBatch?: (updates: StreamUpdate[]) => void;
+}
+
+interface Waiting {
+	/** A batch of updates, with the progress so far (none for the reply's remainder). */
+	take: (updates: StreamUpdate[], progress?: BackfillProgress) => void;
+	/** The reply, its updates already handed to `take`. */
+	finish: (reply: BackfillReply) => void;
+}
+
 let worker: Worker | undefined;
 let nextId = 1;
-const waiting = new Map<number, (reply: BackfillReply) => void>();
+const waiting = new Map<number, Waiting>();
 
 function backfillWorker(): Worker {
 	if (!worker) {
 		worker = new Worker(new URL('./backfillWorker.ts', import.meta.url), { type: 'module' });
-		worker.onmessage = (ev: MessageEvent<BackfillReply>) => {
-			const resolve = waiting.get(ev.data.id);
-			waiting.delete(ev.data.id);
-			resolve?.(ev.data);
+		worker.onmessage = (ev: MessageEvent<BackfillWorkerMessage>) => {
+			const message = ev.data;
+			const w = waiting.get(message.id);
+			if (!w) return;
+			if ('batch' in message) return w.take(message.updates, message.progress);
+			waiting.delete(message.id);
+			if (message.ok) w.take(message.updates);
+			w.finish(message);
 		};
 		worker.onerror = (ev) => {
 			ev.preventDefault?.();
-			for (const [id, resolve] of waiting) {
-				resolve({ id, ok: false, status: 0, error: 'backfill worker failed' });
+			for (const [id, w] of waiting) {
+				w.finish({ id, ok: false, status: 0, error: 'backfill worker failed' });
 			}
 			waiting.clear();
 			worker?.terminate();
@@ -86,18 +117,35 @@ function backfillWorker(): Worker {
 	return worker;
 }
 
-/** Fetches and decodes a backfill in the worker; rejects with BackfillError (404 = none yet). */
+/**
+ * Fetches and decodes a backfill in the worker; rejects with BackfillError (404 = none yet).
+ * While it loads, `backfillActivity` (and `options.onProgress`) say how far it is.
+ */
 export function fetchBackfill(
 	ticker: string,
 	stream: string,
-	query: BackfillQuery = {}
+	query: BackfillQuery = {},
+	options: BackfillOptions = {}
 ): Promise<BackfillResult> {
 	const id = nextId++;
 	const url = new URL(backfillUrl(ticker, stream, query), location.href).href;
+	backfillActivity.begin(id, ticker, stream);
 	return new Promise((resolve, reject) => {
-		waiting.set(id, (reply) => {
-			if (reply.ok) resolve(reply);
-			else reject(new BackfillError(reply.status, reply.error));
+		const held: StreamUpdate[][] = [];
+		waiting.set(id, {
+			take: (updates, progress) => {
+				if (!options.onBatch) held.push(updates);
+				else if (updates.length > 0) options.onBatch(updates);
+				if (progress) {
+					backfillActivity.progress(id, progress);
+					options.onProgress?.(progress);
+				}
+			},
+			finish: (reply) => {
+				backfillActivity.end(id);
+				if (reply.ok) resolve({ ...reply, updates: held.flat() });
+				else reject(new BackfillError(reply.status, reply.error));
+			}
 		});
 		backfillWorker().postMessage({ id, url } satisfies BackfillRequest);
 	});

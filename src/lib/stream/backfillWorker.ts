@@ -1,52 +1,21 @@
 /// <reference lib="webworker" />
 /**
  * A short-lived module worker that fetches one backfill (`/history/<ticker>/<stream>`) and
- * decodes it with the live decode path (./backfill -> decodeRelayMessage), posting the updates
- * with their typed arrays as transferables. Separate from the stream worker so polling tiers,
- * past days and the heatmap use it without holding a `/stream` socket.
+ * decodes it with the live decode path while it streams in (./backfill: streamBackfill), posting
+ * the updates in batches with the progress so far: the page shows how far the day has loaded,
+ * and no single message is large enough to hold its main thread up. Separate from the stream
+ * worker so polling tiers, past days and the heatmap use it without holding a `/stream` socket.
  */
-import { decodeBackfill } from './backfill';
-import type { BackfillReply, BackfillRequest } from './backfillMessages';
-import { updateTransferables } from './updates';
+import { streamBackfill } from './backfill';
+import type { BackfillRequest } from './backfillMessages';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
-scope.onmessage = async (ev: MessageEvent<BackfillRequest>) => {
+scope.onmessage = (ev: MessageEvent<BackfillRequest>) => {
 	const { id, url } = ev.data;
-	const post = (reply: BackfillReply, transfer: ArrayBuffer[] = []) =>
-		scope.postMessage(reply, transfer);
-	try {
-		const started = performance.now();
-		const res = await fetch(url, { credentials: 'same-origin' });
-		if (!res.ok) {
-			let error = `${res.status} ${res.statusText}`;
-			try {
-				error = ((await res.json()) as { error?: string }).error ?? error;
-			} catch {
-				// not JSON: keep the status line
-			}
-			post({ id, ok: false, status: res.status, error });
-			return;
-		}
-		const body = new Uint8Array(await res.arrayBuffer());
-		const fetched = performance.now();
-		const decoded = decodeBackfill(body);
-		const decodeMs = performance.now() - fetched;
-		post(
-			{
-				id,
-				ok: true,
-				updates: decoded.updates,
-				corrupt: decoded.corrupt,
-				lastError: decoded.lastError,
-				bytes: body.length,
-				fetchMs: fetched - started,
-				decodeMs,
-				day: res.headers.get('x-gexdeck-day') ?? undefined
-			},
-			decoded.updates.flatMap(updateTransferables)
-		);
-	} catch (e) {
-		post({ id, ok: false, status: 0, error: e instanceof Error ? e.message : String(e) });
-	}
+	void streamBackfill(
+		id,
+		() => fetch(url, { credentials: 'same-origin' }),
+		(message, transfer) => scope.postMessage(message, transfer)
+	);
 };

@@ -118,6 +118,26 @@ describe('sessionFrames and timelineRange', () => {
 		expect(sessionFrames([])).toEqual([]);
 		expect(timelineRange([])).toBeNull();
 	});
+
+	it('agrees with an ET day per frame, across DST changes and gaps (property)', () => {
+		// Sorted, distinct timestamps spread over a few days around the March 2026 DST change.
+		const from = 1_772_841_600; // 2026-03-07 00:00 UTC
+		fc.assert(
+			fc.property(
+				fc.uniqueArray(fc.integer({ min: 0, max: 4 * 86_400 }), { maxLength: 40 }),
+				(offsets) => {
+					const frames = offsets
+						.sort((a, b) => a - b)
+						.map((o) => ({ timestamp: from + o }) as RecordedFrame);
+					const newest = frames.at(-1);
+					const want = newest
+						? frames.filter((f) => etDay(f.timestamp) === etDay(newest.timestamp))
+						: [];
+					expect(sessionFrames(frames)).toEqual(want);
+				}
+			)
+		);
+	});
 });
 
 describe('labels', () => {

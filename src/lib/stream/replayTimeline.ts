@@ -6,7 +6,7 @@
  */
 import type { ClassicChain } from '../contract/schemas';
 import { chunkRow, type RingChunk } from './ringChunk';
-import { etDay, formatEtClock, formatEtMonthDay } from '../contract/newYorkTime';
+import { etDay, etInstant, formatEtClock, formatEtMonthDay } from '../contract/newYorkTime';
 
 /** One recorded snapshot: a row of a chunk that kept the strike ladder. */
 export interface RecordedFrame {
@@ -44,14 +44,24 @@ export function framesOf(chunks: readonly RingChunk[]): RecordedFrame[] {
 	return frames.filter((f, i) => i === 0 || f.timestamp !== frames[i - 1].timestamp);
 }
 
-/** Today's session: the frames on the same New York day as the newest one. */
+/**
+ * Today's session: the frames on the same New York day as the newest one. Frames are sorted, so
+ * the day starts at the first frame at or after the newest one's ET midnight: one day lookup
+ * and a binary search, not an ET conversion per frame (a full day's 4,680 frames took ~60 ms
+ * that way, on every refresh of the timeline).
+ */
 export function sessionFrames(frames: readonly RecordedFrame[]): RecordedFrame[] {
 	const newest = frames.at(-1);
 	if (!newest) return [];
-	const day = etDay(newest.timestamp);
-	let i = frames.length - 1;
-	while (i > 0 && etDay(frames[i - 1].timestamp) === day) i--;
-	return frames.slice(i);
+	const midnight = etInstant(etDay(newest.timestamp), 0);
+	let lo = 0;
+	let hi = frames.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if (frames[mid].timestamp < midnight) lo = mid + 1;
+		else hi = mid;
+	}
+	return frames.slice(lo);
 }
 
 /**

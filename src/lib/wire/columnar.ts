@@ -7,8 +7,24 @@
  * fewer priors than the widest row are padded with NaN (a gap, not a zero).
  */
 
+import {
+	fromWire,
+	GEX_SCALES as G,
+	MAX_PRIORS_SCALES as MP,
+	STRIKE_SCALES as ST
+} from '../contract/scaling';
 import type { ClassicChain, GreekProfile } from '../contract/schemas';
-import { decodeFrame, type DecodedFrame } from './decode';
+import { gex_profile } from '../proto/generated/wire';
+import {
+	decodeFrame,
+	decodeMessage,
+	inflate,
+	looksLikeJson,
+	unwrapAny,
+	type DecodedFrame
+} from './decode';
+import { int64ToNumber } from './fromMessage';
+import { kindOfTypeUrl } from './typeUrls';
 
 export interface ColumnarGex {
 	ticker: string;
@@ -94,6 +110,66 @@ export function columnarGex(chain: ClassicChain): ColumnarGex {
 		priorCount: priors.width,
 		priors: priors.flat,
 		maxPriors: Float64Array.from(chain.max_priors.flat())
+	};
+}
+
+const opt = (v: number | null | undefined): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * A decoded Gex message straight into columns: the same numbers as
+ * `columnarGex(chainFromGex(m))` (same scaling, same NaN padding of short prior rows) without
+ * building the REST rows in between, which is a third of a 400-strike frame's decode after
+ * zstd. Live frames and backfills both come through here (decodeColumnarFrame).
+ */
+export function columnarGexFromMessage(m: gex_profile.Gex.$Properties): ColumnarGex {
+	const rows = m.strikes ?? [];
+	const n = rows.length;
+	const strikes = new Float64Array(n);
+	const gexVol = new Float64Array(n);
+	const gexOi = new Float64Array(n);
+	let priorCount = 0;
+	for (let i = 0; i < n; i++) {
+		const row = rows[i];
+		strikes[i] = fromWire(opt(row.strike_price), ST.strike_price);
+		gexVol[i] = fromWire(opt(row.value_1), ST.value_1);
+		gexOi[i] = fromWire(opt(row.value_2), ST.value_2);
+		const width = row.priors?.values?.length ?? 0;
+		if (width > priorCount) priorCount = width;
+	}
+	const priors = new Float64Array(n * priorCount).fill(Number.NaN);
+	for (let i = 0; i < n; i++) {
+		const values = rows[i].priors?.values;
+		if (!values) continue;
+		for (let j = 0; j < values.length; j++) {
+			priors[i * priorCount + j] = fromWire(values[j], ST.prior);
+		}
+	}
+	const tuples = m.max_priors?.tuples ?? [];
+	const maxPriors = new Float64Array(tuples.length * 2);
+	for (let i = 0; i < tuples.length; i++) {
+		maxPriors[2 * i] = fromWire(opt(tuples[i].first_value), MP.first_value);
+		maxPriors[2 * i + 1] = fromWire(opt(tuples[i].second_value), MP.second_value);
+	}
+	return {
+		ticker: m.ticker ?? '',
+		timestamp: int64ToNumber(m.timestamp),
+		spot: fromWire(opt(m.spot), G.spot),
+		zeroGamma: fromWire(opt(m.zero_gamma), G.zero_gamma),
+		majorPosVol: fromWire(opt(m.major_pos_vol), G.major_pos_vol),
+		majorPosOi: fromWire(opt(m.major_pos_oi), G.major_pos_oi),
+		majorNegVol: fromWire(opt(m.major_neg_vol), G.major_neg_vol),
+		majorNegOi: fromWire(opt(m.major_neg_oi), G.major_neg_oi),
+		sumGexVol: fromWire(opt(m.sum_gex_vol), G.sum_gex_vol),
+		sumGexOi: fromWire(opt(m.sum_gex_oi), G.sum_gex_oi),
+		deltaRiskReversal: fromWire(opt(m.delta_risk_reversal), G.delta_risk_reversal),
+		minDte: opt(m.min_dte),
+		secMinDte: opt(m.sec_min_dte),
+		strikes,
+		gexVol,
+		gexOi,
+		priorCount,
+		priors,
+		maxPriors
 	};
 }
 
@@ -187,6 +263,15 @@ export type ColumnarFrame =
 
 /** Any bytes -> columnar frame (throws only WireDecodeError, like decodeFrame). */
 export function decodeColumnarFrame(bytes: Uint8Array): ColumnarFrame {
+	// Chains (the bulk of a stream and of every backfill) go message -> columns directly.
+	const { typeUrl, value } = unwrapAny(bytes);
+	if (kindOfTypeUrl(typeUrl) === 'gex') {
+		const inner = inflate(value);
+		if (!looksLikeJson(inner)) {
+			const message = decodeMessage((b) => gex_profile.Gex.decode(b), inner);
+			return { kind: 'gex', typeUrl, value: columnarGexFromMessage(message) };
+		}
+	}
 	const frame = decodeFrame(bytes);
 	switch (frame.kind) {
 		case 'gex':

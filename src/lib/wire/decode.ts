@@ -99,7 +99,7 @@ export function declaredContentSize(b: Uint8Array): number | undefined {
 	return fcsBytes === 2 ? size + 256 : size;
 }
 
-function looksLikeJson(inner: Uint8Array): boolean {
+export function looksLikeJson(inner: Uint8Array): boolean {
 	for (const c of inner) {
 		if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
 		return c === 0x7b || c === 0x5b; // { or [
@@ -109,7 +109,8 @@ function looksLikeJson(inner: Uint8Array): boolean {
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true });
 
-function decodeMessage<T>(decode: (b: Uint8Array) => T, inner: Uint8Array): T {
+/** Runs a generated decoder, its failures as WireDecodeError('message'). */
+export function decodeMessage<T>(decode: (b: Uint8Array) => T, inner: Uint8Array): T {
 	try {
 		return decode(inner);
 	} catch (e) {

@@ -22,11 +22,14 @@ import { bytesToBase64 } from './base64';
 import {
 	chainFromColumnar,
 	columnarGex,
+	columnarGexFromMessage,
 	columnarGreekProfile,
 	decodeColumnarFrame,
 	transferables
 } from './columnar';
-import { decodeBase64Frame, decodeFrame, tryDecodeFrame } from './decode';
+import { decodeBase64Frame, decodeFrame, inflate, tryDecodeFrame, unwrapAny } from './decode';
+import { chainFromGex } from './fromMessage';
+import { gex_profile } from '../proto/generated/wire';
 import { encodeFrame, encodeInner, initWireEncoder, wrapAny } from './encode';
 import { WireDecodeError } from './errors';
 import { TYPE_URLS } from './typeUrls';
@@ -211,6 +214,29 @@ describe('columnar form', () => {
 			}),
 			{ numRuns: 50 }
 		);
+	});
+
+	it('columns straight from the message equal columns from the REST rows (property)', () => {
+		const same = (a: ReturnType<typeof columnarGex>, b: ReturnType<typeof columnarGex>) => {
+			// toEqual treats NaN as equal to NaN (prior padding) and compares typed arrays by value;
+			// Object.is on every element also tells -0 from 0.
+			expect(a).toEqual(b);
+			for (const k of ['strikes', 'gexVol', 'gexOi', 'priors', 'maxPriors'] as const) {
+				expect(Array.from(a[k]).every((v, i) => Object.is(v, b[k][i]))).toBe(true);
+			}
+		};
+		fc.assert(
+			fc.property(chainArb, (chain) => {
+				const message = gex_profile.Gex.decode(inflate(unwrapAny(encodeFrame('gex', chain)).value));
+				same(columnarGexFromMessage(message), columnarGex(chainFromGex(message)));
+			}),
+			{ numRuns: 100 }
+		);
+		// A message missing every optional part.
+		const bare = gex_profile.Gex.decode(
+			gex_profile.Gex.encode({ strikes: [{}, { priors: {} }] }).finish()
+		);
+		same(columnarGexFromMessage(bare), columnarGex(chainFromGex(bare)));
 	});
 
 	it('decodes frames straight to the columnar form', () => {

@@ -59,32 +59,20 @@ export function backfillResponse(
 	if (!recorder.has(day, ticker, stream)) {
 		return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
 	}
-	let records: { group: string; r: StoredRecord }[] = recorder
-		.read(day, ticker, stream, from, to)
-		.map((r) => ({ group: `${ticker}_${stream}`, r }));
 	// step=N: the first record of every N-second bucket (a day overview needs no more columns
-	// than a screen is wide; spot frames are thinned alike).
+	// than a screen is wide; spot frames are thinned alike), picked from the recording's index.
 	const step = bound(query.get('step'), 'step');
 	if (step instanceof Error || (step !== undefined && !(step >= 1 && step <= 3600))) {
 		return problem(400, 'step must be 1-3600 seconds');
 	}
-	const thin = <T extends { r: StoredRecord }>(list: T[]): T[] => {
-		if (!step || step <= 1) return list;
-		let bucket = -Infinity;
-		return list.filter(({ r }) => {
-			const b = Math.floor(r.timestamp / step);
-			if (b === bucket) return false;
-			bucket = b;
-			return true;
-		});
-	};
-	records = thin(records);
+	let records: { group: string; r: StoredRecord }[] = recorder
+		.read(day, ticker, stream, from, to, step)
+		.map((r) => ({ group: `${ticker}_${stream}`, r }));
 	const withSpot = query.get('with') === 'spot' && stream !== 'spot';
 	if (withSpot) {
-		let spot = recorder
-			.read(day, ticker, 'spot', from, to)
+		const spot = recorder
+			.read(day, ticker, 'spot', from, to, step)
 			.map((r) => ({ group: `${ticker}_spot`, r }));
-		spot = thin(spot);
 		// Arrival order is the order the live viewer saw; the sort is stable for equal stamps.
 		records = records.concat(spot).sort((a, b) => a.r.receivedAt - b.r.receivedAt);
 	}

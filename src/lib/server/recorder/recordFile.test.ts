@@ -40,6 +40,41 @@ describe('RecordFile', () => {
 		again.close();
 	});
 
+	it('thins by the index to the first record of each step bucket, as filtering all would (property)', () => {
+		let n = 0;
+		fc.assert(
+			fc.property(
+				// Data times mostly rising, sometimes repeated or late (a slow upstream).
+				fc.array(fc.integer({ min: -3, max: 4 }), { maxLength: 60 }),
+				fc.integer({ min: 2, max: 12 }),
+				fc.integer({ min: 0, max: 40 }),
+				fc.integer({ min: 0, max: 120 }),
+				(deltas, step, a, b) => {
+					const f = RecordFile.open(join(dir, `thin${n++}.rec`));
+					let t = 5000;
+					deltas.forEach((d, i) => {
+						t = Math.max(4990, t + d);
+						f.append(RecordKind.StreamAny, t, i, payload(i, 5 + (i % 9)));
+					});
+					const [from, to] = [5000 + a, 5000 + a + b];
+					let bucket = Number.NaN;
+					const want = f.read(from, to).filter((r) => {
+						if (Math.floor(r.timestamp / step) === bucket) return false;
+						bucket = Math.floor(r.timestamp / step);
+						return true;
+					});
+					const got = f.read(from, to, step);
+					expect(got.map((r) => [r.timestamp, r.receivedAt])).toEqual(
+						want.map((r) => [r.timestamp, r.receivedAt])
+					);
+					got.forEach((r, i) => expect([...r.payload]).toEqual([...want[i].payload]));
+					f.close();
+				}
+			),
+			{ numRuns: 60 }
+		);
+	});
+
 	it('rebuilds a lost index from the data file', () => {
 		const path = join(dir, 'b.rec');
 		const f = RecordFile.open(path);

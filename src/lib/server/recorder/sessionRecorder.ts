@@ -269,10 +269,20 @@ export class SessionRecorder {
 		);
 	}
 
-	/** Records of one stream and day within [from, to] (unix s), in arrival order. */
-	read(day: string, ticker: string, stream: string, from?: number, to?: number): StoredRecord[] {
+	/**
+	 * Records of one stream and day within [from, to] (unix s), in arrival order; with `step`,
+	 * the first of every step-second bucket only (RecordFile.read).
+	 */
+	read(
+		day: string,
+		ticker: string,
+		stream: string,
+		from?: number,
+		to?: number,
+		step?: number
+	): StoredRecord[] {
 		if (!this.has(day, ticker, stream)) return [];
-		return this.file(day, ticker, stream).read(from, to);
+		return this.file(day, ticker, stream).read(from, to, step);
 	}
 
 	/**
