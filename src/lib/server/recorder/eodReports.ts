@@ -89,7 +89,7 @@ export async function openEodReport(
 		if (!m || m[1] !== ticker || !isRecordedDay(m[4])) continue;
 		day = m[4];
 		const stream = `${m[2]}_${m[3]}`;
-		const existing = recorder.read(day, ticker, stream).length;
+		const existing = recorder.count(day, ticker, stream);
 		if (existing > 0) {
 			streams.push({ stream, records: existing });
 			continue;

@@ -63,7 +63,7 @@ async function run(
 	stream: string,
 	day: string
 ): Promise<number> {
-	const existing = deps.recorder.read(day, ticker, stream).length;
+	const existing = deps.recorder.count(day, ticker, stream);
 	if (existing > 0) return existing;
 	const route = routeOfStream(stream);
 	if (!route) throw new HistoryImportError(400, `The service keeps no history of ${stream}.`);

@@ -124,6 +124,16 @@ describe('SessionRecorder', () => {
 		expect(recorder.days()).toEqual(['2026-11-29']);
 	});
 
+	it('counts the records of a stream from its index', () => {
+		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(0);
+		for (let s = 0; s < 7; s++) publishGex(OPEN + s);
+		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(7);
+		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(
+			recorder.read('2026-11-23', 'SPX', 'classic_gex_full').length
+		);
+		expect(recorder.count('../etc', 'SPX', 'classic_gex_full')).toBe(0);
+	});
+
 	it('takes new retention limits in place, keeping its counters and the day being written', () => {
 		for (const d of [0, 1, 4]) publishGex(OPEN + d * 86_400);
 		const before = recorder.counters.records;

@@ -269,6 +269,11 @@ export class SessionRecorder {
 		);
 	}
 
+	/** How many records one stream and day holds, from its index (no record is read). */
+	count(day: string, ticker: string, stream: string): number {
+		return this.has(day, ticker, stream) ? this.file(day, ticker, stream).records : 0;
+	}
+
 	/**
 	 * Records of one stream and day within [from, to] (unix s), in arrival order; with `step`,
 	 * the first of every step-second bucket only (RecordFile.read).
