@@ -3,7 +3,9 @@
  * whole session so far by default) and resolves with its updates, decoded off the main thread.
  * Browser only.
  */
+import type { HistoryPending } from '../contract/historyPending';
 import type { BackfillReply, BackfillRequest } from './backfillMessages';
+import { GIVE_UP_MS, retryDelayMs, type DayPendingNote } from './dayPending';
 
 export type BackfillResult = Extract<BackfillReply, { ok: true }>;
 
@@ -55,7 +57,11 @@ export async function recordedDays(ticker: string, stream: string): Promise<stri
 export class BackfillError extends Error {
 	constructor(
 		readonly status: number,
-		message: string
+		message: string,
+		/** The service is still generating the day: where it stands (a 504 with progress). */
+		readonly pending?: HistoryPending,
+		/** The answer's Retry-After, in seconds. */
+		readonly retryAfter?: number
 	) {
 		super(message);
 	}
@@ -97,8 +103,79 @@ export function fetchBackfill(
 	return new Promise((resolve, reject) => {
 		waiting.set(id, (reply) => {
 			if (reply.ok) resolve(reply);
-			else reject(new BackfillError(reply.status, reply.error));
+			else reject(new BackfillError(reply.status, reply.error, reply.pending, reply.retryAfter));
 		});
 		backfillWorker().postMessage({ id, url } satisfies BackfillRequest);
 	});
+}
+
+export interface SessionDayOptions {
+	/** Stops waiting (another day or Today picked): the promise rejects with an AbortError. */
+	signal?: AbortSignal;
+	/** Each answer that says the day is still being generated, as it arrives. */
+	onpending?: (note: DayPendingNote) => void;
+	/** The backfill reader (default: the decode worker; tests pass a fake server). */
+	read?: typeof fetchBackfill;
+	/** Unix ms (tests). */
+	now?: () => number;
+}
+
+function aborted(): DOMException {
+	return new DOMException('The day is no longer wanted.', 'AbortError');
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(aborted());
+		const timer = setTimeout(done, ms);
+		function done() {
+			signal?.removeEventListener('abort', onAbort);
+			resolve();
+		}
+		function onAbort() {
+			clearTimeout(timer);
+			reject(aborted());
+		}
+		signal?.addEventListener('abort', onAbort, { once: true });
+	});
+}
+
+/** True for the rejection of a session day whose signal was aborted. */
+export function isAbort(err: unknown): boolean {
+	return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/**
+ * One session of a stream as every time-aware view loads it (fetchBackfill of sessionQuery),
+ * waiting out a past day the service is still generating: each such answer is reported through
+ * `onpending` and asked again after its Retry-After (retryDelayMs), until the day arrives, a
+ * final error (BackfillError), GIVE_UP_MS, or the signal.
+ */
+export async function fetchSessionDay(
+	ticker: string,
+	stream: string,
+	query: BackfillQuery,
+	options: SessionDayOptions = {}
+): Promise<BackfillResult> {
+	const { signal, read = fetchBackfill, now = Date.now } = options;
+	const started = now();
+	for (let attempt = 0; ; attempt++) {
+		if (signal?.aborted) throw aborted();
+		try {
+			const result = await read(ticker, stream, query);
+			if (signal?.aborted) throw aborted();
+			return result;
+		} catch (err) {
+			if (signal?.aborted) throw aborted();
+			if (!(err instanceof BackfillError) || !err.pending) throw err;
+			if (now() - started >= GIVE_UP_MS) {
+				throw new BackfillError(
+					504,
+					`the service was still generating ${query.day ?? 'the day'} after ${GIVE_UP_MS / 60_000} minutes (${err.message}); pick the day again to keep waiting`
+				);
+			}
+			options.onpending?.({ pending: err.pending, at: now() });
+			await pause(retryDelayMs(err.retryAfter, attempt), signal);
+		}
+	}
 }

@@ -3,6 +3,7 @@
  * worker (./backfillWorker.ts): one request, one reply matched by id. Their own module so the
  * two sides share the types without importing each other.
  */
+import type { HistoryPending } from '../contract/historyPending';
 import type { StreamUpdate } from './updates';
 
 export interface BackfillRequest {
@@ -22,4 +23,13 @@ export type BackfillReply =
 			decodeMs: number;
 			day?: string;
 	  }
-	| { id: number; ok: false; status: number; error: string };
+	| {
+			id: number;
+			ok: false;
+			status: number;
+			error: string;
+			/** A day the service is still generating (a 504 that says where it stands). */
+			pending?: HistoryPending;
+			/** The answer's Retry-After, in seconds. */
+			retryAfter?: number;
+	  };

@@ -5,6 +5,7 @@
  * with their typed arrays as transferables. Separate from the stream worker so polling tiers,
  * past days and the heatmap use it without holding a `/stream` socket.
  */
+import { parseHistoryPending, parseRetryAfter } from '../contract/historyPending';
 import { decodeBackfill } from './backfill';
 import type { BackfillReply, BackfillRequest } from './backfillMessages';
 import { updateTransferables } from './updates';
@@ -20,12 +21,21 @@ scope.onmessage = async (ev: MessageEvent<BackfillRequest>) => {
 		const res = await fetch(url, { credentials: 'same-origin' });
 		if (!res.ok) {
 			let error = `${res.status} ${res.statusText}`;
+			let body: unknown;
 			try {
-				error = ((await res.json()) as { error?: string }).error ?? error;
+				body = await res.json();
+				error = (body as { error?: string }).error ?? error;
 			} catch {
 				// not JSON: keep the status line
 			}
-			post({ id, ok: false, status: res.status, error });
+			post({
+				id,
+				ok: false,
+				status: res.status,
+				error,
+				pending: res.status === 504 ? parseHistoryPending(body) : undefined,
+				retryAfter: parseRetryAfter(res.headers.get('retry-after'), Date.now())
+			});
 			return;
 		}
 		const body = new Uint8Array(await res.arrayBuffer());
