@@ -46,6 +46,8 @@ export async function startTestService(
 		tickers?: string[];
 		/** Wall-clock source of the market clock (unix ms), to jump simulated time in tests. */
 		wall?: () => number;
+		/** How long a history request waits for its day before its 504 with progress. */
+		historyWaitMs?: number;
 	} = {}
 ): Promise<TestService> {
 	const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-service-'));
@@ -60,7 +62,10 @@ export async function startTestService(
 		// History and EOD requests wait for a day's generation up to this bound; the default
 		// 60 s is a user-facing limit that a loaded test machine can exceed without any bug (the
 		// bound itself is tested in market.test.ts).
-		marketOptions: { historyWaitMs: 240_000, ...(options.wall ? { wall: options.wall } : {}) }
+		marketOptions: {
+			historyWaitMs: options.historyWaitMs ?? 240_000,
+			...(options.wall ? { wall: options.wall } : {})
+		}
 	});
 	return {
 		service,

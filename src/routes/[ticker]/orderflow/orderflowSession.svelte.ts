@@ -10,7 +10,8 @@ import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCac
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
+import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
+import type { DayPendingNote } from '$lib/stream/dayPending';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 
@@ -26,8 +27,12 @@ export class OrderflowSession {
 	backfilled: number | null = $state(null);
 	/** Why the server's recording could not be read (none recorded yet is not an error). */
 	backfillError: string | null = $state(null);
+	/** The service's last word on a past day it is still generating (null otherwise). */
+	pending: DayPendingNote | null = $state(null);
 
 	private writing: Promise<void> = Promise.resolve();
+	/** Stops the backfill's wait for a day the service is still generating. */
+	private readonly stop = new AbortController();
 	private prunedBefore: string | null = null;
 
 	/** `day`: a past session (ET YYYY-MM-DD), read once from the recording; null = today, live. */
@@ -40,7 +45,7 @@ export class OrderflowSession {
 		// A past day is not in this browser's store (it keeps today) and gets no live points.
 		if (this.day !== null) {
 			void this.backfill();
-			return () => undefined;
+			return () => this.stop.abort();
 		}
 		void this.restore().then(() => this.backfill());
 		const timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -50,6 +55,7 @@ export class OrderflowSession {
 		document.addEventListener('visibilitychange', onHidden);
 		window.addEventListener('pagehide', onHidden);
 		return () => {
+			this.stop.abort();
 			clearInterval(timer);
 			document.removeEventListener('visibilitychange', onHidden);
 			window.removeEventListener('pagehide', onHidden);
@@ -97,12 +103,14 @@ export class OrderflowSession {
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
 		try {
-			const result = await fetchBackfill(
+			const result = await fetchSessionDay(
 				this.ticker,
 				'orderflow_orderflow',
 				// A past day this server did not record comes from the service's 90 days (Quant).
-				sessionQuery(this.day)
+				sessionQuery(this.day),
+				{ signal: this.stop.signal, onpending: (note) => (this.pending = note) }
 			);
+			this.pending = null;
 			let count = 0;
 			for (const u of result.updates) {
 				if (u.kind !== 'orderflow') continue;
@@ -111,6 +119,8 @@ export class OrderflowSession {
 			}
 			this.backfilled = count;
 		} catch (err) {
+			if (isAbort(err)) return;
+			this.pending = null;
 			this.backfilled = 0;
 			if (!(err instanceof BackfillError && err.status === 404)) {
 				this.backfillError = (err as Error).message;

@@ -6,7 +6,8 @@
 import { etDay } from '$lib/contract/newYorkTime';
 import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
+import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
+import type { DayPendingNote } from '$lib/stream/dayPending';
 import { columnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;
@@ -17,6 +18,8 @@ export class HeatmapSession {
 	/** 'loading' until the backfill answered; 'empty' when nothing was recorded for the day. */
 	phase: 'loading' | 'ready' | 'empty' | 'error' = $state('loading');
 	error: string | null = $state(null);
+	/** The service's last word on a past day it is still generating (null otherwise). */
+	pending: DayPendingNote | null = $state(null);
 	/** The day shown (ET); for live, the day of the recording or of the first live column. */
 	day: string | null = $state(null);
 	loadedBytes = $state(0);
@@ -33,16 +36,19 @@ export class HeatmapSession {
 		return `classic_${this.category}`;
 	}
 
-	async load(): Promise<void> {
+	/** Reads the day; `signal` stops waiting for a day the service is still generating. */
+	async load(signal?: AbortSignal): Promise<void> {
 		try {
 			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
 			// a fifth of the decode; live columns then append every second.
 			// A past day this server did not record comes from the service's 90 days (Quant).
-			const result = await fetchBackfill(
+			const result = await fetchSessionDay(
 				this.ticker,
 				this.stream,
-				sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS)
+				sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS),
+				{ signal, onpending: (note) => (this.pending = note) }
 			);
+			this.pending = null;
 			const columns = [];
 			for (const u of result.updates) {
 				if (u.kind === 'gex') columns.push(columnOfGex(u.value, this.metric));
@@ -61,6 +67,8 @@ export class HeatmapSession {
 			this.decodeMs = result.decodeMs;
 			this.phase = grid.length > 0 ? 'ready' : 'empty';
 		} catch (err) {
+			if (isAbort(err)) return;
+			this.pending = null;
 			if (err instanceof BackfillError && err.status === 404) {
 				this.phase = this.grid.length > 0 ? 'ready' : 'empty';
 				this.day ??= this.requestedDay;
