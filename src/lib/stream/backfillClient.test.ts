@@ -4,6 +4,8 @@ import {
 	BackfillError,
 	backfillUrl,
 	fetchSessionDay,
+	followRecordingDay,
+	FOLLOW_MS,
 	isAbort,
 	sessionQuery,
 	type BackfillResult
@@ -115,5 +117,62 @@ describe('fetchSessionDay', () => {
 		expect(err).toBeInstanceOf(BackfillError);
 		expect(err.pending).toBeUndefined();
 		expect(err.message).toMatch(/still generating 2026-11-23 after 15 minutes/);
+	});
+});
+
+describe('followRecordingDay', () => {
+	afterEach(() => vi.useRealTimers());
+	const update = (timestamp: number) => ({ kind: 'orderflow', timestamp }) as never;
+	const batch = (stamps: number[], recording: boolean) =>
+		({ ...result, updates: stamps.map(update), recording }) as BackfillResult;
+
+	it('asks for what follows the last record until the day is no longer recorded', async () => {
+		vi.useFakeTimers();
+		const asked: (number | undefined)[] = [];
+		const answers = [batch([], true), batch([105, 110], true), batch([115], false)];
+		const read = async (_t: string, _s: string, q: { from?: number }) => {
+			asked.push(q.from);
+			return answers.shift()!;
+		};
+		const got: number[][] = [];
+		const stop = new AbortController();
+		const done = followRecordingDay(
+			'SPX',
+			'orderflow_orderflow',
+			{ day: '2026-11-24', fromService: true },
+			batch([90, 100.5], true),
+			(r) => got.push(r.updates.map((u) => u.timestamp)),
+			{ signal: stop.signal, read }
+		);
+		await vi.advanceTimersByTimeAsync(FOLLOW_MS * 5);
+		await done;
+		expect(asked).toEqual([101, 101, 111]);
+		expect(got).toEqual([[105, 110], [115]]);
+	});
+
+	it('does nothing for a finished day, and stops when the view leaves', async () => {
+		vi.useFakeTimers();
+		let calls = 0;
+		const read = async () => {
+			calls++;
+			return batch([], true);
+		};
+		const stop = new AbortController();
+		await followRecordingDay('SPX', 's', {}, batch([1], false), () => undefined, {
+			signal: stop.signal,
+			read
+		});
+		expect(calls).toBe(0);
+		const following = followRecordingDay('SPX', 's', {}, batch([1], true), () => undefined, {
+			signal: stop.signal,
+			read
+		});
+		await vi.advanceTimersByTimeAsync(FOLLOW_MS * 2 + 10);
+		stop.abort();
+		await following;
+		const after = calls;
+		await vi.advanceTimersByTimeAsync(FOLLOW_MS * 5);
+		expect(after).toBe(2);
+		expect(calls).toBe(after);
 	});
 });

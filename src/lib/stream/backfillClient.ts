@@ -46,12 +46,24 @@ export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}${search ? `?${search}` : ''}`;
 }
 
-/** The days the server recorded this stream on, newest first (empty when it cannot say). */
-export async function recordedDays(ticker: string, stream: string): Promise<string[]> {
+/**
+ * The days the server recorded this stream on, newest first (empty when it cannot say), and the
+ * day it is recording now (null when none).
+ */
+export async function recordedDays(
+	ticker: string,
+	stream: string
+): Promise<{ days: string[]; recording: string | null }> {
 	const res = await fetch(`/history/${encodeURIComponent(ticker)}`).catch(() => undefined);
-	if (!res?.ok) return [];
-	const body = (await res.json()) as { days: { day: string; streams: string[] }[] };
-	return body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day);
+	if (!res?.ok) return { days: [], recording: null };
+	const body = (await res.json()) as {
+		days: { day: string; streams: string[] }[];
+		recording?: string | null;
+	};
+	return {
+		days: body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day),
+		recording: body.recording ?? null
+	};
 }
 
 export class BackfillError extends Error {
@@ -176,6 +188,42 @@ export async function fetchSessionDay(
 			}
 			options.onpending?.({ pending: err.pending, at: now() });
 			await pause(retryDelayMs(err.retryAfter, attempt), signal);
+		}
+	}
+}
+
+/** How often a view of a day still being recorded asks for what arrived since. */
+export const FOLLOW_MS = 5_000;
+
+/**
+ * A day still being recorded (a picked "today", `result.recording`) keeps growing in its view:
+ * every FOLLOW_MS this asks the server for the records after the last one it has and hands
+ * each non-empty batch to `onupdates`, until the server no longer records the day or the signal
+ * aborts. A failed ask is tried again at the next turn (the view keeps what it has).
+ */
+export async function followRecordingDay(
+	ticker: string,
+	stream: string,
+	query: BackfillQuery,
+	first: BackfillResult,
+	onupdates: (result: BackfillResult) => void,
+	options: { signal: AbortSignal; read?: typeof fetchBackfill; everyMs?: number }
+): Promise<void> {
+	const { signal, read = fetchBackfill, everyMs = FOLLOW_MS } = options;
+	let recording = first.recording === true;
+	let last = first.updates.at(-1)?.timestamp ?? query.from ?? 0;
+	while (recording) {
+		try {
+			await pause(everyMs, signal);
+			const next = await read(ticker, stream, { ...query, from: Math.floor(last) + 1 });
+			if (signal.aborted) return;
+			recording = next.recording === true;
+			if (next.updates.length === 0) continue;
+			last = next.updates.at(-1)!.timestamp;
+			onupdates(next);
+		} catch (err) {
+			if (isAbort(err) || signal.aborted) return;
+			// 404 (nothing yet) or a blip: ask again next turn.
 		}
 	}
 }

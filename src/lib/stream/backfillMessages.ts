@@ -22,6 +22,8 @@ export type BackfillReply =
 			fetchMs: number;
 			decodeMs: number;
 			day?: string;
+			/** The day is still being recorded (its view follows what arrives). */
+			recording?: boolean;
 	  }
 	| {
 			id: number;

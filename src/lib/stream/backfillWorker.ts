@@ -52,7 +52,8 @@ scope.onmessage = async (ev: MessageEvent<BackfillRequest>) => {
 				bytes: body.length,
 				fetchMs: fetched - started,
 				decodeMs,
-				day: res.headers.get('x-gexdeck-day') ?? undefined
+				day: res.headers.get('x-gexdeck-day') ?? undefined,
+				recording: res.headers.get('x-gexdeck-recording') === '1'
 			},
 			decoded.updates.flatMap(updateTransferables)
 		);

@@ -4,7 +4,8 @@
  * written back every couple of seconds (only the ten-minute chunks that changed) and when the
  * tab is hidden. A new trading day prunes the stored older days. Storage failures turn the
  * cache off with the layout's notice; the series keeps working in memory. A past day (`?day=`)
- * is read once from the server's recording and stays still.
+ * is read once from the server's recording and stays still (a picked day still being recorded
+ * follows its new records).
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
@@ -103,13 +104,12 @@ export class OrderflowSession {
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
 		try {
-			const result = await fetchSessionDay(
-				this.ticker,
-				'orderflow_orderflow',
-				// A past day this server did not record comes from the service's 90 days (Quant).
-				sessionQuery(this.day),
-				{ signal: this.stop.signal, onpending: (note) => (this.pending = note) }
-			);
+			// A past day this server did not record comes from the service's 90 days (Quant).
+			const query = sessionQuery(this.day);
+			const result = await fetchSessionDay(this.ticker, 'orderflow_orderflow', query, {
+				signal: this.stop.signal,
+				onpending: (note) => (this.pending = note)
+			});
 			this.pending = null;
 			let count = 0;
 			for (const u of result.updates) {
@@ -118,6 +118,19 @@ export class OrderflowSession {
 				count++;
 			}
 			this.backfilled = count;
+			// A picked day still being recorded (today) grows as the server records it.
+			if (this.day !== null) {
+				void followRecordingDay(
+					this.ticker,
+					'orderflow_orderflow',
+					query,
+					result,
+					(r) => {
+						for (const u of r.updates) if (u.kind === 'orderflow') this.add(u.value);
+					},
+					{ signal: this.stop.signal }
+				);
+			}
 		} catch (err) {
 			if (isAbort(err)) return;
 			this.pending = null;

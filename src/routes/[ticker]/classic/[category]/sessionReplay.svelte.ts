@@ -27,6 +27,7 @@ import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
+	followRecordingDay,
 	isAbort,
 	sessionQuery
 } from '$lib/stream/backfillClient';
@@ -148,7 +149,8 @@ export class SessionReplay {
 			if (stream === undefined || !read) return;
 			// Another day (or group) stops the wait for a day the service is still generating.
 			const stop = new AbortController();
-			fetchSessionDay(ticker, stream, sessionQuery(day, SNAPSHOT_STEP_S), {
+			const query = sessionQuery(day, SNAPSHOT_STEP_S);
+			fetchSessionDay(ticker, stream, query, {
 				read,
 				signal: stop.signal,
 				onpending: (note) => (this.pending = note)
@@ -157,6 +159,17 @@ export class SessionReplay {
 					this.pending = null;
 					this.serverChunks = chunksOf(group, result.updates);
 					this.backfilled = result.updates.length;
+					// A picked day still being recorded (today) grows as the server records it.
+					if (day === null) return;
+					void followRecordingDay(
+						ticker,
+						stream,
+						query,
+						result,
+						(next) =>
+							(this.serverChunks = [...this.serverChunks, ...chunksOf(group, next.updates)]),
+						{ signal: stop.signal, read }
+					);
 				},
 				(err: unknown) => {
 					if (isAbort(err)) return;
