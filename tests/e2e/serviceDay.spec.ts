@@ -60,16 +60,31 @@ test.beforeAll(async () => {
 	}
 });
 
-test.afterAll(() => {
-	dashboard?.kill('SIGTERM');
-	if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+test.afterAll(async () => {
+	const child = dashboard;
+	if (child && child.exitCode === null) {
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		child.kill('SIGTERM');
+		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+	}
+	if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 });
 
 /** The service's session days before its current one, newest first (from a live payload). */
 async function pastSessions(page: Page, n: number): Promise<string[]> {
-	const res = await page.request.get(`${base}/api/UNG/orderflow/orderflow`);
-	expect(res.status()).toBe(200);
-	let day = etDay(((await res.json()) as { timestamp: number }).timestamp);
+	// The embedded service may still be warming up just after the dashboard answers.
+	let live: { timestamp: number } | undefined;
+	await expect
+		.poll(
+			async () => {
+				const res = await page.request.get(`${base}/api/UNG/orderflow/orderflow`);
+				if (res.status() === 200) live = (await res.json()) as { timestamp: number };
+				return res.status();
+			},
+			{ timeout: 90_000, intervals: [1_000] }
+		)
+		.toBe(200);
+	let day = etDay(live!.timestamp);
 	const out: string[] = [];
 	while (out.length < n) {
 		day = new Date(Date.parse(`${day}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);

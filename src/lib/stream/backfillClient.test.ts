@@ -130,8 +130,8 @@ describe('followRecordingDay', () => {
 		vi.useFakeTimers();
 		const asked: (number | undefined)[] = [];
 		const answers = [batch([], true), batch([105, 110], true), batch([115], false)];
-		const read = async (_t: string, _s: string, q: { from?: number }) => {
-			asked.push(q.from);
+		const read = async (_t: string, _s: string, q?: { from?: number }) => {
+			asked.push(q?.from);
 			return answers.shift()!;
 		};
 		const got: number[][] = [];

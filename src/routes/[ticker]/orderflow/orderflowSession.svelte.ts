@@ -11,7 +11,13 @@ import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCac
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	fetchSessionDay,
+	followRecordingDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfillClient';
 import type { DayPendingNote } from '$lib/stream/dayPending';
 
 export const FLUSH_INTERVAL_MS = 2_000;

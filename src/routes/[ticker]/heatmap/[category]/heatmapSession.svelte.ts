@@ -7,7 +7,13 @@
 import { etDay } from '$lib/contract/newYorkTime';
 import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
-import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	fetchSessionDay,
+	followRecordingDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfillClient';
 import type { DayPendingNote } from '$lib/stream/dayPending';
 import type { StreamUpdate } from '$lib/stream/updates';
 import { columnarGex } from '$lib/wire/columnar';
