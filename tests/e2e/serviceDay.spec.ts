@@ -93,6 +93,15 @@ async function pastSessions(page: Page, n: number): Promise<string[]> {
 	return out;
 }
 
+/** Types the day into the Service day field (again, should the page not be hydrated yet). */
+async function pickServiceDay(page: Page, day: string) {
+	await expect(async () => {
+		await page.getByTestId('service-day').fill('');
+		await page.getByTestId('service-day').fill(day);
+		await expect(page).toHaveURL(new RegExp(`[?&]day=${day}(&|$)`), { timeout: 2_000 });
+	}).toPass({ timeout: 30_000 });
+}
+
 test('Orderflow: a service day shows its generation progress, then its series', async ({
 	page
 }) => {
@@ -101,8 +110,7 @@ test('Orderflow: a service day shows its generation progress, then its series', 
 	await page.goto(`${base}/UNG/orderflow`);
 	const serviceDay = page.getByTestId('service-day');
 	await expect(serviceDay).toBeVisible({ timeout: 30_000 });
-	await serviceDay.fill(day);
-	await expect(page).toHaveURL(new RegExp(`[?&]day=${day}(&|$)`));
+	await pickServiceDay(page, day);
 	await expect(page.getByTestId('past-day')).toContainText(day);
 
 	// The service's own word on the day: its progress (or queue place) and the wait.
@@ -133,15 +141,14 @@ test('Levels and Classic open a service day; a day still generating can be given
 	// whole ticker-day above: its gex_full comes quickly).
 	await page.goto(`${base}/levels/UNG`);
 	await expect(page.getByTestId('service-day')).toBeVisible({ timeout: 30_000 });
-	await page.getByTestId('service-day').fill(day);
-	await expect(page).toHaveURL(new RegExp(`[?&]day=${day}(&|$)`));
+	await pickServiceDay(page, day);
 	await expect(page.getByTestId('levels-path')).toHaveAttribute('data-day', day, {
 		timeout: 90_000
 	});
 	expect(Number(await page.getByTestId('levels-path').getAttribute('data-points'))).toBeGreaterThan(
 		100
 	);
-	await page.screenshot({ path: 'test-results/serviceday-levels.png' });
+	await page.screenshot({ path: 'test-results/serviceday-levels.png', fullPage: true });
 
 	// Another day: the wait shows, and "Today (live)" stops it.
 	await page.goto(`${base}/UNG/classic/gex_full?day=${older}`);
