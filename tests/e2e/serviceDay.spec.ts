@@ -38,10 +38,13 @@ test.beforeAll(async () => {
 	const port = await freePort();
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-e2e-serviceday-'));
 	base = `http://127.0.0.1:${port}`;
-	dashboard = spawn(process.execPath, ['scripts/start.js'], {
+	// The built app as is (the suite's own server brought build/ up to date before any test): not
+	// scripts/start.js, which would rebuild it under the running server should a source be newer.
+	dashboard = spawn(process.execPath, ['build/index.js'], {
 		stdio: 'ignore',
 		env: {
 			...process.env,
+			NODE_ENV: 'production',
 			HOST: '127.0.0.1',
 			PORT: String(port),
 			GEXDECK_DATA_DIR: dataDir,

@@ -10,6 +10,7 @@
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
+import { etDay } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import {
 	BackfillError,
@@ -70,9 +71,14 @@ export class OrderflowSession {
 		};
 	}
 
-	/** Adds a payload of this ticker (another ticker's, or an older day's, is ignored). */
+	/**
+	 * Adds a payload of this ticker (another ticker's, or an older day's, is ignored). A past
+	 * day's series takes that day's payloads only: the page's last live payload (today's) would
+	 * otherwise start a new day over the replayed one.
+	 */
 	add(body: OrderflowBody): void {
 		if (body.ticker !== this.ticker) return;
+		if (this.day !== null && etDay(body.timestamp) !== this.day) return;
 		if (this.series.append(body.timestamp, flowValues(body)) === 'older-day') return;
 		this.revision = this.series.revision;
 	}
