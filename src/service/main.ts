@@ -11,6 +11,8 @@
  *   --seed <n>          market seed
  *   --tickers <a,b,..>  simulate only these tickers (default: the whole universe)
  *   --payloads observed|documented  State payload shape: as the live service sends them
+ *   --history-wait <ms> how long a history request waits for its day before answering 504 with
+ *                       its progress (default 60000)
  *                       (default: greek profiles with one net value per strike and null put
  *                       fields, State OI fields 0) or the documented call/put split
  *   --ready-json        print one JSON line {"event":"ready",...} before the banner
@@ -32,13 +34,14 @@ interface CliOptions {
 	seed?: number;
 	tickers?: string[];
 	payloads?: PayloadProfile;
+	historyWaitMs?: number;
 	readyJson: boolean;
 	printKeys: boolean;
 }
 
 const USAGE =
 	'usage: npm run service -- [--port p] [--host h] [--accounts file] [--data-dir dir] ' +
-	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--tickers a,b] [--payloads observed|documented] [--ready-json] [--print-keys]';
+	'[--clock session|real] [--start ISO] [--speed x] [--seed n] [--tickers a,b] [--payloads observed|documented] [--history-wait ms] [--ready-json] [--print-keys]';
 
 function parseArgs(argv: string[]): CliOptions {
 	const out: CliOptions = {
@@ -109,6 +112,9 @@ function parseArgs(argv: string[]): CliOptions {
 				out.payloads = v;
 				break;
 			}
+			case '--history-wait':
+				out.historyWaitMs = number('--history-wait', value(), (n) => Number.isInteger(n) && n >= 0);
+				break;
 			case '--ready-json':
 				out.readyJson = true;
 				break;
@@ -159,7 +165,10 @@ async function main(): Promise<void> {
 		speed: cli.speed,
 		seed: cli.seed,
 		tickers: cli.tickers,
-		marketOptions: cli.payloads ? { payloads: cli.payloads } : undefined
+		marketOptions: {
+			...(cli.payloads ? { payloads: cli.payloads } : {}),
+			...(cli.historyWaitMs !== undefined ? { historyWaitMs: cli.historyWaitMs } : {})
+		}
 	};
 	const service = await startService(options);
 	// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.

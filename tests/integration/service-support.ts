@@ -54,6 +54,8 @@ export async function startTestService(
 		wall?: () => number;
 		/** Further market options (history queue bounds), over the test defaults. */
 		marketOptions?: StartServiceOptions['marketOptions'];
+		/** How long a history request waits for its day before its 504 with progress. */
+		historyWaitMs?: number;
 	} = {}
 ): Promise<TestService> {
 	const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-service-'));
@@ -69,7 +71,7 @@ export async function startTestService(
 		// 60 s is a user-facing limit that a loaded test machine can exceed without any bug (the
 		// bound itself is tested in market.test.ts).
 		marketOptions: {
-			historyWaitMs: 240_000,
+			historyWaitMs: options.historyWaitMs ?? 240_000,
 			...(options.wall ? { wall: options.wall } : {}),
 			...options.marketOptions
 		}

@@ -173,6 +173,11 @@ export function startEmbeddedService(
 			// The State payload shape (observed | documented), for trying the dashboard on both.
 			...(process.env.GEXDECK_SERVICE_PAYLOADS
 				? ['--payloads', process.env.GEXDECK_SERVICE_PAYLOADS]
+				: []),
+			// How long a history request is held before its 504 with progress (the e2e tests
+			// shorten it to see a day generate).
+			...(process.env.GEXDECK_SERVICE_HISTORY_WAIT_MS
+				? ['--history-wait', process.env.GEXDECK_SERVICE_HISTORY_WAIT_MS]
 				: [])
 		],
 		{

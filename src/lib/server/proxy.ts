@@ -53,6 +53,11 @@ export interface ProxyDeps {
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
 const SLOW_ROUTES = new Set(['history', 'eod', 'research']);
+/**
+ * Past the service's own one-minute hold of a history day it is generating: its 504 then says
+ * where the day stands (queue, progress, Retry-After) instead of our timeout saying nothing.
+ */
+const SLOW_ROUTE_TIMEOUT_MS = 90_000;
 const WHOAMI_TTL_MS = 60_000;
 const PLAN_MAX_ENTRIES = 2_000;
 const PLAN_MAX_BYTES = 2 * 1024 * 1024;
@@ -331,7 +336,11 @@ export class UpstreamProxy {
 		route: RouteSpec,
 		accountId: string | undefined
 	): Promise<UpstreamResponse> {
-		const res = await this.get(url, this.headers(key), SLOW_ROUTES.has(route.id) ? 60_000 : 5_000);
+		const res = await this.get(
+			url,
+			this.headers(key),
+			SLOW_ROUTES.has(route.id) ? SLOW_ROUTE_TIMEOUT_MS : 5_000
+		);
 		const pool = route.quotaPool;
 		if (pool) {
 			this.backoff.record(poolKey(accountId, pool), res.status);

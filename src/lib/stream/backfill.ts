@@ -5,6 +5,7 @@
  */
 import type { ClassicChain, GreekProfile, OrderflowBody } from '../contract/schemas';
 import { parseGroup } from '../contract/hubs';
+import { parseHistoryPending, parseRetryAfter } from '../contract/historyPending';
 import { columnarGex, columnarGreekProfile } from '../wire/columnar';
 import { BACKFILL_FRAME, BackfillSplitter, type SplitEntry } from '../relay/backfillBody';
 import { parseRelayFrame } from '../relay/relayFrame';
@@ -157,12 +158,25 @@ export async function streamBackfill(
 		const res = await response();
 		if (!res.ok) {
 			let error = `${res.status} ${res.statusText}`;
+			let body: unknown;
 			try {
-				error = ((await res.json()) as { error?: string }).error ?? error;
+				body = await res.json();
+				error = (body as { error?: string }).error ?? error;
 			} catch {
 				// not JSON: keep the status line
 			}
-			post({ id, ok: false, status: res.status, error }, []);
+			post(
+				{
+					id,
+					ok: false,
+					status: res.status,
+					error,
+					// A day the service is still generating says where it stands.
+					pending: res.status === 504 ? parseHistoryPending(body) : undefined,
+					retryAfter: parseRetryAfter(res.headers.get('retry-after'), Date.now())
+				},
+				[]
+			);
 			return;
 		}
 		const decoder = new BackfillDecoder();
@@ -209,7 +223,8 @@ export async function streamBackfill(
 				bytes: progress.bytes,
 				fetchMs: fetched - started,
 				decodeMs,
-				day: res.headers.get('x-gexdeck-day') ?? undefined
+				day: res.headers.get('x-gexdeck-day') ?? undefined,
+				recording: res.headers.get('x-gexdeck-recording') === '1'
 			},
 			updates.flatMap(updateTransferables)
 		);

@@ -11,6 +11,8 @@ import type {
 } from './backfillMessages';
 import { backfillActivity } from './backfillActivity.svelte';
 import type { StreamUpdate } from './updates';
+import type { HistoryPending } from '../contract/historyPending';
+import { GIVE_UP_MS, retryDelayMs, type DayPendingNote } from './dayPending';
 
 export type BackfillResult = Extract<BackfillReply, { ok: true }>;
 
@@ -51,18 +53,34 @@ export function backfillUrl(ticker: string, stream: string, q: BackfillQuery = {
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}${search ? `?${search}` : ''}`;
 }
 
-/** The days the server recorded this stream on, newest first (empty when it cannot say). */
-export async function recordedDays(ticker: string, stream: string): Promise<string[]> {
+/**
+ * The days the server recorded this stream on, newest first (empty when it cannot say), and the
+ * day it is recording now (null when none).
+ */
+export async function recordedDays(
+	ticker: string,
+	stream: string
+): Promise<{ days: string[]; recording: string | null }> {
 	const res = await fetch(`/history/${encodeURIComponent(ticker)}`).catch(() => undefined);
-	if (!res?.ok) return [];
-	const body = (await res.json()) as { days: { day: string; streams: string[] }[] };
-	return body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day);
+	if (!res?.ok) return { days: [], recording: null };
+	const body = (await res.json()) as {
+		days: { day: string; streams: string[] }[];
+		recording?: string | null;
+	};
+	return {
+		days: body.days.filter((d) => d.streams.includes(stream)).map((d) => d.day),
+		recording: body.recording ?? null
+	};
 }
 
 export class BackfillError extends Error {
 	constructor(
 		readonly status: number,
-		message: string
+		message: string,
+		/** The service is still generating the day: where it stands (a 504 with progress). */
+		readonly pending?: HistoryPending,
+		/** The answer's Retry-After, in seconds. */
+		readonly retryAfter?: number
 	) {
 		super(message);
 	}
@@ -144,9 +162,116 @@ export function fetchBackfill(
 			finish: (reply) => {
 				backfillActivity.end(id);
 				if (reply.ok) resolve({ ...reply, updates: held.flat() });
-				else reject(new BackfillError(reply.status, reply.error));
+				else reject(new BackfillError(reply.status, reply.error, reply.pending, reply.retryAfter));
 			}
 		});
 		backfillWorker().postMessage({ id, url } satisfies BackfillRequest);
 	});
+}
+
+export interface SessionDayOptions {
+	/** Stops waiting (another day or Today picked): the promise rejects with an AbortError. */
+	signal?: AbortSignal;
+	/** Each answer that says the day is still being generated, as it arrives. */
+	onpending?: (note: DayPendingNote) => void;
+	/** The backfill reader (default: the decode worker; tests pass a fake server). */
+	read?: typeof fetchBackfill;
+	/** Unix ms (tests). */
+	now?: () => number;
+}
+
+function aborted(): DOMException {
+	return new DOMException('The day is no longer wanted.', 'AbortError');
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(aborted());
+		const timer = setTimeout(done, ms);
+		function done() {
+			signal?.removeEventListener('abort', onAbort);
+			resolve();
+		}
+		function onAbort() {
+			clearTimeout(timer);
+			reject(aborted());
+		}
+		signal?.addEventListener('abort', onAbort, { once: true });
+	});
+}
+
+/** True for the rejection of a session day whose signal was aborted. */
+export function isAbort(err: unknown): boolean {
+	return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/**
+ * One session of a stream as every time-aware view loads it (fetchBackfill of sessionQuery),
+ * waiting out a past day the service is still generating: each such answer is reported through
+ * `onpending` and asked again after its Retry-After (retryDelayMs), until the day arrives, a
+ * final error (BackfillError), GIVE_UP_MS, or the signal.
+ */
+export async function fetchSessionDay(
+	ticker: string,
+	stream: string,
+	query: BackfillQuery,
+	options: SessionDayOptions = {}
+): Promise<BackfillResult> {
+	const { signal, read = fetchBackfill, now = Date.now } = options;
+	const started = now();
+	for (let attempt = 0; ; attempt++) {
+		if (signal?.aborted) throw aborted();
+		try {
+			const result = await read(ticker, stream, query);
+			if (signal?.aborted) throw aborted();
+			return result;
+		} catch (err) {
+			if (signal?.aborted) throw aborted();
+			if (!(err instanceof BackfillError) || !err.pending) throw err;
+			if (now() - started >= GIVE_UP_MS) {
+				throw new BackfillError(
+					504,
+					`the service was still generating ${query.day ?? 'the day'} after ${GIVE_UP_MS / 60_000} minutes (${err.message}); pick the day again to keep waiting`
+				);
+			}
+			options.onpending?.({ pending: err.pending, at: now() });
+			await pause(retryDelayMs(err.retryAfter, attempt), signal);
+		}
+	}
+}
+
+/** How often a view of a day still being recorded asks for what arrived since. */
+export const FOLLOW_MS = 5_000;
+
+/**
+ * A day still being recorded (a picked "today", `result.recording`) keeps growing in its view:
+ * every FOLLOW_MS this asks the server for the records after the last one it has and hands
+ * each non-empty batch to `onupdates`, until the server no longer records the day or the signal
+ * aborts. A failed ask is tried again at the next turn (the view keeps what it has).
+ */
+export async function followRecordingDay(
+	ticker: string,
+	stream: string,
+	query: BackfillQuery,
+	first: BackfillResult,
+	onupdates: (result: BackfillResult) => void,
+	options: { signal: AbortSignal; read?: typeof fetchBackfill; everyMs?: number }
+): Promise<void> {
+	const { signal, read = fetchBackfill, everyMs = FOLLOW_MS } = options;
+	let recording = first.recording === true;
+	let last = first.updates.at(-1)?.timestamp ?? query.from ?? 0;
+	while (recording) {
+		try {
+			await pause(everyMs, signal);
+			const next = await read(ticker, stream, { ...query, from: Math.floor(last) + 1 });
+			if (signal.aborted) return;
+			recording = next.recording === true;
+			if (next.updates.length === 0) continue;
+			last = next.updates.at(-1)!.timestamp;
+			onupdates(next);
+		} catch (err) {
+			if (isAbort(err) || signal.aborted) return;
+			// 404 (nothing yet) or a blip: ask again next turn.
+		}
+	}
 }

@@ -5,6 +5,7 @@
  * reply with the rest, all matched by id. Their own module so the two sides share the types
  * without importing each other.
  */
+import type { HistoryPending } from '../contract/historyPending';
 import type { StreamUpdate } from './updates';
 
 export interface BackfillRequest {
@@ -42,7 +43,18 @@ export type BackfillReply =
 			fetchMs: number;
 			decodeMs: number;
 			day?: string;
+			/** The day is still being recorded (its view follows what arrives). */
+			recording?: boolean;
 	  }
-	| { id: number; ok: false; status: number; error: string };
+	| {
+			id: number;
+			ok: false;
+			status: number;
+			error: string;
+			/** A day the service is still generating (a 504 that says where it stands). */
+			pending?: HistoryPending;
+			/** The answer's Retry-After, in seconds. */
+			retryAfter?: number;
+	  };
 
 export type BackfillWorkerMessage = BackfillReply | BackfillBatch;

@@ -90,6 +90,8 @@ export function backfillResponse(
 			'cache-control': 'no-store',
 			'x-gexdeck-day': day,
 			'x-gexdeck-records': String(entries.length),
+			// The day is still being recorded: a view of it asks again for what follows `last`.
+			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
 			...(first !== undefined ? { 'x-gexdeck-first': String(first) } : {}),
 			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
 		},
@@ -108,6 +110,6 @@ export function recordedDaysResponse(recorder: SessionRecorder, ticker: string):
 	return {
 		status: 200,
 		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-		body: JSON.stringify({ ticker, days })
+		body: JSON.stringify({ ticker, days, recording: recorder.recordingDay() ?? null })
 	};
 }

@@ -7,6 +7,11 @@
  * object-store URL) and files each snapshot as a compressed record.
  */
 import { isPackage, resolveCategory } from '../../contract/categories';
+import {
+	parseHistoryPending,
+	parseRetryAfter,
+	type HistoryPending
+} from '../../contract/historyPending';
 import { httpGet } from '../httpClient';
 import type { UpstreamProxy } from '../proxy';
 import type { SessionRecorder } from './sessionRecorder';
@@ -15,7 +20,11 @@ import { snapshotRecords } from './snapshotRecords';
 export class HistoryImportError extends Error {
 	constructor(
 		readonly status: number,
-		message: string
+		message: string,
+		/** The service is still generating the day (its 504): where it stands. */
+		readonly pending?: HistoryPending,
+		/** The service's Retry-After, in seconds. */
+		readonly retryAfter?: number
 	) {
 		super(message);
 	}
@@ -51,10 +60,117 @@ export function importHistoryDay(
 	const key = `${ticker}/${stream}/${day}`;
 	let running = inFlight.get(key);
 	if (!running) {
-		running = run(deps, ticker, stream, day).finally(() => inFlight.delete(key));
+		running = run(deps, ticker, stream, day).then(
+			(records) => {
+				inFlight.delete(key);
+				pendingNotes.delete(key);
+				return records;
+			},
+			(err: unknown) => {
+				inFlight.delete(key);
+				if (err instanceof HistoryImportError && err.pending) notePending(key, err);
+				else pendingNotes.delete(key);
+				throw err;
+			}
+		);
 		inFlight.set(key, running);
 	}
 	return running;
+}
+
+/** What the service last said about a day it is generating, and when it may be asked again. */
+interface PendingNote {
+	pending: HistoryPending;
+	at: number;
+	retryAt: number;
+}
+const pendingNotes = new Map<string, PendingNote>();
+/** Notes of days nobody asked for again (the viewer left) are dropped, oldest first. */
+const PENDING_NOTES_MAX = 256;
+/** How long a page's request waits for the day before it is answered with where it stands. */
+export const HISTORY_HOLD_MS = 3_000;
+/** The page asks again this soon while the service's first answer is still awaited. */
+const REQUESTING_RETRY_S = 2;
+
+function notePending(key: string, err: HistoryImportError): void {
+	const at = Date.now();
+	const wait = err.retryAfter ?? err.pending?.etaSeconds ?? REQUESTING_RETRY_S;
+	pendingNotes.delete(key);
+	pendingNotes.set(key, { pending: err.pending!, at, retryAt: at + Math.max(1, wait) * 1000 });
+	while (pendingNotes.size > PENDING_NOTES_MAX)
+		pendingNotes.delete(pendingNotes.keys().next().value as string);
+}
+
+/** A note's state now: its wait shortened by the time since the service said it. */
+function aged(note: PendingNote, now: number): HistoryPending {
+	const eta = note.pending.etaSeconds;
+	const elapsed = Math.floor((now - note.at) / 1000);
+	return { ...note.pending, etaSeconds: eta === null ? null : Math.max(0, eta - elapsed) };
+}
+
+export type HistoryDayStatus =
+	{ ready: true } | { ready: false; pending: HistoryPending; /** seconds */ retryAfter: number };
+
+/**
+ * Where a day of the service's history stands for a page asking for it: ready (on disk), or
+ * still being generated (the service's queue position, progress and wait, as last answered),
+ * with when to ask again. The page is never held longer than `holdMs`: the service may hold
+ * a request for a minute before it says anything. The service is asked again only once its
+ * Retry-After has passed, however many pages poll; a page that stops asking (another day picked)
+ * leaves nothing running but the one request already sent. Any other failure rejects with the
+ * HistoryImportError.
+ */
+export async function historyDayStatus(
+	deps: HistoryImportDeps,
+	ticker: string,
+	stream: string,
+	day: string,
+	holdMs = HISTORY_HOLD_MS
+): Promise<HistoryDayStatus> {
+	const key = `${ticker}/${stream}/${day}`;
+	const note = pendingNotes.get(key);
+	const now = Date.now();
+	if (note && !inFlight.has(key) && now < note.retryAt) {
+		return {
+			ready: false,
+			pending: aged(note, now),
+			retryAfter: Math.max(1, Math.ceil((note.retryAt - now) / 1000))
+		};
+	}
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const held = new Promise<'held'>(
+		(resolve) => (timer = setTimeout(() => resolve('held'), holdMs))
+	);
+	try {
+		const outcome = await Promise.race([importHistoryDay(deps, ticker, stream, day), held]);
+		if (outcome !== 'held') return { ready: true };
+	} catch (err) {
+		const latest = pendingNotes.get(key);
+		if (!(err instanceof HistoryImportError && err.pending && latest)) throw err;
+		const at = Date.now();
+		return {
+			ready: false,
+			pending: aged(latest, at),
+			retryAfter: Math.max(1, Math.ceil((latest.retryAt - at) / 1000))
+		};
+	} finally {
+		clearTimeout(timer);
+	}
+	// Still waiting for the service's answer: what it said last time, else that it was asked.
+	const latest = pendingNotes.get(key);
+	return {
+		ready: false,
+		pending: latest
+			? aged(latest, Date.now())
+			: {
+					state: 'requesting',
+					position: 0,
+					progress: 0,
+					etaSeconds: null,
+					message: `Asking the service for ${ticker} ${stream} on ${day}.`
+				},
+		retryAfter: REQUESTING_RETRY_S
+	};
 }
 
 async function run(
@@ -75,12 +191,20 @@ async function run(
 	const text = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString();
 	if (answer.status !== 200) {
 		let message = `the service answered ${answer.status}`;
+		let body: unknown;
 		try {
-			message = (JSON.parse(text) as { error?: string }).error ?? message;
+			body = JSON.parse(text);
+			message = (body as { error?: string }).error ?? message;
 		} catch {
 			// not JSON
 		}
-		throw new HistoryImportError(answer.status, message);
+		const pending = answer.status === 504 ? parseHistoryPending(body) : undefined;
+		throw new HistoryImportError(
+			answer.status,
+			message,
+			pending,
+			parseRetryAfter(answer.headers['retry-after'], Date.now())
+		);
 	}
 	const { url } = JSON.parse(text) as { url?: string };
 	if (!url || !/^https?:\/\//.test(url)) {

@@ -76,6 +76,14 @@ describe('SessionRecorder', () => {
 		expect(thinned.updates.map((u) => u.timestamp - OPEN)).toEqual([10, 15, 20, 25]);
 		const days = JSON.parse(recordedDaysResponse(recorder, 'SPX').body as string);
 		expect(days.days.map((d: { day: string }) => d.day)).toEqual(['2026-11-24', '2026-11-23']);
+		// The day being written is said (a view of it follows new records); an older one is not.
+		expect(days.recording).toBe('2026-11-24');
+		expect(newest.headers['x-gexdeck-recording']).toBe('1');
+		expect(recorder.recordingDay()).toBe('2026-11-24');
+		const older = backfillResponse(recorder, 'SPX', 'classic_gex_full', q);
+		expect(older.headers['x-gexdeck-recording']).toBeUndefined();
+		// Two minutes without a record: no day is being recorded any more.
+		expect(recorder.recordingDay(Date.now() + 121_000)).toBeUndefined();
 	});
 
 	it('refuses bad requests clearly', () => {

@@ -227,6 +227,16 @@ export class SessionRecorder {
 		return { files, truncatedBytes };
 	}
 
+	/**
+	 * The day being written now (a record in the last two minutes), else undefined: a view of
+	 * that day follows its new records (issue: a picked "today" must not freeze at load).
+	 */
+	recordingDay(now = Date.now()): string | undefined {
+		return this.currentDay !== undefined && now - this.lastArrival < 120_000
+			? this.currentDay
+			: undefined;
+	}
+
 	/** Recorded days, oldest first. */
 	days(): string[] {
 		if (!existsSync(this.options.root)) return [];

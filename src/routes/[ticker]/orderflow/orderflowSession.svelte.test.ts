@@ -54,4 +54,12 @@ describe('OrderflowSession', () => {
 		await c.restore();
 		expect(c.restored).toBe(0);
 	});
+
+	it("keeps a past day's series to that day: today's live payload does not replace it", () => {
+		const past = new OrderflowSession('SPX', '2026-11-23');
+		for (let i = 0; i < 10; i++) past.add(body('SPX', MON + i, i));
+		past.add(body('SPX', TUE, 99)); // the page's last live payload
+		expect(past.series.day).toBe('2026-11-23');
+		expect(past.series.length).toBe(10);
+	});
 });

@@ -4,13 +4,22 @@
  * written back every couple of seconds (only the ten-minute chunks that changed) and when the
  * tab is hidden. A new trading day prunes the stored older days. Storage failures turn the
  * cache off with the layout's notice; the series keeps working in memory. A past day (`?day=`)
- * is read once from the server's recording and stays still.
+ * is read once from the server's recording and stays still (a picked day still being recorded
+ * follows its new records).
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
+import { etDay } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	fetchSessionDay,
+	followRecordingDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfillClient';
+import type { DayPendingNote } from '$lib/stream/dayPending';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 
@@ -26,8 +35,12 @@ export class OrderflowSession {
 	backfilled: number | null = $state(null);
 	/** Why the server's recording could not be read (none recorded yet is not an error). */
 	backfillError: string | null = $state(null);
+	/** The service's last word on a past day it is still generating (null otherwise). */
+	pending: DayPendingNote | null = $state(null);
 
 	private writing: Promise<void> = Promise.resolve();
+	/** Stops the backfill's wait for a day the service is still generating. */
+	private readonly stop = new AbortController();
 	private prunedBefore: string | null = null;
 
 	/** `day`: a past session (ET YYYY-MM-DD), read once from the recording; null = today, live. */
@@ -40,7 +53,7 @@ export class OrderflowSession {
 		// A past day is not in this browser's store (it keeps today) and gets no live points.
 		if (this.day !== null) {
 			void this.backfill();
-			return () => undefined;
+			return () => this.stop.abort();
 		}
 		void this.restore().then(() => this.backfill());
 		const timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -50,6 +63,7 @@ export class OrderflowSession {
 		document.addEventListener('visibilitychange', onHidden);
 		window.addEventListener('pagehide', onHidden);
 		return () => {
+			this.stop.abort();
 			clearInterval(timer);
 			document.removeEventListener('visibilitychange', onHidden);
 			window.removeEventListener('pagehide', onHidden);
@@ -57,9 +71,14 @@ export class OrderflowSession {
 		};
 	}
 
-	/** Adds a payload of this ticker (another ticker's, or an older day's, is ignored). */
+	/**
+	 * Adds a payload of this ticker (another ticker's, or an older day's, is ignored). A past
+	 * day's series takes that day's payloads only: the page's last live payload (today's) would
+	 * otherwise start a new day over the replayed one.
+	 */
 	add(body: OrderflowBody): void {
 		if (body.ticker !== this.ticker) return;
+		if (this.day !== null && etDay(body.timestamp) !== this.day) return;
 		if (this.series.append(body.timestamp, flowValues(body)) === 'older-day') return;
 		this.revision = this.series.revision;
 	}
@@ -97,12 +116,13 @@ export class OrderflowSession {
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
 		try {
-			const result = await fetchBackfill(
-				this.ticker,
-				'orderflow_orderflow',
-				// A past day this server did not record comes from the service's 90 days (Quant).
-				sessionQuery(this.day)
-			);
+			// A past day this server did not record comes from the service's 90 days (Quant).
+			const query = sessionQuery(this.day);
+			const result = await fetchSessionDay(this.ticker, 'orderflow_orderflow', query, {
+				signal: this.stop.signal,
+				onpending: (note) => (this.pending = note)
+			});
+			this.pending = null;
 			let count = 0;
 			for (const u of result.updates) {
 				if (u.kind !== 'orderflow') continue;
@@ -110,7 +130,22 @@ export class OrderflowSession {
 				count++;
 			}
 			this.backfilled = count;
+			// A picked day still being recorded (today) grows as the server records it.
+			if (this.day !== null) {
+				void followRecordingDay(
+					this.ticker,
+					'orderflow_orderflow',
+					query,
+					result,
+					(r) => {
+						for (const u of r.updates) if (u.kind === 'orderflow') this.add(u.value);
+					},
+					{ signal: this.stop.signal }
+				);
+			}
 		} catch (err) {
+			if (isAbort(err)) return;
+			this.pending = null;
 			this.backfilled = 0;
 			if (!(err instanceof BackfillError && err.status === 404)) {
 				this.backfillError = (err as Error).message;

@@ -1,8 +1,13 @@
 import 'fake-indexeddb/auto';
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StreamRecorder } from '$lib/stream';
-import { BackfillError, type BackfillQuery, type BackfillResult } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	FOLLOW_MS,
+	type BackfillQuery,
+	type BackfillResult
+} from '$lib/stream/backfillClient';
 import type { StreamUpdate } from '$lib/stream/updates';
 import type { ClassicChain } from '$lib/charts/classicChain';
 import { columnarGex } from '$lib/wire/columnar';
@@ -249,6 +254,66 @@ describe('SessionReplay', () => {
 			await until(() => replay.backfillError !== null);
 			expect(replay.backfillError).toBe("The service's history: locked");
 			stop();
+		});
+
+		it('shows the service generating the day, then the day; a day still recorded grows', async () => {
+			vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+			try {
+				const asked: BackfillQuery[] = [];
+				const answers: (() => BackfillResult)[] = [
+					() => {
+						throw new BackfillError(
+							504,
+							'still being generated',
+							{
+								state: 'generating',
+								position: 0,
+								progress: 0.42,
+								etaSeconds: 9,
+								message: 'still being generated (42% done)'
+							},
+							3
+						);
+					},
+					() => ({ ...served(updatesOf(D0, 60)), recording: true }),
+					() => ({ ...served(updatesOf(D0 + 60, 30)), recording: false })
+				];
+				let replay!: SessionReplay;
+				const stop = $effect.root(() => {
+					replay = new SessionReplay({
+						group: () => GROUP,
+						ticker: () => 'SPX',
+						stream: () => 'classic_gex_full',
+						day: () => DAY,
+						polled: () => undefined,
+						open: () => Promise.reject(new Error('no ring in this test')),
+						backfill: async (_t, _s, query = {}) => {
+							asked.push(query);
+							return answers.shift()!();
+						}
+					});
+				});
+				await vi.advanceTimersByTimeAsync(0);
+				flushSync();
+				expect(replay.pending?.pending.progress).toBe(0.42);
+				expect(replay.backfilled).toBeNull();
+				expect(replay.frames).toEqual([]);
+				// Asked again after the Retry-After (3 s): the day, and the pending state is gone.
+				await vi.advanceTimersByTimeAsync(3_000);
+				flushSync();
+				expect(replay.pending).toBeNull();
+				expect(replay.frames.length).toBe(12);
+				// Still recorded: what follows its last record is asked for and added.
+				await vi.advanceTimersByTimeAsync(FOLLOW_MS);
+				flushSync();
+				expect(replay.frames.length).toBe(18);
+				expect(asked.map((q) => q.from)).toEqual([undefined, undefined, D0 + 55 + 1]);
+				await vi.advanceTimersByTimeAsync(FOLLOW_MS * 3);
+				expect(asked.length).toBe(3);
+				stop();
+			} finally {
+				vi.useRealTimers();
+			}
 		});
 
 		it('returns to today: the ring and the live edge again', async () => {

@@ -23,7 +23,15 @@ import {
 	type TimelineRange
 } from '$lib/stream/replayTimeline';
 import { columnarGex } from '$lib/wire/columnar';
-import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	fetchBackfill,
+	fetchSessionDay,
+	followRecordingDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfillClient';
+import type { DayPendingNote } from '$lib/stream/dayPending';
 import { ChunkBuilder } from '$lib/stream/ringChunk';
 import type { StreamUpdate } from '$lib/stream/updates';
 
@@ -72,6 +80,8 @@ export class SessionReplay {
 	backfilled: number | null = $state(null);
 	/** Why the server's recording could not be read (none recorded is not an error). */
 	backfillError: string | null = $state(null);
+	/** The service's last word on a past day it is still generating (null otherwise). */
+	pending: DayPendingNote | null = $state(null);
 	/** The past day replayed, or null for today. */
 	readonly day: string | null;
 	/** 'unavailable': IndexedDB refused (private mode, quota); the view says replay is off. */
@@ -134,26 +144,43 @@ export class SessionReplay {
 			this.serverChunks = [];
 			this.backfilled = null;
 			this.backfillError = null;
+			this.pending = null;
 			const read = options.backfill ?? (typeof Worker === 'undefined' ? undefined : fetchBackfill);
 			if (stream === undefined || !read) return;
-			let stopped = false;
-			read(ticker, stream, sessionQuery(day, SNAPSHOT_STEP_S)).then(
+			// Another day (or group) stops the wait for a day the service is still generating.
+			const stop = new AbortController();
+			const query = sessionQuery(day, SNAPSHOT_STEP_S);
+			fetchSessionDay(ticker, stream, query, {
+				read,
+				signal: stop.signal,
+				onpending: (note) => (this.pending = note)
+			}).then(
 				(result) => {
-					if (stopped) return;
+					this.pending = null;
 					this.serverChunks = chunksOf(group, result.updates);
 					this.backfilled = result.updates.length;
+					// A picked day still being recorded (today) grows as the server records it.
+					if (day === null) return;
+					void followRecordingDay(
+						ticker,
+						stream,
+						query,
+						result,
+						(next) =>
+							(this.serverChunks = [...this.serverChunks, ...chunksOf(group, next.updates)]),
+						{ signal: stop.signal, read }
+					);
 				},
 				(err: unknown) => {
-					if (stopped) return;
+					if (isAbort(err)) return;
+					this.pending = null;
 					this.backfilled = 0;
 					if (!(err instanceof BackfillError && err.status === 404)) {
 						this.backfillError = (err as Error).message;
 					}
 				}
 			);
-			return () => {
-				stopped = true;
-			};
+			return () => stop.abort();
 		});
 
 		// The group's ring (today only): all of it once, then the tail.

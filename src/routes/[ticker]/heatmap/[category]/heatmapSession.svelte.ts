@@ -1,12 +1,21 @@
 /**
  * The heatmap's data: the day's recorded session from the dashboard server (one backfill,
  * decoded in a worker), then, for today, every new calculation the stream or the poller
- * delivers appended as a column. A past day is read once and stays still.
+ * delivers appended as a column. A past day is read once and stays still; a picked day that is
+ * still being recorded (today) follows its new records.
  */
 import { etDay } from '$lib/contract/newYorkTime';
 import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
-import { BackfillError, fetchBackfill, sessionQuery } from '$lib/stream/backfillClient';
+import {
+	BackfillError,
+	fetchSessionDay,
+	followRecordingDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfillClient';
+import type { DayPendingNote } from '$lib/stream/dayPending';
+import type { StreamUpdate } from '$lib/stream/updates';
 import { columnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;
@@ -17,6 +26,8 @@ export class HeatmapSession {
 	/** 'loading' until the backfill answered; 'empty' when nothing was recorded for the day. */
 	phase: 'loading' | 'ready' | 'empty' | 'error' = $state('loading');
 	error: string | null = $state(null);
+	/** The service's last word on a past day it is still generating (null otherwise). */
+	pending: DayPendingNote | null = $state(null);
 	/** The day shown (ET); for live, the day of the recording or of the first live column. */
 	day: string | null = $state(null);
 	loadedBytes = $state(0);
@@ -33,16 +44,18 @@ export class HeatmapSession {
 		return `classic_${this.category}`;
 	}
 
-	async load(): Promise<void> {
+	/** Reads the day; `signal` stops waiting for a day the service is still generating. */
+	async load(signal?: AbortSignal): Promise<void> {
 		try {
 			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
 			// a fifth of the decode; live columns then append every second.
 			// A past day this server did not record comes from the service's 90 days (Quant).
-			const result = await fetchBackfill(
-				this.ticker,
-				this.stream,
-				sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS)
-			);
+			const query = sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS);
+			const result = await fetchSessionDay(this.ticker, this.stream, query, {
+				signal,
+				onpending: (note) => (this.pending = note)
+			});
+			this.pending = null;
 			const columns = [];
 			for (const u of result.updates) {
 				if (u.kind === 'gex') columns.push(columnOfGex(u.value, this.metric));
@@ -60,7 +73,22 @@ export class HeatmapSession {
 			this.loadedBytes = result.bytes;
 			this.decodeMs = result.decodeMs;
 			this.phase = grid.length > 0 ? 'ready' : 'empty';
+			// A picked day still being recorded (today) grows as the server records it.
+			if (this.requestedDay !== null && signal) {
+				void followRecordingDay(
+					this.ticker,
+					this.stream,
+					query,
+					result,
+					(r) => this.addRecorded(r.updates),
+					{
+						signal
+					}
+				);
+			}
 		} catch (err) {
+			if (isAbort(err)) return;
+			this.pending = null;
 			if (err instanceof BackfillError && err.status === 404) {
 				this.phase = this.grid.length > 0 ? 'ready' : 'empty';
 				this.day ??= this.requestedDay;
@@ -84,6 +112,15 @@ export class HeatmapSession {
 			strikes: g.strikes,
 			values
 		};
+	}
+
+	/** Records of a followed day that arrived after the first load, as new columns. */
+	private addRecorded(updates: readonly StreamUpdate[]): void {
+		for (const u of updates) {
+			if (u.kind === 'gex') this.grid.append(columnOfGex(u.value, this.metric));
+		}
+		if (this.grid.length > 0) this.phase = 'ready';
+		this.revision++;
 	}
 
 	/** A live chain (streamed or polled): appended when it belongs to the day shown. */

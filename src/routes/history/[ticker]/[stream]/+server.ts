@@ -3,11 +3,15 @@
  * of it) of one stream as a backfill body for the decode worker. With `source=service` and a
  * day this server did not record, the day is first fetched from the service's history (Quant;
  * counted against api_history_cache) and stored in the recorder's format, so it is fetched once.
+ * While the service still generates the day, the answer is a 504 with where it stands (queue
+ * position, progress, wait: the service's body) and a Retry-After, within a few seconds, so the
+ * page shows progress instead of a spinner held for a minute (historyDayStatus).
  * Behind the dashboard's gate like every route (hooks.server.ts).
  */
 import { config } from '$lib/server/config';
 import { backfillResponse } from '$lib/server/recorder/backfillResponse';
-import { HistoryImportError, importHistoryDay } from '$lib/server/recorder/historyImport';
+import { historyPendingBody } from '$lib/contract/historyPending';
+import { HistoryImportError, historyDayStatus } from '$lib/server/recorder/historyImport';
 import { sessionRecorder } from '$lib/server/recorder/recorderMount';
 import { isRecordedDay } from '$lib/server/recorder/sessionRecorder';
 import { upstreamProxy } from '$lib/server/services';
@@ -23,12 +27,22 @@ export const GET: RequestHandler = async ({ params, url }) => {
 		!recorder.has(day, params.ticker, params.stream)
 	) {
 		try {
-			await importHistoryDay(
+			const status = await historyDayStatus(
 				{ recorder, proxy: upstreamProxy(), userAgent: config().userAgent },
 				params.ticker,
 				params.stream,
 				day
 			);
+			if (!status.ready) {
+				return new Response(JSON.stringify(historyPendingBody(status.pending)), {
+					status: 504,
+					headers: {
+						'content-type': 'application/json',
+						'cache-control': 'no-store',
+						'retry-after': String(status.retryAfter)
+					}
+				});
+			}
 		} catch (err) {
 			const status = err instanceof HistoryImportError ? err.status : 502;
 			return new Response(

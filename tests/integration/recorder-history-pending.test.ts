@@ -1,0 +1,113 @@
+/**
+ * A past day the embedded service is still generating, asked for through the dashboard's code
+ * path (historyDayStatus -> REST proxy -> /v2/hist over real sockets): a page is answered within
+ * its hold with where the day stands (the service's 504: progress and wait, then Retry-After),
+ * the service is asked again only once its Retry-After has passed however often pages poll,
+ * and the day then arrives and is stored once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryPending } from '../../src/lib/contract/historyPending';
+import { QuotaLedger } from '../../src/lib/server/quotaLedger';
+import { UpstreamProxy } from '../../src/lib/server/proxy';
+import { historyDayStatus } from '../../src/lib/server/recorder/historyImport';
+import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
+import { keysOf, startTestService, type TestService } from './service-support';
+
+// Friday 20 Nov 2026, 10:30 ET; the Wednesday before is a complete session in the window.
+const START = '2026-11-20T15:30:00Z';
+const DAY = '2026-11-18';
+const keys = keysOf();
+let t: TestService;
+let dir: string;
+/** Wall ms of each /v2/hist request and the Retry-After of each 504 the service sent. */
+const asked: number[] = [];
+const retryAfter: number[] = [];
+
+beforeAll(async () => {
+	// The service holds a history request 300 ms before answering 504 with the day's progress.
+	t = await startTestService({ start: START, historyWaitMs: 300 });
+	t.service.server.on('request', (req, res) => {
+		if (!req.url?.startsWith('/v2/hist/')) return;
+		asked.push(Date.now());
+		// The service writes its headers with writeHead: read the 504's Retry-After there.
+		const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+		res.writeHead = ((status: number, ...rest: unknown[]) => {
+			const headers = rest.find((h) => typeof h === 'object' && h !== null) as
+				Record<string, unknown> | undefined;
+			if (status === 504) retryAfter.push(Number(headers?.['Retry-After']));
+			return writeHead(status, ...rest);
+		}) as typeof res.writeHead;
+	});
+	dir = mkdtempSync(join(tmpdir(), 'gexdeck-hist-pending-'));
+}, 120_000);
+
+afterAll(async () => {
+	await t?.close();
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a past day the service is still generating', () => {
+	it('is answered with its progress at once, polled without hammering, then stored', async () => {
+		const proxy = new UpstreamProxy({
+			target: async () => ({
+				baseUrl: t.service.url,
+				rootUrl: t.service.rootUrl,
+				kind: 'configured',
+				customKey: keys.quant,
+				researchKey: undefined,
+				customKeySource: 'environment',
+				researchKeySource: 'none',
+				demoAccounts: [],
+				demoAccountId: undefined
+			}),
+			ledger: new QuotaLedger(join(dir, 'ledger.json')),
+			userAgent: 'gexdeck/test'
+		});
+		const recorder = new SessionRecorder({ root: join(dir, 'recordings') });
+		const deps = { recorder, proxy, userAgent: 'gexdeck/test' };
+
+		// A page (or several) asking every 200 ms, each held at most 150 ms.
+		const seen: { pending: HistoryPending; retryAfter: number; heldMs: number }[] = [];
+		const deadline = Date.now() + 330_000;
+		for (;;) {
+			const before = Date.now();
+			const status = await historyDayStatus(deps, 'UNG', 'orderflow_orderflow', DAY, 150);
+			const heldMs = Date.now() - before;
+			if (status.ready) break;
+			seen.push({ pending: status.pending, retryAfter: status.retryAfter, heldMs });
+			expect(Date.now()).toBeLessThan(deadline);
+			await new Promise((r) => setTimeout(r, 200));
+		}
+
+		// Progress was reported, from the service's own 504 (not only "asking").
+		const generating = seen.filter((s) => s.pending.state === 'generating');
+		expect(generating.length).toBeGreaterThan(0);
+		for (const s of generating) {
+			expect(s.pending.progress).toBeGreaterThanOrEqual(0);
+			expect(s.pending.progress).toBeLessThanOrEqual(1);
+			expect(s.pending.etaSeconds).not.toBeNull();
+			expect(s.retryAfter).toBeGreaterThanOrEqual(1);
+		}
+		// No page waited on the service's hold: answered within the hold plus the proxy's work.
+		expect(Math.max(...seen.map((s) => s.heldMs))).toBeLessThan(5_000);
+		// Many polls, few upstream requests: each came after the previous 504's Retry-After.
+		expect(seen.length).toBeGreaterThan(asked.length);
+		expect(retryAfter.length).toBe(asked.length - 1);
+		for (let i = 1; i < asked.length; i++) {
+			expect(retryAfter[i - 1]).toBeGreaterThanOrEqual(1);
+			expect(asked[i] - asked[i - 1]).toBeGreaterThanOrEqual(retryAfter[i - 1] * 1000 - 50);
+		}
+
+		// Stored once: a later page is answered from the disk, no upstream request.
+		const requests = asked.length;
+		expect(recorder.read(DAY, 'UNG', 'orderflow_orderflow').length).toBeGreaterThan(100);
+		expect(await historyDayStatus(deps, 'UNG', 'orderflow_orderflow', DAY)).toEqual({
+			ready: true
+		});
+		expect(asked.length).toBe(requests);
+		recorder.close();
+	}, 360_000);
+});
