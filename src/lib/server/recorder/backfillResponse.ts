@@ -48,6 +48,16 @@ export function backfillResponse(
 ): BackfillAnswer {
 	if (!isRecordedTicker(ticker)) return problem(400, `Not a ticker: ${ticker}`);
 	if (!isStreamName(stream)) return problem(400, `Not a stream name: ${stream}`);
+	// Unknown values are errors, not silently the default: a typo would read the wrong thing.
+	const source = query.get('source');
+	if (source !== null && source !== 'service') {
+		return problem(
+			400,
+			`source must be "service" (the service's history) or absent, got ${source}`
+		);
+	}
+	const also = query.get('with');
+	if (also !== null && also !== 'spot') return problem(400, `with must be "spot", got ${also}`);
 	const from = bound(query.get('from'), 'from');
 	const to = bound(query.get('to'), 'to');
 	if (from instanceof Error) return problem(400, from.message);

@@ -93,6 +93,9 @@ describe('SessionRecorder', () => {
 		expect(ask('spx', 'classic_gex_full', '').status).toBe(400);
 		expect(ask('SPX', '../etc', '').status).toBe(400);
 		expect(ask('SPX', 'classic_gex_full', 'day=yesterday').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'source=evil').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'with=everything').status).toBe(400);
+		expect(ask('SPX', 'classic_gex_full', 'source=service&with=spot').status).toBe(200);
 		expect(ask('SPX', 'classic_gex_full', 'from=abc').status).toBe(400);
 		expect(ask('SPX', 'classic_gex_full', 'step=0').status).toBe(400);
 		expect(ask('SPX', 'classic_gex_full', 'day=2026-11-20').status).toBe(404);
