@@ -7,12 +7,16 @@ import { brentRoot } from './brent';
 import { bsmGamma } from './bsm';
 import { selectionIndices, type ChainArrays, type Selection } from './chain';
 
-/** G(X) straight from per-contract gamma (the definition), by OI or by volume. */
+/**
+ * G(X) straight from per-contract gamma (the definition), by OI or by volume; with `gross`, the
+ * sum of the terms' absolute values instead (the scale rounding noise is measured against).
+ */
 export function bruteGex(
 	chain: ChainArrays,
 	x: number,
 	by: 'oi' | 'vol',
-	selection?: Selection
+	selection?: Selection,
+	gross = false
 ): number {
 	const idx = selectionIndices(chain.length, selection);
 	let sum = 0;
@@ -27,38 +31,62 @@ export function bruteGex(
 			chain.dividendYield
 		);
 		const n = by === 'oi' ? chain.openInterest[i] : chain.volume[i];
-		sum += (chain.isCall[i] === 1 ? 1 : -1) * g * n * x * x;
+		sum += (gross || chain.isCall[i] === 1 ? 1 : -1) * g * n * x * x;
 	}
 	return sum;
 }
 
 /**
- * The root of G nearest spot in [0.8 S, 1.2 S]: a uniform log grid `fine` times finer than
- * `minWidth` (the narrowest sigma sqrt T), every sign change refined by Brent to 1e-9.
+ * Every root of G in [0.8 S, 1.2 S], ascending: a uniform log grid `fine` times finer than
+ * `minWidth` (the narrowest sigma sqrt T), each sign change between two neighbouring non-zero
+ * points refined by Brent to 1e-9 (a stretch where G is exactly 0 breaks the pair: no root).
+ * `significant`: |G| at or below this fraction of the window's largest gross sum counts as zero
+ * too (the implementations' rule: a crossing deep in the bumps' tails is rounding noise).
  */
+export function bruteRoots(
+	chain: ChainArrays,
+	by: 'oi' | 'vol',
+	minWidth: number,
+	fine = 64,
+	selection?: Selection,
+	significant = 0
+): number[] {
+	const g = (x: number) => bruteGex(chain, x, by, selection);
+	const lo = Math.log(chain.spot * 0.8);
+	const hi = Math.log(chain.spot * 1.2);
+	const steps = Math.ceil((hi - lo) / (minWidth / fine));
+	const xs = Float64Array.from({ length: steps + 1 }, (_, j) =>
+		Math.exp(lo + ((hi - lo) * j) / steps)
+	);
+	const fs = xs.map(g);
+	let gross = 0;
+	if (significant > 0)
+		for (const x of xs) gross = Math.max(gross, bruteGex(chain, x, by, selection, true));
+	const floor = significant * gross;
+	const roots: number[] = [];
+	let px = xs[0];
+	let pf = Math.abs(fs[0]) > floor ? fs[0] : 0;
+	for (let j = 1; j <= steps; j++) {
+		const x = xs[j];
+		const f = Math.abs(fs[j]) > floor ? fs[j] : 0;
+		if (pf !== 0 && f !== 0 && pf > 0 !== f > 0) roots.push(brentRoot(g, px, x, pf, f, 1e-9));
+		px = x;
+		pf = f;
+	}
+	return roots;
+}
+
+/** The root of G nearest spot in [0.8 S, 1.2 S] (of bruteRoots), null when there is none. */
 export function bruteNearest(
 	chain: ChainArrays,
 	by: 'oi' | 'vol',
 	minWidth: number,
 	fine = 64,
-	selection?: Selection
+	selection?: Selection,
+	significant = 0
 ): number | null {
-	const g = (x: number) => bruteGex(chain, x, by, selection);
-	const lo = Math.log(chain.spot * 0.8);
-	const hi = Math.log(chain.spot * 1.2);
-	const steps = Math.ceil((hi - lo) / (minWidth / fine));
 	let best: number | null = null;
-	let px = Math.exp(lo);
-	let pf = g(px);
-	for (let j = 1; j <= steps; j++) {
-		const x = Math.exp(lo + ((hi - lo) * j) / steps);
-		const f = g(x);
-		if (pf !== 0 && f !== 0 && pf > 0 !== f > 0) {
-			const r = brentRoot(g, px, x, pf, f, 1e-9);
-			if (best === null || Math.abs(r - chain.spot) < Math.abs(best - chain.spot)) best = r;
-		}
-		px = x;
-		pf = f;
-	}
+	for (const r of bruteRoots(chain, by, minWidth, fine, selection, significant))
+		if (best === null || Math.abs(r - chain.spot) < Math.abs(best - chain.spot)) best = r;
 	return best;
 }

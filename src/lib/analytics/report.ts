@@ -87,7 +87,7 @@ export interface CategorySnapshot {
 /**
  * Everything one category (full chain, 0DTE only, next expiry only...) needs from greeks that
  * were computed once for the whole chain: exposures, both zero-gamma roots and the majors.
- * Only the roots nearest spot are refined unless `allRoots` is set.
+ * The roots nearest spot come from GammaKernel; `allRoots` lists every root (full scan).
  */
 export function categorySnapshot(
 	chain: ChainArrays,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bsmGamma } from './bsm';
 import { chainArraysFromContracts, type ChainArrays, type OptionContract } from './chain';
 import { computeExposures } from './exposures';
+import { bruteRoots as bruteRootList } from './gammaKernel.test-support';
 import { computeGreeks } from './greeks';
 import { syntheticChain } from './syntheticChain';
 import { gexAt, gexProfile, zeroGamma } from './zeroGamma';
@@ -51,6 +52,12 @@ function bruteRoots(
 		prev = f;
 	}
 	return out;
+}
+
+function nearestOf(roots: number[], spot: number): number | null {
+	let best: number | null = null;
+	for (const r of roots) if (best === null || Math.abs(r - spot) < Math.abs(best - spot)) best = r;
+	return best;
 }
 
 describe('zeroGamma', () => {
@@ -134,18 +141,110 @@ describe('zeroGamma', () => {
 		);
 	});
 
-	it('nearestOnly refines just enough to report the same nearest roots', () => {
+	it('nearestOnly (GammaKernel) reports the nearest of every root, within 1e-6', () => {
 		for (const zeroDteHours of [5, 0.25, 0.05]) {
 			for (const spot of [4950, 5000, 5060]) {
 				const chain = syntheticChain({ zeroDteHours, spot });
 				const all = zeroGamma(chain);
 				const near = zeroGamma(chain, { nearestOnly: true });
-				expect(near.oi).toBe(all.oi);
-				expect(near.vol).toBe(all.vol);
-				expect(near.rootsVol.length).toBeLessThanOrEqual(all.rootsVol.length);
+				expect(Math.abs((near.oi ?? NaN) - (all.oi ?? NaN))).toBeLessThan(1e-6);
+				expect(Math.abs((near.vol ?? NaN) - (all.vol ?? NaN))).toBeLessThan(1e-6);
+				expect(near.rootsVol).toEqual([near.vol]);
 			}
 		}
 	});
+
+	it('both modes equal brute force within 1e-6 on random and degenerate chains (property)', () => {
+		const contract = fc.record({
+			expiryYears: fc.double({ min: 1 / 8760, max: 1, noNaN: true }),
+			strike: fc.integer({ min: 4200, max: 5800 }),
+			isCall: fc.boolean(),
+			iv: fc.double({ min: 0.05, max: 0.8, noNaN: true }),
+			openInterest: fc.integer({ min: 0, max: 5000 }),
+			volume: fc.integer({ min: 0, max: 5000 })
+		});
+		const random = fc.array(contract, { minLength: 1, maxLength: 10 });
+		// No weight at all: G is 0 everywhere.
+		const allZero = random.map((cs) => cs.map((c) => ({ ...c, openInterest: 0, volume: 0 })));
+		// Calls only: G > 0 everywhere, no sign change.
+		const oneSign = random.map((cs) => cs.map((c) => ({ ...c, isCall: true })));
+		// A call/put pair of one width crosses halfway in log-spot, at R; a strike listed at R
+		// (a call and a put with equal weights, which cancel) puts a strike exactly on the root.
+		const atStrike = fc
+			.record({
+				t: fc.double({ min: 0.002, max: 0.5, noNaN: true }),
+				sigma: fc.double({ min: 0.08, max: 0.5, noNaN: true }),
+				k: fc.double({ min: 0.2, max: 2, noNaN: true }),
+				n: fc.integer({ min: 1, max: 5000 })
+			})
+			.map(({ t, sigma, k, n }) => {
+				// Strikes k sd either side: the root sits on the bumps' flanks, not deep in their tails.
+				const sd = sigma * Math.sqrt(t);
+				const a = k * sd;
+				const centre = Math.log(5000);
+				const strikeOf = (m: number) => Math.exp(m + (0.05 - 0.013) * t + 0.5 * sd * sd);
+				const root = Math.exp(centre);
+				const pair = { expiryYears: t, iv: sigma, openInterest: n, volume: n };
+				return [
+					{ ...pair, strike: strikeOf(centre + a), isCall: true },
+					{ ...pair, strike: strikeOf(centre - a), isCall: false },
+					{ ...pair, strike: root, isCall: true },
+					{ ...pair, strike: root, isCall: false }
+				];
+			});
+		// Two 3-minute contracts 400 apart: G underflows to exactly 0 between them (no crossing).
+		const zeroStretch = fc
+			.record({ call: fc.boolean(), n: fc.integer({ min: 1, max: 5000 }) })
+			.map(({ call, n }) =>
+				[4800, 5200].map((strike, k) => ({
+					expiryYears: 0.05 / 8760,
+					strike,
+					isCall: (k === 0) === call,
+					iv: 0.2,
+					openInterest: n,
+					volume: n
+				}))
+			);
+		fc.assert(
+			fc.property(
+				fc.oneof(random, allZero, oneSign, atStrike, zeroStretch),
+				(contracts: OptionContract[]) => {
+					const chain = chainArraysFromContracts(market, contracts);
+					let minWidth = Infinity;
+					for (let i = 0; i < chain.length; i++)
+						minWidth = Math.min(minWidth, chain.iv[i] * Math.sqrt(chain.expiryYears[i]));
+					const all = zeroGamma(chain);
+					const nearest = zeroGamma(chain, { nearestOnly: true });
+					for (const by of ['oi', 'vol'] as const) {
+						// Crossings deep in the bumps' tails, where |G| is near 1e-12 of the gross sum,
+						// count or not depending on how that scale is measured; the implementations must
+						// find every root the strict reference finds and only roots the loose one finds.
+						const strict = bruteRootList(chain, by, minWidth, 16, undefined, 1e-10);
+						const loose = bruteRootList(chain, by, minWidth, 16, undefined, 1e-14);
+						const near = (x: number, list: number[]) => list.some((y) => Math.abs(x - y) < 1e-6);
+						const got = by === 'oi' ? all.rootsOi : all.rootsVol;
+						for (const x of got) expect(near(x, loose), `${by} ${x} listed`).toBe(true);
+						for (const y of strict) expect(near(y, got), `${by} ${y} missed`).toBe(true);
+						const strictNearest = nearestOf(strict, chain.spot);
+						for (const [mode, r] of [
+							['all', all[by]],
+							['kernel', nearest[by]]
+						] as const) {
+							if (loose.length === 0) expect(r, `${mode} ${by}`).toBeNull();
+							if (r !== null) expect(near(r, loose), `${mode} ${by} ${r}`).toBe(true);
+							if (strictNearest !== null) {
+								expect(r, `${mode} ${by}`).not.toBeNull();
+								expect(Math.abs((r as number) - chain.spot)).toBeLessThanOrEqual(
+									Math.abs(strictNearest - chain.spot) + 1e-6
+								);
+							}
+						}
+					}
+				}
+			),
+			{ numRuns: 60, seed: 20261124 }
+		);
+	}, 300_000);
 
 	it('the nearest root to spot is reported', () => {
 		const chain = syntheticChain({ zeroDteHours: 0.25 });

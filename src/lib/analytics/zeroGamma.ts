@@ -4,7 +4,12 @@
  * volume weighting in one pass, refined with Brent to `tolerance` (price units); the reported
  * level is the root nearest spot, or null when there is none (never 0).
  *
- * Scan: the window is cut into CELLS cells in log-spot. Wide bumps (sd >= WIDE_CELLS cells) are
+ * The root nearest spot is GammaKernel's (gammaKernel.ts, the engine's one nearest-root search):
+ * `nearestOnly` is a plain call to it. The full-window scan below stays for one thing the kernel
+ * does not do: listing EVERY root in the window (the /chain page marks each flip on its G(X)
+ * chart); the kernel walks outward from spot and stops at the nearest.
+ *
+ * Full scan: the window is cut into CELLS cells in log-spot. Wide bumps (sd >= WIDE_CELLS cells) are
  * evaluated with value and slope at the cell edges only and cubic-Hermite interpolated inside
  * (error ~1e-6 of their mass); narrow bumps (short expiries, 0DTE) are evaluated exactly on a
  * sub-grid whose step is at most sd/RESOLUTION of the narrowest bump present in that cell, so no
@@ -13,6 +18,7 @@
  */
 import { brentRoot } from './brent';
 import type { ChainArrays, Selection } from './chain';
+import { GammaKernel } from './gammaKernel';
 import {
 	accumulateUniform,
 	accumulateUniformWithSlope,
@@ -44,8 +50,8 @@ export interface ZeroGammaOptions {
 	/** Absolute tolerance on the root, in price units; default 1e-6. */
 	tolerance?: number;
 	/**
-	 * Refine only what is needed for the root nearest spot (the per-second service path); the
-	 * root lists then hold just the roots refined on the way. Default false: every root.
+	 * Only the root nearest spot, by GammaKernel (the per-second service path); the root lists
+	 * then hold just that root (or nothing). Default false: every root in the window.
 	 */
 	nearestOnly?: boolean;
 }
@@ -54,7 +60,7 @@ export interface ZeroGammaResult {
 	/** Root nearest spot by OI weighting, null when G never changes sign in the window. */
 	oi: number | null;
 	vol: number | null;
-	/** Every root found in the window, ascending. */
+	/** Every root found in the window, ascending (with `nearestOnly`: the nearest one, if any). */
 	rootsOi: number[];
 	rootsVol: number[];
 	/** Number of points the scan evaluated. */
@@ -63,20 +69,32 @@ export interface ZeroGammaResult {
 
 export function zeroGamma(chain: ChainArrays, options: ZeroGammaOptions = {}): ZeroGammaResult {
 	const spot = chain.spot;
+	const tolerance = options.tolerance ?? 1e-6;
+	if (options.nearestOnly) {
+		const r = new GammaKernel()
+			.update(chain, { selection: options.selection, lower: options.lower, upper: options.upper })
+			.nearestRoots(tolerance);
+		return {
+			oi: r.oi,
+			vol: r.vol,
+			rootsOi: r.oi === null ? [] : [r.oi],
+			rootsVol: r.vol === null ? [] : [r.vol],
+			scanPoints: r.scanPoints
+		};
+	}
 	const uLow = Math.log(spot * (options.lower ?? 0.8));
 	const uHigh = Math.log(spot * (options.upper ?? 1.2));
-	const tolerance = options.tolerance ?? 1e-6;
 	const terms = gammaTerms(chain, options.selection, uLow, uHigh);
-	return zeroGammaFromTerms(terms, spot, uLow, uHigh, tolerance, options.nearestOnly ?? false);
+	return zeroGammaFromTerms(terms, spot, uLow, uHigh, tolerance);
 }
 
+/** Every root in the window by the full scan (the nearest-only search is GammaKernel's). */
 export function zeroGammaFromTerms(
 	terms: GammaTerms,
 	spot: number,
 	uLow: number,
 	uHigh: number,
-	tolerance: number,
-	nearestOnly = false
+	tolerance: number
 ): ZeroGammaResult {
 	const hc = (uHigh - uLow) / CELLS;
 	const wideWidth = WIDE_CELLS * hc;
@@ -201,26 +219,8 @@ export function zeroGammaFromTerms(
 		}
 	}
 
-	const rootsOi = refineRoots(
-		terms,
-		terms.cOi,
-		u,
-		hOi,
-		SIGNIFICANT * terms.massOi,
-		tolerance,
-		spot,
-		nearestOnly
-	);
-	const rootsVol = refineRoots(
-		terms,
-		terms.cVol,
-		u,
-		hVol,
-		SIGNIFICANT * terms.massVol,
-		tolerance,
-		spot,
-		nearestOnly
-	);
+	const rootsOi = refineRoots(terms, terms.cOi, u, hOi, SIGNIFICANT * terms.massOi, tolerance);
+	const rootsVol = refineRoots(terms, terms.cVol, u, hVol, SIGNIFICANT * terms.massVol, tolerance);
 	return {
 		oi: nearest(rootsOi, spot),
 		vol: nearest(rootsVol, spot),
@@ -256,9 +256,7 @@ function refineRoots(
 	u: Float64Array,
 	h: Float64Array,
 	floor: number,
-	tolerance: number,
-	spot: number,
-	nearestOnly: boolean
+	tolerance: number
 ): number[] {
 	const roots: number[] = [];
 	const last = u.length - 1;
@@ -270,18 +268,7 @@ function refineRoots(
 		if (prev >= 0 && h[prev] > 0 !== h[j] > 0) brackets.push([prev, j]);
 		prev = j;
 	}
-	// Distance from spot to the stretch a bracket may refine into (it searches two points aside).
-	const reachOf = ([p, j]: [number, number]) => {
-		const lo = Math.exp(u[Math.max(0, p - 2)]);
-		const hi = Math.exp(u[Math.min(last, j + 2)]);
-		return spot < lo ? lo - spot : spot > hi ? spot - hi : 0;
-	};
-	if (nearestOnly) brackets.sort((x, y) => reachOf(x) - reachOf(y));
-	let best = Infinity;
-	for (const bracket of brackets) {
-		if (nearestOnly && reachOf(bracket) > best) break;
-		const [p, j] = bracket;
-		const before = roots.length;
+	for (const [p, j] of brackets) {
 		// Usual case: the exact sum confirms the change on the same interval; otherwise the
 		// interpolated wide part moved it by a point or two, so search the neighbourhood.
 		const local = localH(terms, c, u[p], u[j]);
@@ -290,10 +277,9 @@ function refineRoots(
 		const fa = local(xa);
 		const fb = local(xb);
 		if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
-			pushRoot(roots, brentRoot(local, xa, xb, fa, fb, tolerance), tolerance);
+			pushRoot(roots, local, brentRoot(local, xa, xb, fa, fb, tolerance), tolerance);
 		else
 			bracketRoots(terms, c, u, Math.max(0, p - 2), Math.min(last, j + 2), floor, tolerance, roots);
-		for (let k = before; k < roots.length; k++) best = Math.min(best, Math.abs(roots[k] - spot));
 	}
 	return roots.sort((x, y) => x - y);
 }
@@ -367,13 +353,19 @@ function bracketRoots(
 		const f = exact(x);
 		if (!(Math.abs(f) > floor)) continue;
 		if (prevF !== 0 && prevF > 0 !== f > 0)
-			pushRoot(roots, brentRoot(exact, prevX, x, prevF, f, tolerance), tolerance);
+			pushRoot(roots, exact, brentRoot(exact, prevX, x, prevF, f, tolerance), tolerance);
 		prevX = x;
 		prevF = f;
 	}
 }
 
-function pushRoot(roots: number[], x: number, tolerance: number): void {
+/**
+ * Records x unless it is already listed or lies inside a stretch where G is exactly zero (between
+ * two 0DTE strikes whose bumps have both dropped out, Brent stops at any point of it; neither the
+ * reference nor GammaKernel counts that as a crossing).
+ */
+function pushRoot(roots: number[], f: (x: number) => number, x: number, tolerance: number): void {
+	if (f(x - 4 * tolerance) === 0 && f(x + 4 * tolerance) === 0) return;
 	for (const r of roots) if (Math.abs(r - x) <= 4 * tolerance) return;
 	roots.push(x);
 }
