@@ -79,6 +79,9 @@ test.describe('phone', () => {
 		await picker.selectOption(day!);
 		await expect(page).toHaveURL(new RegExp(`day=${day}`));
 		await expect(page.getByTestId('past-day')).toContainText(day!);
+		// …and says so, rather than "not live".
+		await expect(page.getByTestId('past-day')).toHaveAttribute('data-following', '1');
+		await expect(page.getByTestId('past-day')).toContainText('still being recorded');
 		// One column per 5 s of what the server has recorded so far, then the ones after it.
 		await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(0);
 		const picked = await attr(page, 'data-columns');

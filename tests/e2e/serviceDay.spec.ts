@@ -116,6 +116,8 @@ test('Orderflow: a service day shows its generation progress, then its series', 
 	await expect(serviceDay).toBeVisible({ timeout: 30_000 });
 	await pickServiceDay(page, day);
 	await expect(page.getByTestId('past-day')).toContainText(day);
+	// A finished day from the service is not followed.
+	await expect(page.getByTestId('past-day')).toContainText('(not live)');
 
 	// The service's own word on the day: its progress (or queue place) and the wait.
 	const pending = page.getByTestId('day-pending');

@@ -135,6 +135,7 @@ describe('followRecordingDay', () => {
 			return answers.shift()!;
 		};
 		const got: number[][] = [];
+		const following: boolean[] = [];
 		const stop = new AbortController();
 		const done = followRecordingDay(
 			'SPX',
@@ -142,12 +143,15 @@ describe('followRecordingDay', () => {
 			{ day: '2026-11-24', fromService: true },
 			batch([90, 100.5], true),
 			(r) => got.push(r.updates.map((u) => u.timestamp)),
-			{ signal: stop.signal, read }
+			{ signal: stop.signal, read, onfollowing: (on) => following.push(on) }
 		);
+		expect(following).toEqual([true]);
 		await vi.advanceTimersByTimeAsync(FOLLOW_MS * 5);
 		await done;
 		expect(asked).toEqual([101, 101, 111]);
 		expect(got).toEqual([[105, 110], [115]]);
+		// The view says when the day stopped growing.
+		expect(following).toEqual([true, false]);
 	});
 
 	it('does nothing for a finished day, and stops when the view leaves', async () => {
@@ -158,11 +162,14 @@ describe('followRecordingDay', () => {
 			return batch([], true);
 		};
 		const stop = new AbortController();
+		const finished: boolean[] = [];
 		await followRecordingDay('SPX', 's', {}, batch([1], false), () => undefined, {
 			signal: stop.signal,
-			read
+			read,
+			onfollowing: (on) => finished.push(on)
 		});
 		expect(calls).toBe(0);
+		expect(finished).toEqual([false]);
 		const following = followRecordingDay('SPX', 's', {}, batch([1], true), () => undefined, {
 			signal: stop.signal,
 			read

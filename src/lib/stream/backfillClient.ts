@@ -255,23 +255,36 @@ export async function followRecordingDay(
 	query: BackfillQuery,
 	first: BackfillResult,
 	onupdates: (result: BackfillResult) => void,
-	options: { signal: AbortSignal; read?: typeof fetchBackfill; everyMs?: number }
+	options: {
+		signal: AbortSignal;
+		read?: typeof fetchBackfill;
+		everyMs?: number;
+		/** Whether the day is being followed: at the start, and false once its recording ends. */
+		onfollowing?: (following: boolean) => void;
+	}
 ): Promise<void> {
 	const { signal, read = fetchBackfill, everyMs = FOLLOW_MS } = options;
 	let recording = first.recording === true;
 	let last = first.updates.at(-1)?.timestamp ?? query.from ?? 0;
-	while (recording) {
-		try {
-			await pause(everyMs, signal);
-			const next = await read(ticker, stream, { ...query, from: Math.floor(last) + 1 });
-			if (signal.aborted) return;
-			recording = next.recording === true;
-			if (next.updates.length === 0) continue;
-			last = next.updates.at(-1)!.timestamp;
-			onupdates(next);
-		} catch (err) {
-			if (isAbort(err) || signal.aborted) return;
-			// 404 (nothing yet) or a blip: ask again next turn.
+	options.onfollowing?.(recording);
+	if (!recording) return;
+	await follow();
+	if (!signal.aborted) options.onfollowing?.(false);
+
+	async function follow(): Promise<void> {
+		while (recording) {
+			try {
+				await pause(everyMs, signal);
+				const next = await read(ticker, stream, { ...query, from: Math.floor(last) + 1 });
+				if (signal.aborted) return;
+				recording = next.recording === true;
+				if (next.updates.length === 0) continue;
+				last = next.updates.at(-1)!.timestamp;
+				onupdates(next);
+			} catch (err) {
+				if (isAbort(err) || signal.aborted) return;
+				// 404 (nothing yet) or a blip: ask again next turn.
+			}
 		}
 	}
 }

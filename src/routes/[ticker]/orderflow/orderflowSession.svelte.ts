@@ -37,6 +37,8 @@ export class OrderflowSession {
 	backfillError: string | null = $state(null);
 	/** The service's last word on a past day it is still generating (null otherwise). */
 	pending: DayPendingNote | null = $state(null);
+	/** A picked day still being recorded whose new records this view follows. */
+	following = $state(false);
 
 	private writing: Promise<void> = Promise.resolve();
 	/** Stops the backfill's wait for a day the service is still generating. */
@@ -140,7 +142,7 @@ export class OrderflowSession {
 					(r) => {
 						for (const u of r.updates) if (u.kind === 'orderflow') this.add(u.value);
 					},
-					{ signal: this.stop.signal }
+					{ signal: this.stop.signal, onfollowing: (on) => (this.following = on) }
 				);
 			}
 		} catch (err) {

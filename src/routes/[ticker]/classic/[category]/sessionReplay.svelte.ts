@@ -82,6 +82,8 @@ export class SessionReplay {
 	backfillError: string | null = $state(null);
 	/** The service's last word on a past day it is still generating (null otherwise). */
 	pending: DayPendingNote | null = $state(null);
+	/** A picked day still being recorded whose new records this view follows. */
+	following = $state(false);
 	/** The past day replayed, or null for today. */
 	readonly day: string | null;
 	/** 'unavailable': IndexedDB refused (private mode, quota); the view says replay is off. */
@@ -145,6 +147,7 @@ export class SessionReplay {
 			this.backfilled = null;
 			this.backfillError = null;
 			this.pending = null;
+			this.following = false;
 			const read = options.backfill ?? (typeof Worker === 'undefined' ? undefined : fetchBackfill);
 			if (stream === undefined || !read) return;
 			// Another day (or group) stops the wait for a day the service is still generating.
@@ -168,7 +171,7 @@ export class SessionReplay {
 						result,
 						(next) =>
 							(this.serverChunks = [...this.serverChunks, ...chunksOf(group, next.updates)]),
-						{ signal: stop.signal, read }
+						{ signal: stop.signal, read, onfollowing: (on) => (this.following = on) }
 					);
 				},
 				(err: unknown) => {

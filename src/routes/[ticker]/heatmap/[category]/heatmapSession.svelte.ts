@@ -28,6 +28,8 @@ export class HeatmapSession {
 	error: string | null = $state(null);
 	/** The service's last word on a past day it is still generating (null otherwise). */
 	pending: DayPendingNote | null = $state(null);
+	/** A picked day still being recorded whose new records this view follows. */
+	following = $state(false);
 	/** The day shown (ET); for live, the day of the recording or of the first live column. */
 	day: string | null = $state(null);
 	loadedBytes = $state(0);
@@ -81,9 +83,7 @@ export class HeatmapSession {
 					query,
 					result,
 					(r) => this.addRecorded(r.updates),
-					{
-						signal
-					}
+					{ signal, onfollowing: (on) => (this.following = on) }
 				);
 			}
 		} catch (err) {
