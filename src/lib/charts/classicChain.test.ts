@@ -64,9 +64,14 @@ describe('classic chain model', () => {
 		const plain = defaultWindow(rows, 7151, 10)!;
 		expect(plain).toEqual({ lo: 7130, hi: 7175 });
 		// A major five strikes below, zero gamma between strikes above: both within 2 x 10 strikes.
-		expect(defaultWindow(rows, 7151, 10, [7105, 7182.4, null])).toEqual({ lo: 7105, hi: 7182.4 });
+		expect(defaultWindow(rows, 7151, 10, [7105, 7182.4, null], 2)).toEqual({
+			lo: 7105,
+			hi: 7182.4
+		});
 		// A major 46 strikes away would make the bars unreadable: left out, the near one still in.
-		expect(defaultWindow(rows, 7151, 10, [6900, 7120])).toEqual({ lo: 7120, hi: 7175 });
+		expect(defaultWindow(rows, 7151, 10, [6900, 7120], 2)).toEqual({ lo: 7120, hi: 7175 });
+		// The default reach (1.5 x the window) keeps a desktop window within one bar per strike.
+		expect(defaultWindow(rows, 7151, 40, [6900])).toEqual(defaultWindow(rows, 7151, 40));
 		// Levels already inside change nothing; nonsense levels are ignored.
 		expect(defaultWindow(rows, 7151, 10, [7150, 0, Number.NaN, undefined])).toEqual(plain);
 	});

@@ -72,15 +72,16 @@ export function histogramModel(chain: ClassicChain, metric: Metric): HistogramMo
 /**
  * The automatic strike window: the `count` strikes nearest spot, widened to take in the key
  * levels (zero gamma, the majors) nearest first, as long as the window stays within
- * `reach` x `count` strikes: a trader reads the bars against those levels, and a major a few
- * strikes beyond a spot-centred window would otherwise vanish from the chart.
+ * `reach` x `count` strikes (60 on a desktop: still one bar per strike, not the dense paths):
+ * a trader reads the bars against those levels, and a major a few strikes beyond a
+ * spot-centred window would otherwise vanish from the chart.
  */
 export function defaultWindow(
 	rows: readonly { strike: number }[],
 	spot: number,
 	count = 40,
 	levels: readonly (number | null | undefined)[] = [],
-	reach = 2
+	reach = 1.5
 ): StrikeWindow | null {
 	if (rows.length === 0) return null;
 	const nearest = [...rows]
