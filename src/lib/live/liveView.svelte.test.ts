@@ -112,6 +112,54 @@ describe('LiveView', () => {
 	});
 });
 
+describe('LiveView across navigations', () => {
+	it('keeps its poller and subscription while a rebuilt view keeps the route and the group', async () => {
+		// A page's `data` is a new object after every navigation (marking a moment writes the
+		// link): the source reads through it, as `route: () => \`${view.ticker}/...\`` does.
+		let data = $state({ view: { ticker: 'SPX' }, access: { ok: false, reason: 'polling' } });
+		const { live: stream, worker } = liveStreamOnFakeWorker();
+		let view!: LiveView<ClassicChain>;
+		const stop = $effect.root(() => {
+			view = new LiveView<ClassicChain>({
+				access: () => data.access,
+				group: () => `${data.view.ticker}_classic_gex_full`,
+				route: () => `${data.view.ticker}/classic/gex_full`,
+				parse: () => parseClassicChain,
+				open: () => stream
+			});
+		});
+		flushSync();
+		await settle();
+		vi.advanceTimersByTime(1);
+		await settle();
+		const poller = view.poller;
+		expect(view.value?.timestamp).toBe(chain.timestamp);
+
+		data = { view: { ticker: 'SPX' }, access: { ok: false, reason: 'polling' } };
+		flushSync();
+		expect(view.poller).toBe(poller);
+		expect(view.value?.timestamp).toBe(chain.timestamp);
+
+		// Streaming: a rebuilt access object of the same verdict does not resubscribe.
+		data = { view: { ticker: 'SPX' }, access: { ok: true, reason: '' } };
+		flushSync();
+		const subscribes = () => worker.posted.filter((m) => m.type === 'subscribe').length;
+		expect(subscribes()).toBe(1);
+		data = { view: { ticker: 'SPX' }, access: { ok: true, reason: '' } };
+		flushSync();
+		expect(subscribes()).toBe(1);
+		expect(worker.posted.filter((m) => m.type === 'unsubscribe')).toEqual([]);
+
+		// Another ticker is another route and group.
+		data = { view: { ticker: 'NDX' }, access: { ok: true, reason: '' } };
+		flushSync();
+		expect(subscribes()).toBe(2);
+		expect(view.poller?.route).toBe('NDX/classic/gex_full');
+		stop();
+		stream.close();
+	});
+});
+
 describe('clock', () => {
 	it('ticks once a second for the effects that read it, and stops with them', async () => {
 		const seen: number[] = [];

@@ -6,6 +6,7 @@
  * paints what was last seen; and the state the badge, the status line and the age readout need.
  * Construct during component init: it registers its own effects.
  */
+import { untrack } from 'svelte';
 import { LiveRoute } from '$lib/cache/liveRoute.svelte';
 import { writeSnapshot } from '$lib/cache/snapshotCache.svelte';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
@@ -43,7 +44,7 @@ export class LiveView<T> {
 	readonly value: T | undefined = $derived.by(() =>
 		this.streaming
 			? this.feed.value
-			: this.poller?.route === this.source.route()
+			: this.poller?.route === this.routeNow
 				? this.poller.data
 				: undefined
 	);
@@ -59,8 +60,16 @@ export class LiveView<T> {
 		return reason === 'locked' || reason === 'no-key';
 	});
 
+	/**
+	 * The route and liveness as values: a navigation that rebuilds the page's view object but
+	 * keeps the route (marking a moment, a toggle) must not restart the poller, which would blank
+	 * the value and redraw everything under the user's focus.
+	 */
+	private readonly routeNow: string = $derived.by(() => this.source.route());
+	private readonly liveNow: boolean = $derived.by(() => (this.source.live ?? (() => true))());
+
 	constructor(private readonly source: LiveViewSource<T>) {
-		const live = source.live ?? (() => true);
+		const live = () => this.liveNow;
 		this.feed = new StreamFeed<T>(
 			() => (live() ? source.access() : NOT_LIVE),
 			source.group,
@@ -70,12 +79,12 @@ export class LiveView<T> {
 		$effect(() => {
 			const value = this.feed.streaming ? this.feed.value : undefined;
 			if (value !== undefined) {
-				void writeSnapshot(source.route(), source.restBody ? source.restBody(value) : value);
+				void writeSnapshot(this.routeNow, source.restBody ? source.restBody(value) : value);
 			}
 		});
 		$effect(() => {
 			if (!live() || this.feed.streaming) return;
-			const r = new LiveRoute(source.route(), source.parse());
+			const r = new LiveRoute(this.routeNow, untrack(source.parse));
 			this.poller = r;
 			return r.start();
 		});

@@ -36,13 +36,19 @@ export class StreamFeed<T = ClassicChain> {
 	stream: LiveStream | undefined = $state.raw(undefined);
 	// The same update object across batches of other groups, so the value below is rebuilt only
 	// when this group's update changes.
-	private readonly update = $derived.by(() => this.stream?.latest.get(this.group()));
+	private readonly update = $derived.by(() => this.stream?.latest.get(this.groupNow));
+	/**
+	 * The group and whether the account may stream, as values: a navigation that rebuilds the
+	 * page's objects but keeps the group must not unsubscribe and subscribe it again.
+	 */
+	private readonly groupNow: string = $derived.by(() => this.group());
+	private readonly mayStream: boolean = $derived.by(() => this.access().ok);
 	/** The newest streamed value of the group, or undefined before the first update. */
 	readonly value: T | undefined = $derived.by(() =>
 		this.update ? this.shape(this.update) : undefined
 	);
 	private readonly refusal: string | undefined = $derived(
-		this.stream?.refused.find((r) => r.group === this.group())?.reason
+		this.stream?.refused.find((r) => r.group === this.groupNow)?.reason
 	);
 	/** Wall-clock ms of the group's newest streamed update, and a clock to notice silence. */
 	private receivedAt = $state(0);
@@ -61,7 +67,7 @@ export class StreamFeed<T = ClassicChain> {
 		if (!access.ok) return polling(access.reason);
 		const s = this.stream;
 		if (!s) return polling('starting the live stream');
-		if (this.refusal) return polling(`the stream refused ${this.group()} (${this.refusal})`);
+		if (this.refusal) return polling(`the stream refused ${this.groupNow} (${this.refusal})`);
 		if (s.mode.mode === 'polling') return polling(s.mode.reason, s.mode.canTakeBack);
 		if (this.value === undefined) return polling('waiting for the first streamed update');
 		if (this.stalled) return polling('no streamed update for a few seconds');
@@ -82,11 +88,11 @@ export class StreamFeed<T = ClassicChain> {
 		open: () => LiveStream = sharedLiveStream
 	) {
 		$effect(() => {
-			this.stream = this.access().ok ? open() : undefined;
+			this.stream = this.mayStream ? open() : undefined;
 		});
 		$effect(() => {
 			const s = this.stream;
-			const g = this.group();
+			const g = this.groupNow;
 			if (!s) return;
 			void s.subscribe([g]);
 			return () => void s.unsubscribe([g]);
