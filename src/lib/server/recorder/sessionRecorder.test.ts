@@ -49,6 +49,31 @@ describe('SessionRecorder', () => {
 		expect(streamOfGroup('nonsense')).toBeUndefined();
 	});
 
+	it('keeps a stream in time order: a frame older than the newest recorded is skipped', () => {
+		for (let s = 0; s < 10; s++) publishGex(OPEN + s);
+		// The embedded service's after-close replay: the clock starts the same day again.
+		for (let s = 0; s < 5; s++) publishGex(OPEN + s);
+		publishGex(OPEN + 9); // the same second again is kept (a feed may send two)
+		publishGex(OPEN + 10);
+		// Another stream of the ticker has its own order.
+		publishGex(OPEN + 2, 'SPX_classic_gex_zero');
+		const decoded = decodeBackfill(
+			backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('day=2026-11-23'))
+				.body as Uint8Array
+		);
+		expect(decoded.updates.map((u) => u.timestamp)).toEqual([
+			...Array.from({ length: 10 }, (_, i) => OPEN + i),
+			OPEN + 9,
+			OPEN + 10
+		]);
+		expect(recorder.counters.skipped).toBe(5);
+		const zero = decodeBackfill(
+			backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams('day=2026-11-23'))
+				.body as Uint8Array
+		);
+		expect(zero.updates.map((u) => u.timestamp)).toEqual([OPEN + 2]);
+	});
+
 	it('files frames by their data day and backfills them, decoded, in order', () => {
 		for (let s = 0; s < 30; s++) publishGex(OPEN + s);
 		publishGex(OPEN + 86_400); // the next day

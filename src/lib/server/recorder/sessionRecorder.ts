@@ -76,7 +76,7 @@ export interface DiskUsage {
 export interface RecorderCounters {
 	records: number;
 	bytes: number;
-	/** Updates skipped: group not understood, no timestamp, repeated snapshot. */
+	/** Updates skipped: group not understood, no timestamp, repeated snapshot, older frame. */
 	skipped: number;
 	/** Writes that failed (disk full, permissions): counted and logged, never thrown. */
 	failures: number;
@@ -133,6 +133,15 @@ export class SessionRecorder {
 				}
 				const ts =
 					frameTimestamp(u.any) ?? this.lastTime.get(s.ticker) ?? Math.floor(u.receivedAt / 1000);
+				// A frame older than the stream's newest recorded one is not kept: the recording
+				// stays in time order for the views that backfill from it. The embedded service
+				// replays the session after the close (its clock jumps back to the open), and a
+				// feed may deliver a late frame; frames of the same second are all kept.
+				const file = this.file(etDay(ts), s.ticker, s.stream);
+				if ((file.lastTimestamp ?? -Infinity) > ts) {
+					this.counters.skipped++;
+					return;
+				}
 				this.write(s.ticker, s.stream, RecordKind.StreamAny, ts, u.receivedAt, u.any);
 			} else {
 				const ts = snapshotTimestamp(u.json);
