@@ -74,6 +74,31 @@ describe('fetchSessionDay', () => {
 		expect(notes[1].pending.progress).toBe(0.4);
 	});
 
+	it('hands batches to onBatch while the day decodes, and none once the view has left', async () => {
+		const update = (timestamp: number) => ({ kind: 'orderflow', timestamp }) as never;
+		const stop = new AbortController();
+		const read: NonNullable<Parameters<typeof fetchSessionDay>[3]>['read'] = async (
+			_t,
+			_s,
+			_q,
+			options = {}
+		) => {
+			options.onBatch?.([update(1), update(2)]);
+			options.onBatch?.([update(3)]);
+			stop.abort(); // the view left while the rest decoded
+			options.onBatch?.([update(4)]);
+			return { ...result, last: 4 };
+		};
+		const got: number[] = [];
+		const done = fetchSessionDay('SPX', 'orderflow_orderflow', DAY, {
+			read,
+			signal: stop.signal,
+			onBatch: (updates) => got.push(...updates.map((u) => u.timestamp))
+		});
+		await expect(done).rejects.toSatisfy(isAbort);
+		expect(got).toEqual([1, 2, 3]);
+	});
+
 	it('stops at a final error, at once', async () => {
 		let calls = 0;
 		const read = async (): Promise<BackfillResult> => {
@@ -152,6 +177,26 @@ describe('followRecordingDay', () => {
 		expect(got).toEqual([[105, 110], [115]]);
 		// The view says when the day stopped growing.
 		expect(following).toEqual([true, false]);
+	});
+
+	it('follows from the last update the batches delivered when the result holds none', async () => {
+		vi.useFakeTimers();
+		const asked: (number | undefined)[] = [];
+		const read = async (_t: string, _s: string, q?: { from?: number }) => {
+			asked.push(q?.from);
+			return { ...batch([], false), last: undefined };
+		};
+		const done = followRecordingDay(
+			'SPX',
+			'orderflow_orderflow',
+			{},
+			{ ...batch([], true), last: 240 },
+			() => undefined,
+			{ signal: new AbortController().signal, read }
+		);
+		await vi.advanceTimersByTimeAsync(FOLLOW_MS);
+		await done;
+		expect(asked).toEqual([241]);
 	});
 
 	it('does nothing for a finished day, and stops when the view leaves', async () => {

@@ -14,7 +14,13 @@ import type { StreamUpdate } from './updates';
 import type { HistoryPending } from '../contract/historyPending';
 import { GIVE_UP_MS, retryDelayMs, type DayPendingNote } from './dayPending';
 
-export type BackfillResult = Extract<BackfillReply, { ok: true }>;
+export type BackfillResult = Extract<BackfillReply, { ok: true }> & {
+	/**
+	 * Timestamp of the newest update delivered, in the result or through `onBatch` (whose
+	 * result's `updates` is empty): where a view following the day asks on from.
+	 */
+	last?: number;
+};
 
 export interface BackfillQuery {
 	/** `YYYY-MM-DD` (ET); default the newest recorded day. */
@@ -150,8 +156,10 @@ export function fetchBackfill(
 	backfillActivity.begin(id, ticker, stream);
 	return new Promise((resolve, reject) => {
 		const held: StreamUpdate[][] = [];
+		let last: number | undefined;
 		waiting.set(id, {
 			take: (updates, progress) => {
+				for (const u of updates) last = Math.max(last ?? u.timestamp, u.timestamp);
 				if (!options.onBatch) held.push(updates);
 				else if (updates.length > 0) options.onBatch(updates);
 				if (progress) {
@@ -161,7 +169,7 @@ export function fetchBackfill(
 			},
 			finish: (reply) => {
 				backfillActivity.end(id);
-				if (reply.ok) resolve({ ...reply, updates: held.flat() });
+				if (reply.ok) resolve({ ...reply, updates: held.flat(), last });
 				else reject(new BackfillError(reply.status, reply.error, reply.pending, reply.retryAfter));
 			}
 		});
@@ -178,6 +186,13 @@ export interface SessionDayOptions {
 	read?: typeof fetchBackfill;
 	/** Unix ms (tests). */
 	now?: () => number;
+	/**
+	 * Takes the day batch by batch as it decodes (fetchBackfill's onBatch): the view fills in
+	 * from the open while the rest arrives. Only the answer asked again (a day the service is
+	 * still generating) delivers no batches, so each record arrives once; a read that fails
+	 * midway leaves the view what it took, and the promise rejects.
+	 */
+	onBatch?: (updates: StreamUpdate[]) => void;
 }
 
 function aborted(): DOMException {
@@ -217,12 +232,17 @@ export async function fetchSessionDay(
 	query: BackfillQuery,
 	options: SessionDayOptions = {}
 ): Promise<BackfillResult> {
-	const { signal, read = fetchBackfill, now = Date.now } = options;
+	const { signal, read = fetchBackfill, now = Date.now, onBatch } = options;
 	const started = now();
 	for (let attempt = 0; ; attempt++) {
 		if (signal?.aborted) throw aborted();
 		try {
-			const result = await read(ticker, stream, query);
+			const result = await read(
+				ticker,
+				stream,
+				query,
+				onBatch ? { onBatch: (u) => void (signal?.aborted || onBatch(u)) } : {}
+			);
 			if (signal?.aborted) throw aborted();
 			return result;
 		} catch (err) {
@@ -265,7 +285,7 @@ export async function followRecordingDay(
 ): Promise<void> {
 	const { signal, read = fetchBackfill, everyMs = FOLLOW_MS } = options;
 	let recording = first.recording === true;
-	let last = first.updates.at(-1)?.timestamp ?? query.from ?? 0;
+	let last = first.last ?? first.updates.at(-1)?.timestamp ?? query.from ?? 0;
 	options.onfollowing?.(recording);
 	if (!recording) return;
 	await follow();
@@ -279,7 +299,7 @@ export async function followRecordingDay(
 				if (signal.aborted) return;
 				recording = next.recording === true;
 				if (next.updates.length === 0) continue;
-				last = next.updates.at(-1)!.timestamp;
+				last = next.last ?? next.updates.at(-1)!.timestamp;
 				onupdates(next);
 			} catch (err) {
 				if (isAbort(err) || signal.aborted) return;

@@ -20,6 +20,7 @@ import {
 	sessionQuery
 } from '$lib/stream/backfillClient';
 import type { DayPendingNote } from '$lib/stream/dayPending';
+import type { StreamUpdate } from '$lib/stream/updates';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 
@@ -120,17 +121,26 @@ export class OrderflowSession {
 		try {
 			// A past day this server did not record comes from the service's 90 days (Quant).
 			const query = sessionQuery(this.day);
+			// The series fills from the open batch by batch while the rest of the day decodes,
+			// each batch its own short task.
+			let count = 0;
+			const take = (updates: readonly StreamUpdate[]) => {
+				for (const u of updates) {
+					if (u.kind !== 'orderflow') continue;
+					this.add(u.value);
+					count++;
+				}
+			};
 			const result = await fetchSessionDay(this.ticker, 'orderflow_orderflow', query, {
 				signal: this.stop.signal,
-				onpending: (note) => (this.pending = note)
+				onpending: (note) => (this.pending = note),
+				onBatch: (updates) => {
+					this.pending = null;
+					take(updates);
+				}
 			});
 			this.pending = null;
-			let count = 0;
-			for (const u of result.updates) {
-				if (u.kind !== 'orderflow') continue;
-				this.add(u.value);
-				count++;
-			}
+			take(result.updates);
 			this.backfilled = count;
 			// A picked day still being recorded (today) grows as the server records it.
 			if (this.day !== null) {
@@ -139,9 +149,7 @@ export class OrderflowSession {
 					'orderflow_orderflow',
 					query,
 					result,
-					(r) => {
-						for (const u of r.updates) if (u.kind === 'orderflow') this.add(u.value);
-					},
+					(r) => take(r.updates),
 					{ signal: this.stop.signal, onfollowing: (on) => (this.following = on) }
 				);
 			}

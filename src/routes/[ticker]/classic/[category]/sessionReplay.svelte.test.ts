@@ -316,6 +316,60 @@ describe('SessionReplay', () => {
 			}
 		});
 
+		it('grows the timeline batch by batch as the day decodes, and follows from the last batch', async () => {
+			vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+			try {
+				const asked: BackfillQuery[] = [];
+				let release!: () => void;
+				const released = new Promise<void>((resolve) => (release = resolve));
+				let replay!: SessionReplay;
+				const stop = $effect.root(() => {
+					replay = new SessionReplay({
+						group: () => GROUP,
+						ticker: () => 'SPX',
+						stream: () => 'classic_gex_full',
+						day: () => DAY,
+						polled: () => undefined,
+						open: () => Promise.reject(new Error('no ring in this test')),
+						// As the decode worker does with onBatch: the updates come in batches (a
+						// batch may end inside a minute) and the result holds none of them.
+						backfill: async (_t, _s, query = {}, options = {}) => {
+							asked.push(query);
+							if (query.from !== undefined) {
+								return { ...served(updatesOf(D0 + 180, 10)), recording: false };
+							}
+							const day = updatesOf(D0, 180);
+							options.onBatch?.(day.slice(0, 15)); // 0:00-1:10 of the first minutes
+							await released;
+							options.onBatch?.(day.slice(15));
+							return { ...served([]), recording: true, last: day.at(-1)!.timestamp };
+						}
+					});
+				});
+				await vi.advanceTimersByTimeAsync(0);
+				flushSync();
+				// The first minute is complete and shown while the rest still decodes.
+				expect(replay.frames.map((f) => f.timestamp)).toEqual(
+					Array.from({ length: 12 }, (_, i) => D0 + i * 5)
+				);
+				expect(replay.backfilled).toBeNull();
+				release();
+				await vi.advanceTimersByTimeAsync(0);
+				flushSync();
+				expect(replay.frames.length).toBe(36);
+				expect(new Set(replay.frames.map((f) => f.timestamp)).size).toBe(36);
+				expect(replay.backfilled).toBe(36);
+				// Following the day asks from after the last batch, not from the (empty) result.
+				await vi.advanceTimersByTimeAsync(FOLLOW_MS);
+				flushSync();
+				expect(asked.map((q) => q.from)).toEqual([undefined, D0 + 175 + 1]);
+				expect(replay.frames.length).toBe(38);
+				stop();
+			} finally {
+				vi.useRealTimers();
+			}
+		});
+
 		it('returns to today: the ring and the live edge again', async () => {
 			const dbName = await seededRing(30);
 			let day = $state<string | null>(DAY);

@@ -10,6 +10,7 @@
  * so the timeline may grow or lose its oldest frames without moving what the user looks at.
  * Construct during component init: it registers its own effects.
  */
+import { untrack } from 'svelte';
 import { StreamRecorder, type RingChunk } from '$lib/stream';
 import type { ClassicChain } from '$lib/charts/classicChain';
 import {
@@ -35,20 +36,43 @@ import type { DayPendingNote } from '$lib/stream/dayPending';
 import { ChunkBuilder } from '$lib/stream/ringChunk';
 import type { StreamUpdate } from '$lib/stream/updates';
 
-/** Backfilled updates of `group` as ring chunks (60 s spans), so the timeline reads one shape. */
-export function chunksOf(group: string, updates: readonly StreamUpdate[]): RingChunk[] {
-	const out: RingChunk[] = [];
-	let b: ChunkBuilder | undefined;
-	for (const u of updates) {
-		if (u.kind !== 'gex' || u.group !== group) continue;
-		if (!b || !b.covers(u.timestamp)) {
-			if (b && b.count > 0) out.push(b.seal());
-			b = new ChunkBuilder(group, 'gex', u.timestamp);
+/**
+ * Backfilled updates of one group as ring chunks (60 s spans), so the timeline reads one shape,
+ * taken batch by batch as they decode: `push` returns the chunks a batch completed, `end` the
+ * last one.
+ */
+export class BackfillChunker {
+	private building: ChunkBuilder | undefined;
+	/** GEX updates of the group taken so far. */
+	count = 0;
+
+	constructor(private readonly group: string) {}
+
+	push(updates: readonly StreamUpdate[]): RingChunk[] {
+		const out: RingChunk[] = [];
+		for (const u of updates) {
+			if (u.kind !== 'gex' || u.group !== this.group) continue;
+			if (!this.building || !this.building.covers(u.timestamp)) {
+				if (this.building && this.building.count > 0) out.push(this.building.seal());
+				this.building = new ChunkBuilder(this.group, 'gex', u.timestamp);
+			}
+			this.building.append(u);
+			this.count++;
 		}
-		b.append(u);
+		return out;
 	}
-	if (b && b.count > 0) out.push(b.seal());
-	return out;
+
+	end(): RingChunk[] {
+		const b = this.building;
+		this.building = undefined;
+		return b && b.count > 0 ? [b.seal()] : [];
+	}
+}
+
+/** Backfilled updates of `group` as ring chunks, all at once. */
+export function chunksOf(group: string, updates: readonly StreamUpdate[]): RingChunk[] {
+	const chunker = new BackfillChunker(group);
+	return [...chunker.push(updates), ...chunker.end()];
 }
 
 /** How often the ring's tail is read again (the recorder checkpoints every 5 s of data). */
@@ -153,15 +177,25 @@ export class SessionReplay {
 			// Another day (or group) stops the wait for a day the service is still generating.
 			const stop = new AbortController();
 			const query = sessionQuery(day, SNAPSHOT_STEP_S);
+			// The timeline grows from the open minute by minute while the rest of the day decodes.
+			const chunker = new BackfillChunker(group);
+			// Untracked: a batch may arrive while this effect runs, which must not depend on it.
+			const add = (chunks: RingChunk[]) => {
+				if (chunks.length > 0) this.serverChunks = [...untrack(() => this.serverChunks), ...chunks];
+			};
 			fetchSessionDay(ticker, stream, query, {
 				read,
 				signal: stop.signal,
-				onpending: (note) => (this.pending = note)
+				onpending: (note) => (this.pending = note),
+				onBatch: (updates) => {
+					this.pending = null;
+					add(chunker.push(updates));
+				}
 			}).then(
 				(result) => {
 					this.pending = null;
-					this.serverChunks = chunksOf(group, result.updates);
-					this.backfilled = result.updates.length;
+					add([...chunker.push(result.updates), ...chunker.end()]);
+					this.backfilled = chunker.count;
 					// A picked day still being recorded (today) grows as the server records it.
 					if (day === null) return;
 					void followRecordingDay(
