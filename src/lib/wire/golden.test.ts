@@ -7,6 +7,7 @@
  */
 import { compress } from '@bokuweb/zstd-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentedChain } from '../contract/documentedChain.test-support';
 import { decodeFrame } from './decode';
 import { encodeInner, initWireEncoder } from './encode';
 
@@ -121,20 +122,8 @@ describe('golden wire layout', () => {
 		const frame = decodeFrame(anyFrame('type.googleapis.com/proto.gex', message(fields)));
 		expect(frame.kind).toBe('gex');
 		expect(frame.value).toEqual({
-			timestamp: 1767277800,
-			ticker: 'ES_SPX',
-			min_dte: 0,
-			sec_min_dte: 23400,
-			spot: 7138.55,
-			zero_gamma: 7112.95,
-			major_pos_vol: 7135,
-			major_pos_oi: 7200,
-			major_neg_vol: 7100,
-			major_neg_oi: 6900,
+			...documentedChain(),
 			strikes: [[6890, -228.01, -86.9, [-240.55, -243.15]]],
-			sum_gex_vol: 1712585.519,
-			sum_gex_oi: 51521.105,
-			delta_risk_reversal: 0.118,
 			max_priors: [[7135, 12.5]]
 		});
 	});
