@@ -18,14 +18,25 @@ export interface BruteProfile {
 
 /**
  * G(X) straight from per-contract gamma (the definition), in dollars per 1% move as the
- * exposures report it, by OI and by volume in one pass over the contracts, plus the gross sums
- * (the scale rounding noise is measured against).
+ * exposures report it, by OI and by volume in one pass over the contracts; with `gross`, the
+ * sums of the terms' absolute values too (the scale rounding noise is measured against; 0
+ * without it, which keeps the benchmark's naive grid to the work it names).
  */
-export function bruteProfile(chain: ChainArrays, x: number, selection?: Selection): BruteProfile {
-	const idx = selectionIndices(chain.length, selection);
-	const out = { oi: 0, vol: 0, grossOi: 0, grossVol: 0 };
-	for (let j = 0; j < idx.length; j++) {
-		const i = idx[j];
+export function bruteProfile(
+	chain: ChainArrays,
+	x: number,
+	selection?: Selection,
+	gross = false
+): BruteProfile {
+	// Without a selection, every contract in order (no index array per call).
+	const idx = selection === undefined ? null : selectionIndices(chain.length, selection);
+	const n = idx ? idx.length : chain.length;
+	let oi = 0;
+	let vol = 0;
+	let grossOi = 0;
+	let grossVol = 0;
+	for (let j = 0; j < n; j++) {
+		const i = idx ? idx[j] : j;
 		const g = bsmGamma(
 			x,
 			chain.strike[i],
@@ -34,14 +45,16 @@ export function bruteProfile(chain: ChainArrays, x: number, selection?: Selectio
 			chain.rate,
 			chain.dividendYield
 		);
-		const gross = g * chain.contractSize * x * x * 0.01;
-		const unit = chain.isCall[i] === 1 ? gross : -gross;
-		out.oi += unit * chain.openInterest[i];
-		out.vol += unit * chain.volume[i];
-		out.grossOi += Math.abs(gross) * chain.openInterest[i];
-		out.grossVol += Math.abs(gross) * chain.volume[i];
+		const size = g * chain.contractSize * x * x * 0.01;
+		const unit = chain.isCall[i] === 1 ? size : -size;
+		oi += unit * chain.openInterest[i];
+		vol += unit * chain.volume[i];
+		if (gross) {
+			grossOi += size * chain.openInterest[i];
+			grossVol += size * chain.volume[i];
+		}
 	}
-	return out;
+	return { oi, vol, grossOi, grossVol };
 }
 
 /** One side of bruteProfile: G(X) by OI or by volume; with `gross`, that side's gross sum. */
@@ -52,7 +65,7 @@ export function bruteGex(
 	selection?: Selection,
 	gross = false
 ): number {
-	const p = bruteProfile(chain, x, selection);
+	const p = bruteProfile(chain, x, selection, gross);
 	if (gross) return by === 'oi' ? p.grossOi : p.grossVol;
 	return p[by];
 }

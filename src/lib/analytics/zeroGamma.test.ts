@@ -11,7 +11,7 @@ const market = { spot: 5000, rate: 0.05, dividendYield: 0.013, contractSize: 100
 
 /** G(X) straight from per-contract gamma (the definition), by OI and by volume, plus gross |G|. */
 function bruteGex(chain: ChainArrays, x: number): { oi: number; vol: number; gross: number } {
-	const p = bruteProfile(chain, x);
+	const p = bruteProfile(chain, x, undefined, true);
 	return { oi: p.oi, vol: p.vol, gross: p.grossOi + p.grossVol };
 }
 
