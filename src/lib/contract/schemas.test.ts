@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { categoriesResponse } from './categories';
-import { documentedChain } from './documentedChain.test-support';
+import { documentedChain, sampleGreekProfile } from './fixtures.test-support';
 import { ORDERFLOW_REST_NAMES } from './orderflowFields';
 import {
 	classicChainSchema,
@@ -43,18 +43,7 @@ describe('response schemas', () => {
 	});
 
 	it('validates the greek profile rows', () => {
-		const profile = {
-			timestamp: 1,
-			ticker: 'SPX',
-			spot: 7000.5,
-			min_dte: 0,
-			sec_min_dte: 100,
-			major_positive: 7010,
-			major_negative: 6990,
-			major_long_gamma: 7020,
-			major_short_gamma: 6980,
-			mini_contracts: [[7000, 0.12, 0.14, 1500.5, [1, 2], -300, [4, 5]]]
-		};
+		const profile = sampleGreekProfile();
 		expect(safeParse(greekProfileSchema, profile).ok).toBe(true);
 		profile.mini_contracts[0].pop();
 		expect(safeParse(greekProfileSchema, profile)).toMatchObject({

@@ -3,7 +3,7 @@
  * each field's wire range unless a test asks for edges.
  */
 import fc from 'fast-check';
-import { documentedChain } from '../contract/documentedChain.test-support';
+import { documentedChain } from '../contract/fixtures.test-support';
 import { ORDERFLOW_FIELDS } from '../contract/orderflowFields';
 import type { ClassicChain, GreekProfile, OrderflowBody } from '../contract/schemas';
 import type { SpotPayload } from './payloads';

@@ -7,7 +7,7 @@
  */
 import { compress } from '@bokuweb/zstd-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentedChain } from '../contract/documentedChain.test-support';
+import { documentedChain, sampleGreekProfile } from '../contract/fixtures.test-support';
 import { decodeFrame } from './decode';
 import { encodeInner, initWireEncoder } from './encode';
 
@@ -171,15 +171,8 @@ describe('golden wire layout', () => {
 		]);
 		const frame = decodeFrame(anyFrame('x/proto.greek', inner));
 		expect(frame.value).toEqual({
+			...sampleGreekProfile(),
 			timestamp: 99,
-			ticker: 'SPX',
-			spot: 7000.5,
-			min_dte: 0,
-			sec_min_dte: 100,
-			major_positive: 7010,
-			major_negative: 6990,
-			major_long_gamma: 7020,
-			major_short_gamma: 6980,
 			mini_contracts: [[7000, 0.125, 0.14, 1500.5, [1.5, -2], -300, [4, -5]]]
 		});
 	});
