@@ -9,7 +9,6 @@
  * and warm-started from the previous second's roots after a 0.5-point spot move.
  */
 import {
-	bsmGamma,
 	categorySnapshot,
 	computeExposures,
 	computeGreeks,
@@ -22,6 +21,7 @@ import {
 	type ChainArrays,
 	type GreekArrays
 } from '../src/lib/analytics/index';
+import { bruteProfile } from '../src/lib/analytics/gammaKernel.test-support';
 
 const RUNS = 41;
 
@@ -54,24 +54,10 @@ function gridZeroGamma(chain: ChainArrays, points = 60): { oi: number | null; vo
 	const vol: number[] = [];
 	for (let j = 0; j < points; j++) {
 		const x = lo + ((hi - lo) * j) / (points - 1);
-		let go = 0;
-		let gv = 0;
-		for (let i = 0; i < chain.length; i++) {
-			const g = bsmGamma(
-				x,
-				chain.strike[i],
-				chain.expiryYears[i],
-				chain.iv[i],
-				chain.rate,
-				chain.dividendYield
-			);
-			const unit = (chain.isCall[i] === 1 ? 1 : -1) * g * chain.contractSize * x * x * 0.01;
-			go += unit * chain.openInterest[i];
-			gv += unit * chain.volume[i];
-		}
+		const g = bruteProfile(chain, x);
 		xs.push(x);
-		oi.push(go);
-		vol.push(gv);
+		oi.push(g.oi);
+		vol.push(g.vol);
 	}
 	const nearest = (g: number[]): number | null => {
 		let best: number | null = null;

@@ -1,7 +1,8 @@
 /**
  * Wire codec: per 400-strike SPX Gex frame, the encode time on the service side (REST chain ->
  * protobuf -> zstd -> Any), the decode time on the browser side (Any -> fzstd -> static
- * protobuf -> REST values, and -> columnar typed arrays), fzstd against the zstd wasm build
+ * protobuf -> REST values, -> columnar typed arrays from those, and straight from the message
+ * as the page decodes), fzstd against the zstd wasm build
  * for decompression (issue 6: use a faster decoder only if it pays), and the bytes per frame
  * (REST JSON vs raw protobuf vs zstd frame vs base64 in the Web PubSub envelope).
  *
@@ -14,7 +15,7 @@ import { compress, decompress as wasmDecompress, init } from '@bokuweb/zstd-wasm
 import { decompress as fzstdDecompress } from 'fzstd';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { bytesToBase64 } from '../src/lib/wire/base64';
-import { columnarGex } from '../src/lib/wire/columnar';
+import { columnarGex, decodeColumnarFrame } from '../src/lib/wire/columnar';
 import { decodeFrame, unwrapAny } from '../src/lib/wire/decode';
 import { encodeFrame, encodeInner, initWireEncoder } from '../src/lib/wire/encode';
 import { groupDataText } from '../src/lib/contract/pubsub';
@@ -57,6 +58,10 @@ async function main(): Promise<void> {
 	const decodeColumnar = measure(() => {
 		sink += columnarGex(decodeFrame(frame).value as ClassicChain).strikes.length;
 	});
+	// The page's path: message straight to columns, no REST rows in between.
+	const decodeDirect = measure(() => {
+		sink += (decodeColumnarFrame(frame).value as { strikes: Float64Array }).strikes.length;
+	});
 	const fz = measure(() => {
 		sink += fzstdDecompress(compressed).length;
 	});
@@ -80,6 +85,9 @@ async function main(): Promise<void> {
 	);
 	console.log(
 		`| decode + columnar typed arrays | ${ms(decodeColumnar.median)} | ${ms(decodeColumnar.p99)} | < 1000 µs |`
+	);
+	console.log(
+		`| decode straight to columns (decodeColumnarFrame, the page's path) | ${ms(decodeDirect.median)} | ${ms(decodeDirect.p99)} | < 1000 µs |`
 	);
 	console.log(`| zstd decompress only: fzstd (JS) | ${ms(fz.median)} | ${ms(fz.p99)} | - |`);
 	console.log(`| zstd decompress only: zstd-wasm | ${ms(wasm.median)} | ${ms(wasm.p99)} | - |`);

@@ -5,31 +5,22 @@
  * the service is asked again only once its Retry-After has passed however often pages poll,
  * and the day then arrives and is stored once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HistoryPending } from '../../src/lib/contract/historyPending';
-import { QuotaLedger } from '../../src/lib/server/quotaLedger';
-import { UpstreamProxy } from '../../src/lib/server/proxy';
 import { historyDayStatus } from '../../src/lib/server/recorder/historyImport';
-import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
-import { keysOf, startTestService, type TestService } from './service-support';
+import { useHistoryService } from './recorder-history.test-support';
 
-// Friday 20 Nov 2026, 10:30 ET; the Wednesday before is a complete session in the window.
-const START = '2026-11-20T15:30:00Z';
+// The service starts Friday 20 Nov 2026, 10:30 ET; the Wednesday before is a complete session
+// in the window.
 const DAY = '2026-11-18';
-const keys = keysOf();
-let t: TestService;
-let dir: string;
 /** Wall ms of each /v2/hist request and the Retry-After of each 504 the service sent. */
 const asked: number[] = [];
 const retryAfter: number[] = [];
 
-beforeAll(async () => {
-	// The service holds a history request 300 ms before answering 504 with the day's progress.
-	t = await startTestService({ start: START, historyWaitMs: 300 });
-	t.service.server.on('request', (req, res) => {
+// The service holds a history request 300 ms before answering 504 with the day's progress.
+const history = useHistoryService(
+	'hist-pending',
+	(req, res) => {
 		if (!req.url?.startsWith('/v2/hist/')) return;
 		asked.push(Date.now());
 		// The service writes its headers with writeHead: read the 504's Retry-After there.
@@ -40,34 +31,14 @@ beforeAll(async () => {
 			if (status === 504) retryAfter.push(Number(headers?.['Retry-After']));
 			return writeHead(status, ...rest);
 		}) as typeof res.writeHead;
-	});
-	dir = mkdtempSync(join(tmpdir(), 'gexdeck-hist-pending-'));
-}, 120_000);
-
-afterAll(async () => {
-	await t?.close();
-	if (dir) rmSync(dir, { recursive: true, force: true });
-});
+	},
+	300
+);
 
 describe('a past day the service is still generating', () => {
 	it('is answered with its progress at once, polled without hammering, then stored', async () => {
-		const proxy = new UpstreamProxy({
-			target: async () => ({
-				baseUrl: t.service.url,
-				rootUrl: t.service.rootUrl,
-				kind: 'configured',
-				customKey: keys.quant,
-				researchKey: undefined,
-				customKeySource: 'environment',
-				researchKeySource: 'none',
-				demoAccounts: [],
-				demoAccountId: undefined
-			}),
-			ledger: new QuotaLedger(join(dir, 'ledger.json')),
-			userAgent: 'gexdeck/test'
-		});
-		const recorder = new SessionRecorder({ root: join(dir, 'recordings') });
-		const deps = { recorder, proxy, userAgent: 'gexdeck/test' };
+		const deps = history.deps();
+		const { recorder } = deps;
 
 		// A page (or several) asking every 200 ms, each held at most 150 ms.
 		const seen: { pending: HistoryPending; retryAfter: number; heldMs: number }[] = [];

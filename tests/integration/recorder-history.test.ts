@@ -4,61 +4,28 @@
  * heatmap's code path (backfill body -> worker decode -> HeatmapGrid): the grid's cells equal
  * the service's own day file at sampled cells, and a second request costs no download.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmapGrid';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
-import { QuotaLedger } from '../../src/lib/server/quotaLedger';
-import { UpstreamProxy } from '../../src/lib/server/proxy';
 import { backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
 import { importHistoryDay } from '../../src/lib/server/recorder/historyImport';
-import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
 import { decodeBackfill } from '../../src/lib/stream/backfill';
-import { call, keysOf, startTestService, type TestService } from './service-support';
+import { keys, useHistoryService } from './recorder-history.test-support';
+import { call } from './service-support';
 
-// Friday 20 Nov 2026, 10:30 ET; the day before is a complete session in the 90-day window.
-const START = '2026-11-20T15:30:00Z';
+// The service starts Friday 20 Nov 2026, 10:30 ET; the day before is a complete session in the
+// 90-day window.
 const DAY = '2026-11-19';
-const keys = keysOf();
-let t: TestService;
-let dir: string;
 let histRequests = 0;
-
-beforeAll(async () => {
-	t = await startTestService({ start: START });
-	t.service.server.on('request', (req) => {
-		if (req.url?.startsWith('/v2/hist/')) histRequests++;
-	});
-	dir = mkdtempSync(join(tmpdir(), 'gexdeck-hist-import-'));
-}, 120_000);
-
-afterAll(async () => {
-	await t?.close();
-	if (dir) rmSync(dir, { recursive: true, force: true });
+const history = useHistoryService('hist-import', (req) => {
+	if (req.url?.startsWith('/v2/hist/')) histRequests++;
 });
 
 describe('a past day from the service history', () => {
 	it('is stored once and renders in the heatmap with the file values', async () => {
-		const ledger = new QuotaLedger(join(dir, 'ledger.json'));
-		const proxy = new UpstreamProxy({
-			target: async () => ({
-				baseUrl: t.service.url,
-				rootUrl: t.service.rootUrl,
-				kind: 'configured',
-				customKey: keys.quant,
-				researchKey: undefined,
-				customKeySource: 'environment',
-				researchKeySource: 'none',
-				demoAccounts: [],
-				demoAccountId: undefined
-			}),
-			ledger,
-			userAgent: 'gexdeck/test'
-		});
-		const recorder = new SessionRecorder({ root: join(dir, 'recordings') });
-		const deps = { recorder, proxy, userAgent: 'gexdeck/test' };
+		const deps = history.deps();
+		const { recorder } = deps;
+		const t = history.t;
 		const stored = await importHistoryDay(deps, 'UNG', 'classic_gex_full', DAY);
 		expect(stored).toBeGreaterThan(100);
 		expect(histRequests).toBe(1);

@@ -1,27 +1,42 @@
 /**
- * The brute-force zero-gamma reference the kernel's tests compare with (gammaKernel.test.ts on
- * synthetic chains, the service engine's tests on its simulated ones): G(X) summed from every
- * contract's own gamma, scanned on a log grid finer than the narrowest sigma sqrt T.
+ * The brute-force zero-gamma reference, the one copy every check compares with (gammaKernel and
+ * zeroGamma tests on synthetic chains, the service engine's tests on its simulated ones, the
+ * analytics and service-loop benchmarks): G(X) summed from every contract's own gamma, scanned
+ * on a log grid finer than the narrowest sigma sqrt T.
  */
 import { brentRoot } from './brent';
 import { bsmGamma } from './bsm';
 import { selectionIndices, type ChainArrays, type Selection } from './chain';
 
+/** G(X) by OI and by volume, and the sums of the terms' absolute values (the gross scale). */
+export interface BruteProfile {
+	oi: number;
+	vol: number;
+	grossOi: number;
+	grossVol: number;
+}
+
 /**
- * G(X) straight from per-contract gamma (the definition), by OI or by volume; with `gross`, the
- * sum of the terms' absolute values instead (the scale rounding noise is measured against).
+ * G(X) straight from per-contract gamma (the definition), in dollars per 1% move as the
+ * exposures report it, by OI and by volume in one pass over the contracts; with `gross`, the
+ * sums of the terms' absolute values too (the scale rounding noise is measured against; 0
+ * without it, which keeps the benchmark's naive grid to the work it names).
  */
-export function bruteGex(
+export function bruteProfile(
 	chain: ChainArrays,
 	x: number,
-	by: 'oi' | 'vol',
 	selection?: Selection,
 	gross = false
-): number {
-	const idx = selectionIndices(chain.length, selection);
-	let sum = 0;
-	for (let j = 0; j < idx.length; j++) {
-		const i = idx[j];
+): BruteProfile {
+	// Without a selection, every contract in order (no index array per call).
+	const idx = selection === undefined ? null : selectionIndices(chain.length, selection);
+	const n = idx ? idx.length : chain.length;
+	let oi = 0;
+	let vol = 0;
+	let grossOi = 0;
+	let grossVol = 0;
+	for (let j = 0; j < n; j++) {
+		const i = idx ? idx[j] : j;
 		const g = bsmGamma(
 			x,
 			chain.strike[i],
@@ -30,10 +45,29 @@ export function bruteGex(
 			chain.rate,
 			chain.dividendYield
 		);
-		const n = by === 'oi' ? chain.openInterest[i] : chain.volume[i];
-		sum += (gross || chain.isCall[i] === 1 ? 1 : -1) * g * n * x * x;
+		const size = g * chain.contractSize * x * x * 0.01;
+		const unit = chain.isCall[i] === 1 ? size : -size;
+		oi += unit * chain.openInterest[i];
+		vol += unit * chain.volume[i];
+		if (gross) {
+			grossOi += size * chain.openInterest[i];
+			grossVol += size * chain.volume[i];
+		}
 	}
-	return sum;
+	return { oi, vol, grossOi, grossVol };
+}
+
+/** One side of bruteProfile: G(X) by OI or by volume; with `gross`, that side's gross sum. */
+export function bruteGex(
+	chain: ChainArrays,
+	x: number,
+	by: 'oi' | 'vol',
+	selection?: Selection,
+	gross = false
+): number {
+	const p = bruteProfile(chain, x, selection, gross);
+	if (gross) return by === 'oi' ? p.grossOi : p.grossVol;
+	return p[by];
 }
 
 /**
@@ -85,8 +119,12 @@ export function bruteNearest(
 	selection?: Selection,
 	significant = 0
 ): number | null {
+	return nearestTo(bruteRoots(chain, by, minWidth, fine, selection, significant), chain.spot);
+}
+
+/** The root nearest spot (the first of two equally near), null when there is none. */
+export function nearestTo(roots: number[], spot: number): number | null {
 	let best: number | null = null;
-	for (const r of bruteRoots(chain, by, minWidth, fine, selection, significant))
-		if (best === null || Math.abs(r - chain.spot) < Math.abs(best - chain.spot)) best = r;
+	for (const r of roots) if (best === null || Math.abs(r - spot) < Math.abs(best - spot)) best = r;
 	return best;
 }

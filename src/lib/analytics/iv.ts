@@ -7,7 +7,7 @@
  * Newton iteration on ln(price) in sigma (well scaled even for prices of 1e-20) kept inside a
  * shrinking bracket [lo, hi], falling back to bisection whenever a step leaves the bracket.
  */
-import { bsmPrice } from './bsm';
+import { bsmD1, bsmPrice } from './bsm';
 import { normPdf } from './normal';
 
 export class ImpliedVolError extends RangeError {
@@ -33,7 +33,7 @@ function otmPriceVega(
 	const price = bsmPrice(isCall, spot, strike, t, sigma, r, q);
 	const sqrtT = Math.sqrt(t);
 	const sd = sigma * sqrtT;
-	const d1 = Math.log(spot / strike) / sd + ((r - q) * t) / sd + 0.5 * sd;
+	const d1 = bsmD1(spot, strike, t, sd, r, q);
 	const vega = spot * Math.exp(-q * t) * normPdf(d1) * sqrtT;
 	return { price, vega };
 }

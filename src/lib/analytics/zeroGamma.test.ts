@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bsmGamma } from './bsm';
 import { chainArraysFromContracts, type ChainArrays, type OptionContract } from './chain';
 import { computeExposures } from './exposures';
-import { bruteRoots as bruteRootList } from './gammaKernel.test-support';
+import { bruteProfile, bruteRoots as bruteRootList, nearestTo } from './gammaKernel.test-support';
 import { computeGreeks } from './greeks';
 import { syntheticChain } from './syntheticChain';
 import { gexAt, gexProfile, zeroGamma } from './zeroGamma';
@@ -12,24 +11,8 @@ const market = { spot: 5000, rate: 0.05, dividendYield: 0.013, contractSize: 100
 
 /** G(X) straight from per-contract gamma (the definition), by OI and by volume, plus gross |G|. */
 function bruteGex(chain: ChainArrays, x: number): { oi: number; vol: number; gross: number } {
-	let oi = 0;
-	let vol = 0;
-	let gross = 0;
-	for (let i = 0; i < chain.length; i++) {
-		const g = bsmGamma(
-			x,
-			chain.strike[i],
-			chain.expiryYears[i],
-			chain.iv[i],
-			chain.rate,
-			chain.dividendYield
-		);
-		const unit = (chain.isCall[i] === 1 ? 1 : -1) * g * chain.contractSize * x * x * 0.01;
-		oi += unit * chain.openInterest[i];
-		vol += unit * chain.volume[i];
-		gross += Math.abs(unit) * (chain.openInterest[i] + chain.volume[i]);
-	}
-	return { oi, vol, gross };
+	const p = bruteProfile(chain, x, undefined, true);
+	return { oi: p.oi, vol: p.vol, gross: p.grossOi + p.grossVol };
 }
 
 /** Sign changes of the brute-force profile on a fine uniform grid, and the largest gross |G|. */
@@ -52,12 +35,6 @@ function bruteRoots(
 		prev = f;
 	}
 	return out;
-}
-
-function nearestOf(roots: number[], spot: number): number | null {
-	let best: number | null = null;
-	for (const r of roots) if (best === null || Math.abs(r - spot) < Math.abs(best - spot)) best = r;
-	return best;
 }
 
 describe('zeroGamma', () => {
@@ -225,7 +202,7 @@ describe('zeroGamma', () => {
 						const got = by === 'oi' ? all.rootsOi : all.rootsVol;
 						for (const x of got) expect(near(x, loose), `${by} ${x} listed`).toBe(true);
 						for (const y of strict) expect(near(y, got), `${by} ${y} missed`).toBe(true);
-						const strictNearest = nearestOf(strict, chain.spot);
+						const strictNearest = nearestTo(strict, chain.spot);
 						for (const [mode, r] of [
 							['all', all[by]],
 							['kernel', nearest[by]]

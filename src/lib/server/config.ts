@@ -41,19 +41,25 @@ function nonEmpty(value: string | undefined): string | undefined {
 	return trimmed ? trimmed : undefined;
 }
 
-/** Parse the upstream URL strictly: http(s), no credentials, no query, trailing slash removed. */
-export function parseUpstream(raw: string | undefined): string | undefined {
-	const value = nonEmpty(raw);
-	if (!value) return undefined;
+/** `value` as an http(s) URL, or an error naming the variable `name` it came from. */
+function httpUrl(name: string, value: string): URL {
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
-		throw new Error(`GEXDECK_UPSTREAM is not a URL: ${value}`);
+		throw new Error(`${name} is not a URL: ${value}`);
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new Error(`GEXDECK_UPSTREAM must be http(s): ${value}`);
+		throw new Error(`${name} must be http(s): ${value}`);
 	}
+	return url;
+}
+
+/** Parse the upstream URL strictly: http(s), no credentials, no query, trailing slash removed. */
+export function parseUpstream(raw: string | undefined): string | undefined {
+	const value = nonEmpty(raw);
+	if (!value) return undefined;
+	const url = httpUrl('GEXDECK_UPSTREAM', value);
 	if (url.username || url.password || url.search || url.hash) {
 		throw new Error('GEXDECK_UPSTREAM must not carry credentials, a query or a fragment');
 	}
@@ -81,16 +87,7 @@ function parsePort(raw: string | undefined): number {
 function parseOrigin(raw: string | undefined): string | undefined {
 	const value = nonEmpty(raw);
 	if (!value) return undefined;
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		throw new Error(`ORIGIN is not a URL: ${value}`);
-	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new Error(`ORIGIN must be http(s): ${value}`);
-	}
-	return url.origin;
+	return httpUrl('ORIGIN', value).origin;
 }
 
 let cached: DashboardConfig | undefined;

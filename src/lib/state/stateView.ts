@@ -18,6 +18,7 @@ import {
 import {
 	formatStrike,
 	OVERLAYS,
+	parseMetric,
 	parseOverlays,
 	parseTheme,
 	parseTicker,
@@ -72,10 +73,7 @@ export function parseStateView(
 	if (rawMetric !== null && !isGexCategory(canonical)) {
 		throw new ViewStateError(`metric applies to the GEX categories only, not ${canonical}`);
 	}
-	const metric = rawMetric ?? 'vol';
-	if (metric !== 'vol' && metric !== 'oi') {
-		throw new ViewStateError(`metric must be vol or oi, got '${metric}'`);
-	}
+	const metric = parseMetric(rawMetric);
 	return {
 		ticker: parseTicker(ticker),
 		package: 'state',

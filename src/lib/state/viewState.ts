@@ -61,6 +61,15 @@ export function formatStrike(n: number): string {
 	return String(Math.round(n * 100) / 100);
 }
 
+/** `metric`: vol (the default, when absent) or oi; anything else is an error. */
+export function parseMetric(raw: string | null): Metric {
+	const metric = raw ?? 'vol';
+	if (metric !== 'vol' && metric !== 'oi') {
+		throw new ViewStateError(`metric must be vol or oi, got '${metric}'`);
+	}
+	return metric;
+}
+
 export function parseZoom(raw: string | null): StrikeWindow | null {
 	if (raw === null || raw === '') return null;
 	const m = /^(\d+(?:\.\d{1,2})?)-(\d+(?:\.\d{1,2})?)$/.exec(raw);
@@ -103,10 +112,7 @@ export function parseClassicView(
 	if (!canonical || !isGexCategory(canonical)) {
 		throw new ViewStateError(`unknown classic category '${category}'`);
 	}
-	const metric = search.get('metric') ?? 'vol';
-	if (metric !== 'vol' && metric !== 'oi') {
-		throw new ViewStateError(`metric must be vol or oi, got '${metric}'`);
-	}
+	const metric = parseMetric(search.get('metric'));
 	return {
 		ticker: parseTicker(ticker),
 		package: 'classic',

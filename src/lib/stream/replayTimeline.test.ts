@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { columnarGex } from '../wire/columnar';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { ChunkBuilder, type RingChunk } from './ringChunk';
+import { chainChunk } from './ringChunk.test-support';
 import { etDay } from '../contract/newYorkTime';
 import {
 	formatBehind,
@@ -20,19 +20,8 @@ const chain = spxChain(40);
 // 2026-01-01 14:30:00 UTC = 09:30:00 ET (EST), a multiple of 60.
 const T0 = 1_767_277_800;
 
-function chunk(timestamps: number[], spot = 7000): RingChunk {
-	const b = new ChunkBuilder('SPX_classic_gex_full', 'gex', timestamps[0]);
-	for (const ts of timestamps) {
-		b.append({
-			kind: 'gex',
-			group: 'SPX_classic_gex_full',
-			ticker: 'SPX',
-			timestamp: ts,
-			value: columnarGex({ ...chain, timestamp: ts, spot: spot + (ts - T0) })
-		});
-	}
-	return b.seal();
-}
+const chunk = (timestamps: number[], spot = 7000): RingChunk =>
+	chainChunk(chain, timestamps, (ts) => spot + (ts - T0));
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 

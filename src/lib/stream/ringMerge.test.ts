@@ -2,25 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { columnarGex } from '../wire/columnar';
 import { spxChain } from '../wire/arbitraries.test-support';
 import { ChunkBuilder, chunkRow, type RingChunk } from './ringChunk';
+import { chainChunk } from './ringChunk.test-support';
 import { mergeChunks } from './ringMerge';
 import type { StreamUpdate } from './updates';
 
 const chain = spxChain(20);
 const T0 = 1_767_277_800;
 
-function gexChunk(timestamps: number[], spot: number): RingChunk {
-	const b = new ChunkBuilder('SPX_classic_gex_full', 'gex', timestamps[0]);
-	for (const ts of timestamps) {
-		b.append({
-			kind: 'gex',
-			group: 'SPX_classic_gex_full',
-			ticker: 'SPX',
-			timestamp: ts,
-			value: columnarGex({ ...chain, timestamp: ts, spot })
-		});
-	}
-	return b.seal();
-}
+const gexChunk = (timestamps: number[], spot: number): RingChunk =>
+	chainChunk(chain, timestamps, () => spot);
 
 function orderflowChunk(ts: number, body: Record<string, number>): RingChunk {
 	const b = new ChunkBuilder('SPX_orderflow_orderflow', 'orderflow', ts);

@@ -3,6 +3,7 @@
  * each field's wire range unless a test asks for edges.
  */
 import fc from 'fast-check';
+import { documentedChain } from '../contract/fixtures.test-support';
 import { ORDERFLOW_FIELDS } from '../contract/orderflowFields';
 import type { ClassicChain, GreekProfile, OrderflowBody } from '../contract/schemas';
 import type { SpotPayload } from './payloads';
@@ -87,11 +88,12 @@ export const spotArb: fc.Arbitrary<SpotPayload> = fc.record(
 	{ requiredKeys: ['timestamp', 'ticker', 'spot'] }
 );
 
-/** A realistic 400-strike SPX chain (bench and size tests). */
+/** A realistic 400-strike SPX chain on the documented chain's levels (bench and size tests). */
 export function spxChain(strikeCount = 400, seed = 1): ClassicChain {
 	let s = seed;
 	const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
-	const spot = 7138.55;
+	const base = documentedChain();
+	const spot = base.spot;
 	const strikes: ClassicChain['strikes'] = [];
 	for (let i = 0; i < strikeCount; i++) {
 		const k = 6140 + i * 5;
@@ -105,28 +107,5 @@ export function spxChain(strikeCount = 400, seed = 1): ClassicChain {
 			[1, 2, 3, 4, 5].map((j) => Math.round((v + rnd() * j * 10) * 100) / 100)
 		]);
 	}
-	return {
-		timestamp: 1767277800,
-		ticker: 'SPX',
-		min_dte: 0,
-		sec_min_dte: 23400,
-		spot,
-		zero_gamma: 7112.95,
-		major_pos_vol: 7135,
-		major_pos_oi: 7200,
-		major_neg_vol: 7100,
-		major_neg_oi: 6900,
-		strikes,
-		sum_gex_vol: 1712585.519,
-		sum_gex_oi: 51521.105,
-		delta_risk_reversal: 0.118,
-		max_priors: [
-			[7135, 12.5],
-			[7140, -3.2],
-			[7100, 8],
-			[7150, 1],
-			[7000, -9],
-			[7200, 4]
-		]
-	};
+	return { ...base, ticker: 'SPX', strikes };
 }

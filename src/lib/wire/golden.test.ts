@@ -7,6 +7,7 @@
  */
 import { compress } from '@bokuweb/zstd-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentedChain, sampleGreekProfile } from '../contract/fixtures.test-support';
 import { decodeFrame } from './decode';
 import { encodeInner, initWireEncoder } from './encode';
 
@@ -121,20 +122,8 @@ describe('golden wire layout', () => {
 		const frame = decodeFrame(anyFrame('type.googleapis.com/proto.gex', message(fields)));
 		expect(frame.kind).toBe('gex');
 		expect(frame.value).toEqual({
-			timestamp: 1767277800,
-			ticker: 'ES_SPX',
-			min_dte: 0,
-			sec_min_dte: 23400,
-			spot: 7138.55,
-			zero_gamma: 7112.95,
-			major_pos_vol: 7135,
-			major_pos_oi: 7200,
-			major_neg_vol: 7100,
-			major_neg_oi: 6900,
+			...documentedChain(),
 			strikes: [[6890, -228.01, -86.9, [-240.55, -243.15]]],
-			sum_gex_vol: 1712585.519,
-			sum_gex_oi: 51521.105,
-			delta_risk_reversal: 0.118,
 			max_priors: [[7135, 12.5]]
 		});
 	});
@@ -182,15 +171,8 @@ describe('golden wire layout', () => {
 		]);
 		const frame = decodeFrame(anyFrame('x/proto.greek', inner));
 		expect(frame.value).toEqual({
+			...sampleGreekProfile(),
 			timestamp: 99,
-			ticker: 'SPX',
-			spot: 7000.5,
-			min_dte: 0,
-			sec_min_dte: 100,
-			major_positive: 7010,
-			major_negative: 6990,
-			major_long_gamma: 7020,
-			major_short_gamma: 6980,
 			mini_contracts: [[7000, 0.125, 0.14, 1500.5, [1.5, -2], -300, [4, -5]]]
 		});
 	});

@@ -3,6 +3,7 @@
  * four) and the secret never leaves the server; the answer must not be cached by anyone.
  */
 import { maskKey } from '../../lib/contract/keys';
+import type { AccountFlags } from '../accounts/file';
 import type { Principal } from '../accounts/registry';
 
 export interface WhoamiResponse {
@@ -13,14 +14,8 @@ export interface WhoamiResponse {
 	addons: string[];
 	entitlements: Record<string, unknown>;
 	permissions: string[];
-	account: {
-		commercial: boolean;
-		commercial_delegate: boolean;
-		display_use: boolean;
-		child: boolean;
-		managed: boolean;
-		delegated: boolean;
-	};
+	/** The file's account flags but `suspended`, which the whoami body does not carry. */
+	account: Omit<AccountFlags, 'suspended'>;
 	api_key: { id: string; label: string; product: string; integration: string; created_at: string };
 	created: string | null;
 }

@@ -14,7 +14,8 @@ import { requestOrigin } from '../http/requestOrigin';
 import { HttpError, sendJson } from '../http/respond';
 import { fail } from '../http/router';
 import type { GroupPlanner } from './planner';
-import { countMemberships, type SlotManager } from './slots';
+import type { Flow } from './connection';
+import { countMemberships, type Memberships, type SlotManager, type SlotSession } from './slots';
 import type { AccessTokens } from './tokens';
 
 export const NEGOTIATE_PATH = '/v2/negotiate';
@@ -95,10 +96,26 @@ function negotiateV2(
 	const groups = (body as { groups?: unknown } | null)?.groups;
 	const plan = deps.planner.planPost(groups, deps.accounts.groupLimit(principal.account));
 	if (!plan.ok) throw new HttpError(plan.status, plan.error);
+	const { urls } = openSession(req, deps, principal, slotKind, 'v2', plan.memberships);
+	sendJson(res, 200, { websocket_urls: urls }, { 'Cache-Control': 'no-store' });
+}
+
+/**
+ * A new session on the key's slot (renew closes the slot's open connections) and, for each hub
+ * of the flow, its URL with an access token bound to that session.
+ */
+function openSession(
+	req: IncomingMessage,
+	deps: NegotiateDeps,
+	principal: Principal,
+	slotKind: SlotKind,
+	flow: Flow,
+	memberships?: Memberships
+): { session: SlotSession; urls: Record<string, string> } {
 	const slot = deps.slots.get(principal.account._id, slotKind);
-	const session = deps.slots.renew(slot, 'v2', plan.memberships);
+	const session = deps.slots.renew(slot, flow, memberships);
 	const urls: Record<string, string> = {};
-	for (const hub of deps.planner.v2Hubs) {
+	for (const hub of flow === 'v2' ? deps.planner.v2Hubs : deps.planner.legacyHubs) {
 		const token = deps.tokens.issue({
 			account: slot.account,
 			slot: slotKind,
@@ -107,7 +124,7 @@ function negotiateV2(
 		});
 		urls[hub] = hubUrl(req, deps.publicOrigin, hub, token);
 	}
-	sendJson(res, 200, { websocket_urls: urls }, { 'Cache-Control': 'no-store' });
+	return { session, urls };
 }
 
 function negotiateLegacy(
@@ -117,18 +134,7 @@ function negotiateLegacy(
 	principal: Principal,
 	slotKind: SlotKind
 ): void {
-	const slot = deps.slots.get(principal.account._id, slotKind);
-	const session = deps.slots.renew(slot, 'legacy');
-	const urls: Record<string, string> = {};
-	for (const hub of deps.planner.legacyHubs) {
-		const token = deps.tokens.issue({
-			account: slot.account,
-			slot: slotKind,
-			hub,
-			session: session.id
-		});
-		urls[hub] = hubUrl(req, deps.publicOrigin, hub, token);
-	}
+	const { session, urls } = openSession(req, deps, principal, slotKind, 'legacy');
 	sendJson(
 		res,
 		200,
