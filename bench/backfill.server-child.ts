@@ -1,0 +1,60 @@
+/**
+ * The dashboard's /history route code in a process of its own for bench/backfillServer.bench.ts:
+ * a SessionRecorder over a recorded day and `GET /history/<ticker>/<stream>` answered by
+ * backfillResponse, so the bench measures this process's event loop while it serves, apart from
+ * the client reading the answers. Sends `{port}` over IPC once listening; on "start" it resets
+ * its event-loop delay histogram, on "stop" it sends the histogram back (ms); it ends when the
+ * parent disconnects.
+ *
+ *   tsx backfill.server-child.ts <recordings dir>
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { backfillResponse } from '../src/lib/server/recorder/backfillResponse';
+import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
+
+const recorder = new SessionRecorder({ root: process.argv[2] });
+recorder.recoverAll();
+// 1 ms resolution: a stall is what a live frame waiting to be relayed would see.
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+const server = createServer(async (req, res) => {
+	const url = new URL(req.url ?? '/', 'http://x');
+	const m = /^\/history\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+	if (!m) return void res.writeHead(404).end();
+	// Awaited and typed loosely: the same child serves the synchronous answer (before) and the
+	// streamed one (after).
+	const answer = await backfillResponse(recorder, m[1], m[2], url.searchParams);
+	res.writeHead(answer.status, answer.headers);
+	const body: unknown = answer.body;
+	if (body instanceof ReadableStream) {
+		const node = Readable.fromWeb(body as import('node:stream/web').ReadableStream);
+		node.pipe(res);
+		res.on('close', () => node.destroy());
+	} else res.end(body as Uint8Array | string);
+});
+const ms = (ns: number) => ns / 1e6;
+process.on('message', (msg) => {
+	if (msg === 'start') {
+		delay.reset();
+		process.send?.('started');
+	}
+	if (msg === 'stop') {
+		process.send?.({
+			p50: ms(delay.percentile(50)),
+			p99: ms(delay.percentile(99)),
+			max: ms(delay.max),
+			mean: ms(delay.mean)
+		});
+	}
+});
+process.on('disconnect', () => {
+	server.close();
+	server.closeAllConnections();
+	recorder.close();
+});
+server.listen(0, '127.0.0.1', () => {
+	process.send?.({ port: (server.address() as AddressInfo).port });
+});
