@@ -10,9 +10,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { backfillResponse } from '../src/lib/server/recorder/backfillResponse';
+import { backfillResponse, sendAnswer } from '../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 
 const recorder = new SessionRecorder({ root: process.argv[2] });
@@ -20,20 +19,11 @@ recorder.recoverAll();
 // 1 ms resolution: a stall is what a live frame waiting to be relayed would see.
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
-const server = createServer(async (req, res) => {
+const server = createServer((req, res) => {
 	const url = new URL(req.url ?? '/', 'http://x');
 	const m = /^\/history\/([^/]+)\/([^/]+)$/.exec(url.pathname);
 	if (!m) return void res.writeHead(404).end();
-	// Awaited and typed loosely: the same child serves the synchronous answer (before) and the
-	// streamed one (after).
-	const answer = await backfillResponse(recorder, m[1], m[2], url.searchParams);
-	res.writeHead(answer.status, answer.headers);
-	const body: unknown = answer.body;
-	if (body instanceof ReadableStream) {
-		const node = Readable.fromWeb(body as import('node:stream/web').ReadableStream);
-		node.pipe(res);
-		res.on('close', () => node.destroy());
-	} else res.end(body as Uint8Array | string);
+	sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
 });
 const ms = (ns: number) => ns / 1e6;
 process.on('message', (msg) => {

@@ -12,7 +12,7 @@ import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmapGrid';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
-import { backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
+import { answerBytes, backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
 import { importHistoryDay } from '../../src/lib/server/recorder/historyImport';
 import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
 import { decodeBackfill } from '../../src/lib/stream/backfill';
@@ -82,7 +82,7 @@ describe('a past day from the service history', () => {
 			new URLSearchParams(`day=${DAY}`)
 		);
 		expect(answer.status).toBe(200);
-		const decoded = decodeBackfill(answer.body as Uint8Array);
+		const decoded = decodeBackfill(await answerBytes(answer));
 		expect(decoded.corrupt).toBe(0);
 		const grid = HeatmapGrid.from(
 			decoded.updates.flatMap((u) => (u.kind === 'gex' ? [columnOfGex(u.value, 'vol')] : []))
