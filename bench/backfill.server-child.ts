@@ -6,13 +6,17 @@
  * its event-loop delay histogram, on "stop" it sends the histogram back (ms); it ends when the
  * parent disconnects.
  *
- *   tsx backfill.server-child.ts <recordings dir>
+ * With `sync` the answer is built the way it was before it streamed (synchronousBackfill: the
+ * whole body at once on the event loop), the bench's "before" side.
+ *
+ *   tsx backfill.server-child.ts <recordings dir> [stream|sync]
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { backfillResponse, sendAnswer } from '../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
+import { synchronousBackfill } from '../src/lib/server/recorder/backfillSync.test-support';
 
 const recorder = new SessionRecorder({ root: process.argv[2] });
 recorder.recoverAll();
@@ -23,7 +27,17 @@ const server = createServer((req, res) => {
 	const url = new URL(req.url ?? '/', 'http://x');
 	const m = /^\/history\/([^/]+)\/([^/]+)$/.exec(url.pathname);
 	if (!m) return void res.writeHead(404).end();
-	sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
+	if (process.argv[3] !== 'sync') {
+		return sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
+	}
+	const day = url.searchParams.get('day') ?? '';
+	const old = synchronousBackfill(recorder, day, m[1], m[2], url.searchParams);
+	res.writeHead(200, {
+		'content-type': 'application/octet-stream',
+		'x-gexdeck-day': day,
+		'x-gexdeck-records': old.records
+	});
+	res.end(old.body);
 });
 const ms = (ns: number) => ns / 1e6;
 process.on('message', (msg) => {

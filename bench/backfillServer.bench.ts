@@ -5,6 +5,8 @@
  * classic gex_full frames and 23,400 spot frames) is served by the /history route code
  * (backfillResponse) in a process of its own (bench/backfill.server-child.ts); N=4 requests for
  * the whole day with spot merged run at once over loopback HTTP, 3 rounds after a warm-up.
+ * Before: a second server process builds each answer the synchronous way it was built before
+ * it streamed (synchronousBackfill); the two sides take turns, round by round.
  * Measured: the server's event-loop delay during each round (perf_hooks.monitorEventLoopDelay,
  * p50/p99/max), each answer's time to first byte and total time, and a sha256 of the body (the
  * same on every answer, and across versions of the code: the wire bytes must not change).
@@ -58,18 +60,33 @@ const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-backfillserver-'));
 	console.error(`recorded ${SECONDS} s in ${f((performance.now() - t) / 1000)} s`);
 }
 
-// ---- the server process ---------------------------------------------------------------------
-const child = fork(fileURLToPath(new URL('./backfill.server-child.ts', import.meta.url)), [dir], {
-	execArgv: ['--import', 'tsx'],
-	stdio: ['ignore', 'inherit', 'inherit', 'ipc']
-});
-const ask = <T>(msg?: string) =>
-	new Promise<T>((resolve, reject) => {
-		child.once('message', (m) => resolve(m as T));
-		child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
-		if (msg) child.send(msg);
-	});
-const { port } = await ask<{ port: number }>();
+// ---- the server processes: the streamed answer (after) and the synchronous one (before) ------
+const SIDES = ['before', 'after'] as const;
+type Side = (typeof SIDES)[number];
+async function serve(mode: 'sync' | 'stream') {
+	const child = fork(
+		fileURLToPath(new URL('./backfill.server-child.ts', import.meta.url)),
+		[dir, mode],
+		{
+			execArgv: ['--import', 'tsx'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+		}
+	);
+	const ask = <T>(msg?: string) =>
+		new Promise<T>((resolve, reject) => {
+			const exited = (code: number | null) =>
+				reject(new Error(`server process exited with ${code}`));
+			child.once('exit', exited);
+			child.once('message', (m) => {
+				child.off('exit', exited);
+				resolve(m as T);
+			});
+			if (msg) child.send(msg);
+		});
+	const { port } = await ask<{ port: number }>();
+	return { child, ask, port };
+}
+const servers = { before: await serve('sync'), after: await serve('stream') };
 const path = `/history/SPX/classic_gex_full?day=2026-11-23&with=spot`;
 
 interface Answer {
@@ -79,7 +96,7 @@ interface Answer {
 	records: string;
 	sha: string;
 }
-function backfill(): Promise<Answer> {
+function backfill(port: number): Promise<Answer> {
 	return new Promise((resolve, reject) => {
 		const t = performance.now();
 		let ttfb = 0;
@@ -112,35 +129,45 @@ interface Delay {
 	max: number;
 }
 try {
-	await backfill(); // warm-up: page cache, JIT
-	const delays: Delay[] = [];
-	const answers: Answer[] = [];
+	const delays: Record<Side, Delay[]> = { before: [], after: [] };
+	const answers: Record<Side, Answer[]> = { before: [], after: [] };
+	for (const side of SIDES) await backfill(servers[side].port); // warm-up: page cache, JIT
 	for (let r = 0; r < ROUNDS; r++) {
-		await ask('start');
-		answers.push(...(await Promise.all(Array.from({ length: CONCURRENT }, backfill))));
-		delays.push(await ask<Delay>('stop'));
+		for (const side of SIDES) {
+			const { ask, port } = servers[side];
+			await ask('start');
+			answers[side].push(
+				...(await Promise.all(Array.from({ length: CONCURRENT }, () => backfill(port))))
+			);
+			delays[side].push(await ask<Delay>('stop'));
+		}
 	}
-	const shas = new Set(answers.map((a) => a.sha));
+	const all = [...answers.before, ...answers.after];
+	const shas = new Set(all.map((a) => a.sha));
 	if (shas.size !== 1) throw new Error(`answers differ: ${[...shas].join(', ')}`);
-	const med = (xs: number[]) => f(median(xs));
 	console.log(
 		`### Whole-day backfills against the server's event loop (${SECONDS} s of classic_gex_full + spot)\n`
 	);
 	console.log(
-		`Shared machine (2 cores, other sessions running). ${CONCURRENT} concurrent GET ${path} over loopback, ${ROUNDS} rounds after a warm-up; medians over rounds (delay) and over the ${answers.length} answers (times).\n`
+		`Shared machine (2 cores, other sessions running). ${CONCURRENT} concurrent GET ${path} over loopback, ${ROUNDS} rounds per side after a warm-up, before (the synchronous answer) and after (streamed) taking turns; medians over rounds (delay) and over the ${answers.after.length} answers of a side (times).\n`
 	);
-	console.log('| measure | value |\n| --- | --- |');
-	console.log(`| server event-loop delay p50 | ${med(delays.map((d) => d.p50))} ms |`);
-	console.log(`| server event-loop delay p99 | ${med(delays.map((d) => d.p99))} ms |`);
-	console.log(`| server event-loop delay max | ${med(delays.map((d) => d.max))} ms |`);
-	console.log(`| worst max over the rounds | ${f(Math.max(...delays.map((d) => d.max)))} ms |`);
-	console.log(`| time to first byte | ${med(answers.map((a) => a.ttfbMs))} ms |`);
-	console.log(`| total time of an answer | ${med(answers.map((a) => a.totalMs))} ms |`);
+	console.log('| measure | before | after | after / before |\n| --- | --- | --- | --- |');
+	const row = (label: string, of: (side: Side) => number) => {
+		const [b, a] = SIDES.map(of);
+		console.log(`| ${label} | ${f(b)} ms | ${f(a)} ms | ${f(a / b, 3)} |`);
+	};
+	const delay = (k: keyof Delay) => (side: Side) => median(delays[side].map((d) => d[k]));
+	row('server event-loop delay p50', delay('p50'));
+	row('server event-loop delay p99', delay('p99'));
+	row('server event-loop delay max', delay('max'));
+	row('worst max over the rounds', (side) => Math.max(...delays[side].map((d) => d.max)));
+	row('time to first byte', (side) => median(answers[side].map((a) => a.ttfbMs)));
+	row('total time of an answer', (side) => median(answers[side].map((a) => a.totalMs)));
 	console.log(
-		`| body | ${f(answers[0].bytes / 1024 ** 2)} MB, ${answers[0].records} records, sha256 ${answers[0].sha}… |`
+		`| body (the same bytes on both sides) | ${f(all[0].bytes / 1024 ** 2)} MB, ${all[0].records} records, sha256 ${all[0].sha}… | | |`
 	);
 	console.log('');
 } finally {
-	child.disconnect();
+	for (const side of SIDES) servers[side].child.disconnect();
 	rmSync(dir, { recursive: true, force: true });
 }

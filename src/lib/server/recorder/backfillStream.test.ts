@@ -21,16 +21,12 @@ import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	BACKFILL_FRAME,
-	BACKFILL_SNAPSHOT,
-	encodeBackfill,
-	splitBackfill
-} from '../../relay/backfillBody';
+import { splitBackfill } from '../../relay/backfillBody';
 import { backfillResponse, sendAnswer } from './backfillResponse';
-import { RecordFile, RecordKind, type StoredRecord } from './recordFile';
+import { synchronousBackfill } from './backfillSync.test-support';
+import { RecordFile, RecordKind } from './recordFile';
 import { SessionRecorder } from './sessionRecorder';
 
 const DAY = '2026-11-23';
@@ -72,34 +68,6 @@ function withRoot<T>(run: (root: string) => Promise<T>): Promise<T> {
 		recorder = undefined;
 		rmSync(root, { recursive: true, force: true });
 	});
-}
-
-/** The answer as the synchronous code built it: every record read, sorted, encoded at once. */
-function synchronousAnswer(rec: SessionRecorder, stream: string, q: URLSearchParams) {
-	const n = (k: string) => (q.get(k) === null ? undefined : Number(q.get(k)));
-	const [from, to, step] = [n('from'), n('to'), n('step')];
-	let records: { group: string; r: StoredRecord }[] = rec
-		.read(DAY, 'SPX', stream, from, to, step)
-		.map((r) => ({ group: `SPX_${stream}`, r }));
-	if (q.get('with') === 'spot' && stream !== 'spot') {
-		const spot = rec.read(DAY, 'SPX', 'spot', from, to, step);
-		records = records
-			.concat(spot.map((r) => ({ group: 'SPX_spot', r })))
-			.sort((a, b) => a.r.receivedAt - b.r.receivedAt);
-	}
-	const body = encodeBackfill(
-		records.map(({ group, r }) =>
-			r.kind === RecordKind.StreamAny
-				? { kind: BACKFILL_FRAME, group, bytes: r.payload }
-				: { kind: BACKFILL_SNAPSHOT, group, bytes: gunzipSync(r.payload) }
-		)
-	);
-	return {
-		body,
-		records: String(records.length),
-		first: records[0] ? String(records[0].r.timestamp) : null,
-		last: records.at(-1) ? String(records.at(-1)!.r.timestamp) : null
-	};
 }
 
 function payload(seed: number, size: number): Uint8Array {
@@ -191,7 +159,7 @@ describe('the streamed backfill answer', () => {
 						if (span !== undefined) q.set('to', String(OPEN + (from ?? 0) + span));
 						if (step !== undefined) q.set('step', String(step));
 						if (withSpot) q.set('with', 'spot');
-						const expected = synchronousAnswer(recorder, 'classic_gex_full', q);
+						const expected = synchronousBackfill(recorder, DAY, 'SPX', 'classic_gex_full', q);
 						const { res, body } = await fetchBody(`/history/SPX/classic_gex_full?${q}`);
 						expect(res.status).toBe(200);
 						expect(res.headers.get('x-gexdeck-day')).toBe(DAY);
@@ -222,7 +190,7 @@ describe('the streamed backfill answer', () => {
 				}))
 			);
 			const q = new URLSearchParams(`day=${DAY}&with=spot`);
-			const expected = synchronousAnswer(recorder, 'classic_gex_full', q);
+			const expected = synchronousBackfill(recorder, DAY, 'SPX', 'classic_gex_full', q);
 			const res = await fetch(`${origin}/history/SPX/classic_gex_full?${q}`);
 			const reader = res.body!.getReader();
 			const pieces: Uint8Array[] = [];
@@ -267,8 +235,10 @@ describe('the streamed backfill answer', () => {
 			);
 			recorder = new SessionRecorder({ root });
 			recorder.recoverAll();
-			const whole = synchronousAnswer(
+			const whole = synchronousBackfill(
 				recorder,
+				DAY,
+				'SPX',
 				'classic_gex_full',
 				new URLSearchParams('with=spot')
 			);
