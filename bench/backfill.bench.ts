@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backfillResponse } from '../src/lib/server/recorder/backfillResponse';
+import { answerBytes, backfillResponse } from '../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
@@ -94,11 +94,14 @@ const server = createServer((req, res) => {
 	const m = /^\/history\/SPX\/(\w+)$/.exec(url.pathname);
 	if (m) {
 		const t = performance.now();
+		// The whole body first: the server's time to produce it (the route streams it instead).
 		const answer = backfillResponse(recorder, 'SPX', m[1], url.searchParams);
-		(serverMs[m[1]] ??= []).push(performance.now() - t);
-		bytes[m[1]] = answer.body.length;
-		res.writeHead(answer.status, { ...answer.headers, ...isolation });
-		return void res.end(answer.body);
+		return void answerBytes(answer).then((body) => {
+			(serverMs[m[1]] ??= []).push(performance.now() - t);
+			bytes[m[1]] = body.length;
+			res.writeHead(answer.status, { ...answer.headers, ...isolation });
+			res.end(body);
+		});
 	}
 	const body = files[url.pathname];
 	if (body === undefined) return void res.writeHead(404).end();

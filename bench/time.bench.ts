@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
-import { backfillResponse } from '../src/lib/server/recorder/backfillResponse';
+import { answerBytes, backfillResponse } from '../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
@@ -110,16 +110,13 @@ const OPEN = 1795446000; // 2026-11-23 09:30 ET (a Monday session)
 	for (let i = 0; i < 5; i++) {
 		const t = performance.now();
 		const answer = backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
+		body = await answerBytes(answer);
 		serverMs.push(performance.now() - t);
-		body = answer.body as Uint8Array;
 	}
 	// What the heatmap asks for: one calculation per 5 s.
-	const overview = backfillResponse(
-		recorder,
-		'SPX',
-		'classic_gex_full',
-		new URLSearchParams('step=5')
-	).body as Uint8Array;
+	const overview = await answerBytes(
+		backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('step=5'))
+	);
 	const data = createServer((req, res) => {
 		res.writeHead(200, {
 			'content-type': 'application/octet-stream',

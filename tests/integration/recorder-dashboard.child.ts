@@ -8,7 +8,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
+import { backfillResponse, sendAnswer } from '../../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
 import { attachStreamEndpoint, StreamRelay } from '../../src/lib/server/stream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
@@ -32,8 +32,7 @@ const server = createServer((req, res) => {
 		res.writeHead(404).end();
 		return;
 	}
-	const answer = backfillResponse(recorder, m[1], m[2], url.searchParams);
-	res.writeHead(answer.status, answer.headers).end(answer.body);
+	sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
 });
 attachStreamEndpoint(server, relay, () => true);
 server.listen(0, '127.0.0.1', () => {

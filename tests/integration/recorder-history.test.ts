@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmapGrid';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
-import { backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
+import { answerBytes, backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
 import { importHistoryDay } from '../../src/lib/server/recorder/historyImport';
 import { decodeBackfill } from '../../src/lib/stream/backfill';
 import { keys, useHistoryService } from './recorder-history.test-support';
@@ -49,7 +49,7 @@ describe('a past day from the service history', () => {
 			new URLSearchParams(`day=${DAY}`)
 		);
 		expect(answer.status).toBe(200);
-		const decoded = decodeBackfill(answer.body as Uint8Array);
+		const decoded = decodeBackfill(await answerBytes(answer));
 		expect(decoded.corrupt).toBe(0);
 		const grid = HeatmapGrid.from(
 			decoded.updates.flatMap((u) => (u.kind === 'gex' ? [columnOfGex(u.value, 'vol')] : []))

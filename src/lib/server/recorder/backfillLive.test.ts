@@ -17,7 +17,7 @@ import type { StreamUpdate } from '../../stream/updates';
 import { spxChain } from '../../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../../wire/encode';
 import { UpdateTap } from '../updates/tap';
-import { backfillResponse } from './backfillResponse';
+import { answerBytes, backfillResponse } from './backfillResponse';
 import { SessionRecorder } from './sessionRecorder';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
@@ -71,7 +71,7 @@ describe('backfilled against live decoding of the same frames', () => {
 			new URLSearchParams('with=spot')
 		);
 		expect(answer.status).toBe(200);
-		const body = answer.body as Uint8Array;
+		const body = await answerBytes(answer);
 		const cuts = Array.from({ length: 50 }, (_, i) => Math.floor((i * body.length) / 50) + 3);
 		const { reply, updates } = await run(
 			streamed(pieces(body, cuts), answer.headers as Record<string, string>)
@@ -94,7 +94,7 @@ describe('backfilled against live decoding of the same frames', () => {
 			if (outcome.ok) flows.push(outcome.update);
 		}
 		const of = backfillResponse(recorder, 'SPX', 'orderflow_orderflow', new URLSearchParams());
-		const ofBody = of.body as Uint8Array;
+		const ofBody = await answerBytes(of);
 		const streamedFlows = await run(streamed(pieces(ofBody, [7, 500, 501, 2048])));
 		expect(streamedFlows.updates).toHaveLength(40);
 		expect(streamedFlows.updates).toEqual(flows);

@@ -11,7 +11,7 @@ import { decodeBackfill } from '../../stream/backfill';
 import { spxChain } from '../../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../../wire/encode';
 import { UpdateTap } from '../updates/tap';
-import { backfillResponse, recordedDaysResponse } from './backfillResponse';
+import { answerBytes, backfillResponse, recordedDaysResponse } from './backfillResponse';
 import { SessionRecorder, streamOfGroup } from './sessionRecorder';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
@@ -49,7 +49,7 @@ describe('SessionRecorder', () => {
 		expect(streamOfGroup('nonsense')).toBeUndefined();
 	});
 
-	it('keeps a stream in time order: a frame older than the newest recorded is skipped', () => {
+	it('keeps a stream in time order: a frame older than the newest recorded is skipped', async () => {
 		for (let s = 0; s < 10; s++) publishGex(OPEN + s);
 		// The embedded service's after-close replay: the clock starts the same day again.
 		for (let s = 0; s < 5; s++) publishGex(OPEN + s);
@@ -58,8 +58,9 @@ describe('SessionRecorder', () => {
 		// Another stream of the ticker has its own order.
 		publishGex(OPEN + 2, 'SPX_classic_gex_zero');
 		const decoded = decodeBackfill(
-			backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('day=2026-11-23'))
-				.body as Uint8Array
+			await answerBytes(
+				backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('day=2026-11-23'))
+			)
 		);
 		expect(decoded.updates.map((u) => u.timestamp)).toEqual([
 			...Array.from({ length: 10 }, (_, i) => OPEN + i),
@@ -68,13 +69,14 @@ describe('SessionRecorder', () => {
 		]);
 		expect(recorder.counters.skipped).toBe(5);
 		const zero = decodeBackfill(
-			backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams('day=2026-11-23'))
-				.body as Uint8Array
+			await answerBytes(
+				backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams('day=2026-11-23'))
+			)
 		);
 		expect(zero.updates.map((u) => u.timestamp)).toEqual([OPEN + 2]);
 	});
 
-	it('files frames by their data day and backfills them, decoded, in order', () => {
+	it('files frames by their data day and backfills them, decoded, in order', async () => {
 		for (let s = 0; s < 30; s++) publishGex(OPEN + s);
 		publishGex(OPEN + 86_400); // the next day
 		expect(recorder.days()).toEqual(['2026-11-23', '2026-11-24']);
@@ -85,7 +87,7 @@ describe('SessionRecorder', () => {
 			new URLSearchParams('day=2026-11-23')
 		);
 		expect(answer.status).toBe(200);
-		const decoded = decodeBackfill(answer.body as Uint8Array);
+		const decoded = decodeBackfill(await answerBytes(answer));
 		expect(decoded.corrupt).toBe(0);
 		expect(decoded.updates.map((u) => u.timestamp)).toEqual(
 			Array.from({ length: 30 }, (_, i) => OPEN + i)
@@ -96,7 +98,7 @@ describe('SessionRecorder', () => {
 		// Range and thinning.
 		const q = new URLSearchParams(`day=2026-11-23&from=${OPEN + 10}&to=${OPEN + 29}&step=5`);
 		const thinned = decodeBackfill(
-			backfillResponse(recorder, 'SPX', 'classic_gex_full', q).body as Uint8Array
+			await answerBytes(backfillResponse(recorder, 'SPX', 'classic_gex_full', q))
 		);
 		expect(thinned.updates.map((u) => u.timestamp - OPEN)).toEqual([10, 15, 20, 25]);
 		const days = JSON.parse(recordedDaysResponse(recorder, 'SPX').body as string);
@@ -127,7 +129,7 @@ describe('SessionRecorder', () => {
 		expect(ask('NDX', 'classic_gex_full', '').status).toBe(404);
 	});
 
-	it('keeps a polled snapshot once per calculation, and backfills it as an update', () => {
+	it('keeps a polled snapshot once per calculation, and backfills it as an update', async () => {
 		const chain = spxChain(10, 1);
 		for (const ts of [OPEN, OPEN, OPEN + 1]) {
 			tap.publish({
@@ -139,8 +141,11 @@ describe('SessionRecorder', () => {
 			});
 		}
 		expect(recorder.counters.skipped).toBe(1);
-		const body = backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams()).body;
-		const decoded = decodeBackfill(body as Uint8Array);
+		const decoded = decodeBackfill(
+			await answerBytes(
+				backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams())
+			)
+		);
 		expect(decoded.updates.map((u) => [u.kind, u.timestamp])).toEqual([
 			['gex', OPEN],
 			['gex', OPEN + 1]

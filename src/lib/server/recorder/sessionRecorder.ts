@@ -19,7 +19,7 @@ import { etDay } from '../../contract/newYorkTime';
 import { parseGroup } from '../../contract/hubs';
 import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { frameTimestamp } from './frameStamp';
-import { RecordFile, RecordKind, type StoredRecord } from './recordFile';
+import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
 
 export interface SessionRecorderOptions {
 	/** Folder of the recordings (created on first write). */
@@ -307,6 +307,19 @@ export class SessionRecorder {
 	): StoredRecord[] {
 		if (!this.has(day, ticker, stream)) return [];
 		return this.file(day, ticker, stream).read(from, to, step);
+	}
+
+	/** The same records as read(), fixed now and read later in chunks (RecordFile.span). */
+	span(
+		day: string,
+		ticker: string,
+		stream: string,
+		from?: number,
+		to?: number,
+		step?: number
+	): RecordSpan | undefined {
+		if (!this.has(day, ticker, stream)) return undefined;
+		return this.file(day, ticker, stream).span(from, to, step);
 	}
 
 	/**

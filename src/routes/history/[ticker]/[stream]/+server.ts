@@ -52,5 +52,5 @@ export const GET: RequestHandler = async ({ params, url }) => {
 		}
 	}
 	const answer = backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
-	return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+	return new Response(answer.body, { status: answer.status, headers: answer.headers });
 };
