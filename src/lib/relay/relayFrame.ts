@@ -26,18 +26,37 @@ export interface RelayFrame {
 
 export type RelayFrameParse = Outcome<{ frame: RelayFrame }>;
 
-/** Encodes one frame; throws RangeError for a group name that cannot be a group. */
-export function encodeRelayFrame(group: string, any: Uint8Array): Uint8Array {
+/** A group's name as a frame carries it; throws RangeError for a name that cannot be a group. */
+export function relayFrameName(group: string): Uint8Array {
 	const name = utf8.encode(group);
 	if (name.length === 0 || name.length > MAX_GROUP_NAME_BYTES) {
 		throw new RangeError(`group name of ${name.length} bytes: expected 1..${MAX_GROUP_NAME_BYTES}`);
 	}
-	const out = new Uint8Array(HEADER_BYTES + name.length + any.length);
-	out[0] = RELAY_FRAME_VERSION;
-	out[1] = name.length >> 8;
-	out[2] = name.length & 0xff;
-	out.set(name, HEADER_BYTES);
-	out.set(any, HEADER_BYTES + name.length);
+	return name;
+}
+
+/** Bytes of the frame of `name` (relayFrameName) and `any`. */
+export function relayFrameLength(name: Uint8Array, any: Uint8Array): number {
+	return HEADER_BYTES + name.length + any.length;
+}
+
+/**
+ * Writes one frame into `out` at `at` (room for relayFrameLength bytes): a body of many frames
+ * is built in one buffer, without a copy per frame.
+ */
+export function writeRelayFrame(out: Uint8Array, at: number, name: Uint8Array, any: Uint8Array) {
+	out[at] = RELAY_FRAME_VERSION;
+	out[at + 1] = name.length >> 8;
+	out[at + 2] = name.length & 0xff;
+	out.set(name, at + HEADER_BYTES);
+	out.set(any, at + HEADER_BYTES + name.length);
+}
+
+/** Encodes one frame; throws RangeError for a group name that cannot be a group. */
+export function encodeRelayFrame(group: string, any: Uint8Array): Uint8Array {
+	const name = relayFrameName(group);
+	const out = new Uint8Array(relayFrameLength(name, any));
+	writeRelayFrame(out, 0, name, any);
 	return out;
 }
 
