@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Every page at a phone's width (390x844): a title of its own, no horizontal scroll of the
+ * page (wide tables scroll inside their box), and the error page for a bad address leads back.
+ */
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+const PAGES: [string, RegExp][] = [
+	['/SPX/classic/gex_full', /^SPX gex_full · gexdeck$/],
+	['/SPX/state/gex_full', /^SPX state gex_full · gexdeck$/],
+	['/SPX/orderflow', /^SPX orderflow · gexdeck$/],
+	['/SPX/heatmap/gex_full', /heatmap · gexdeck$/],
+	['/SPX/research/gex_oi', /research · gexdeck$/],
+	['/SPX/eod', /EOD report · gexdeck$/],
+	['/levels/SPX', /^SPX levels · gexdeck$/],
+	['/watchlist?t=SPX,NDX,RUT,SPY,QQQ', /^Watchlist · gexdeck$/],
+	['/chain', / · gexdeck$/],
+	['/alerts', /^Alerts · gexdeck$/],
+	['/account', /^Account · gexdeck$/],
+	['/NOPE/classic/gex_full', /^Page not found · gexdeck$/]
+];
+
+for (const [path, title] of PAGES) {
+	test(`${path} fits a phone and has a title`, async ({ page }) => {
+		await page.goto(path);
+		await expect(page).toHaveTitle(title);
+		// Data-filled tables (watchlist rows, the account's quota ledger) are the wide parts.
+		if (path.startsWith('/watchlist')) {
+			await expect(page.locator('[data-testid="row-spot"]').first()).toBeVisible({
+				timeout: 30_000
+			});
+		}
+		const widths = await page.evaluate(() => ({
+			scroll: document.documentElement.scrollWidth,
+			client: document.documentElement.clientWidth
+		}));
+		expect(widths.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+	});
+}
+
+test('a bad address gets a titled error page whose menu leads to a working view', async ({
+	page
+}) => {
+	const res = await page.goto('/NOPE/classic/gex_full');
+	expect(res?.status()).toBe(404);
+	await expect(page.getByTestId('error-page')).toContainText("unknown ticker 'NOPE'");
+	// The menu does not keep the bad ticker (every item was another 404).
+	await expect(
+		page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'State' })
+	).toHaveAttribute('href', '/SPX/state/gex_full');
+	await page.getByRole('link', { name: 'Open the SPX Classic view' }).click();
+	await expect(page).toHaveURL(/\/SPX\/classic\/gex_full$/);
+	await expect(page.locator('rect.bar, path.bar').first()).toBeVisible({ timeout: 30_000 });
+
+	await page.goto('/SPX/classic/nope');
+	await expect(page).toHaveTitle(/^Page not found · gexdeck$/);
+	await expect(page.getByTestId('error-page')).toBeVisible();
+});
