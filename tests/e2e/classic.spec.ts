@@ -134,6 +134,14 @@ test('the ticker picker searches the /tickers list by keyboard', async ({ page }
 	await expect(page.getByRole('option', { name: /NVDA/ })).toBeVisible();
 	await search.press('Enter');
 	await expect(page).toHaveURL(/\/NVDA\/classic\/gex_full\?metric=oi$/);
+	// Tab leaves the open list for the next control (the ticker options are not Tab stops).
+	await search.press('ArrowDown');
+	await expect(page.getByRole('option').first()).toBeVisible();
+	await search.press('Tab');
+	await expect(page.getByRole('option')).toHaveCount(0);
+	expect(await page.evaluate(() => !!document.activeElement?.closest('[role="listbox"]'))).toBe(
+		false
+	);
 	// The embedded service may still be computing a ticker nobody asked for: the page says so
 	// and retries until the chain arrives.
 	await expect(page.locator('rect.bar').first()).toBeVisible({ timeout: 45_000 });
