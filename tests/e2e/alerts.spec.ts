@@ -86,6 +86,12 @@ for (const device of [
 				path: `test-results/alerts-page-${device.name}.png`,
 				fullPage: true
 			});
+			// Pause and resume post the rule's id and the new state.
+			const row = page.locator('[data-testid="rule"]', { hasText: name });
+			await row.getByRole('button', { name: 'Pause' }).click();
+			await expect(row.getByRole('button', { name: 'Resume' })).toBeVisible();
+			await row.getByRole('button', { name: 'Resume' }).click();
+			await expect(row.getByRole('button', { name: 'Pause' })).toBeVisible();
 			await deleteRule(page, name);
 		});
 	});
