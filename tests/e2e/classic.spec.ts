@@ -136,9 +136,10 @@ test('the ticker picker searches the /tickers list by keyboard', async ({ page }
 	await expect(page).toHaveURL(/\/NVDA\/classic\/gex_full\?metric=oi$/);
 	// Tab leaves the open list for the next control (the ticker options are not Tab stops).
 	await search.press('ArrowDown');
-	await expect(page.getByRole('option').first()).toBeVisible();
+	const list = page.getByRole('listbox');
+	await expect(list.getByRole('option').first()).toBeVisible();
 	await search.press('Tab');
-	await expect(page.getByRole('option')).toHaveCount(0);
+	await expect(list).toHaveCount(0);
 	expect(await page.evaluate(() => !!document.activeElement?.closest('[role="listbox"]'))).toBe(
 		false
 	);
