@@ -51,6 +51,15 @@ for (const device of [
 			await expect(page.getByTestId('rule-error')).toHaveText('price must be a number, got "abc"');
 			await expect(page.getByTestId('rule-price')).toHaveValue('abc');
 			await expect(page.getByTestId('rules')).toHaveCount(0);
+			// The time window opens with its switch, its own switch toggles, and it closes again.
+			const only = page.getByRole('checkbox', { name: 'Only between' });
+			await only.check();
+			await expect(page.getByLabel('From (ET)')).toBeVisible();
+			const marketDays = page.getByRole('checkbox', { name: 'market days only' });
+			await marketDays.setChecked(true);
+			await expect(marketDays).toBeChecked();
+			await only.uncheck();
+			await expect(page.getByLabel('From (ET)')).toHaveCount(0);
 		});
 
 		test('a rule created on the page fires as a toast with a link to the view', async ({
