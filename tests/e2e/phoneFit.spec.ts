@@ -58,3 +58,40 @@ test('a bad address gets a titled error page whose menu leads to a working view'
 	await expect(page).toHaveTitle(/^Page not found · gexdeck$/);
 	await expect(page.getByTestId('error-page')).toBeVisible();
 });
+
+test('controls on a phone are finger-sized (buttons, selects, summaries, checkbox labels)', async ({
+	page
+}) => {
+	const views: [string, string][] = [
+		['/SPX/orderflow', 'zoom-in'],
+		['/SPX/research/iv_mid?view=skew', 'display-skew'],
+		['/SPX/research/iv_mid', 'surface-reset'],
+		['/chain', 'chain-pick'],
+		['/alerts', 'rule-save']
+	];
+	for (const [path, ready] of views) {
+		await page.goto(path);
+		await expect(page.getByTestId(ready)).toBeVisible({ timeout: 30_000 });
+		if (path.includes('skew'))
+			await expect(page.locator('[data-testid^="expiry-"]').first()).toBeVisible();
+		// Research filters open, so their checkboxes are on screen.
+		const filters = page.locator('details.filters');
+		if ((await filters.count()) > 0) await filters.locator('summary').click();
+		const small = await page.evaluate(() => {
+			const targets = [
+				...document.querySelectorAll('main button, main select, main summary'),
+				...[...document.querySelectorAll('main input[type="checkbox"]')].map(
+					(c) => c.closest('label') ?? c
+				)
+			];
+			return targets
+				.map((el) => ({ el, r: el.getBoundingClientRect() }))
+				.filter(({ r }) => r.width > 0 && r.height > 0 && (r.width < 34 || r.height < 34))
+				.map(
+					({ el, r }) =>
+						`${el.tagName} "${(el.textContent ?? '').trim().slice(0, 20)}" ${r.width}x${r.height}`
+				);
+		});
+		expect(small, path).toEqual([]);
+	}
+});
