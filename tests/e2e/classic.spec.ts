@@ -172,3 +172,22 @@ test('a wide strike window draws its bars as paths and still reads out and highl
 	await expect(page.getByTestId('readout')).toContainText('from spot');
 	await expect(page.locator('rect.bar.selected')).toHaveCount(1);
 });
+
+test('the service-day field shows a focus ring when reached by keyboard from either side', async ({
+	page
+}) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const ring = () =>
+		page.evaluate(() => {
+			const el = document.activeElement as HTMLElement;
+			return `${el.dataset.testid} ${getComputedStyle(el).outlineStyle}`;
+		});
+	await page.getByTestId('day-picker').focus();
+	await page.keyboard.press('Tab');
+	expect(await ring()).toBe('service-day solid');
+	// Back from Copy link, the focus lands on the field's calendar button (inside the field).
+	await page.getByTestId('copy-link').focus();
+	await page.keyboard.press('Shift+Tab');
+	expect(await ring()).toBe('service-day solid');
+});
