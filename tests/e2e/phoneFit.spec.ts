@@ -50,6 +50,9 @@ test('a bad address gets a titled error page whose menu leads to a working view'
 	await expect(
 		page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'State' })
 	).toHaveAttribute('href', '/SPX/state/gex_full');
+	await expect(
+		page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classic' })
+	).not.toHaveAttribute('aria-current', 'page');
 	await page.getByRole('link', { name: 'Open the SPX Classic view' }).click();
 	await expect(page).toHaveURL(/\/SPX\/classic\/gex_full$/);
 	await expect(page.locator('rect.bar, path.bar').first()).toBeVisible({ timeout: 30_000 });
