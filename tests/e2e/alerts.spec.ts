@@ -51,6 +51,15 @@ for (const device of [
 			await expect(page.getByTestId('rule-error')).toHaveText('price must be a number, got "abc"');
 			await expect(page.getByTestId('rule-price')).toHaveValue('abc');
 			await expect(page.getByTestId('rules')).toHaveCount(0);
+			// The time window opens with its switch, its own switch toggles, and it closes again.
+			const only = page.getByRole('checkbox', { name: 'Only between' });
+			await only.check();
+			await expect(page.getByLabel('From (ET)')).toBeVisible();
+			const marketDays = page.getByRole('checkbox', { name: 'market days only' });
+			await marketDays.setChecked(true);
+			await expect(marketDays).toBeChecked();
+			await only.uncheck();
+			await expect(page.getByLabel('From (ET)')).toHaveCount(0);
 		});
 
 		test('a rule created on the page fires as a toast with a link to the view', async ({
@@ -86,6 +95,12 @@ for (const device of [
 				path: `test-results/alerts-page-${device.name}.png`,
 				fullPage: true
 			});
+			// Pause and resume post the rule's id and the new state.
+			const row = page.locator('[data-testid="rule"]', { hasText: name });
+			await row.getByRole('button', { name: 'Pause' }).click();
+			await expect(row.getByRole('button', { name: 'Resume' })).toBeVisible();
+			await row.getByRole('button', { name: 'Resume' }).click();
+			await expect(row.getByRole('button', { name: 'Pause' })).toBeVisible();
 			await deleteRule(page, name);
 		});
 	});

@@ -134,6 +134,15 @@ test('the ticker picker searches the /tickers list by keyboard', async ({ page }
 	await expect(page.getByRole('option', { name: /NVDA/ })).toBeVisible();
 	await search.press('Enter');
 	await expect(page).toHaveURL(/\/NVDA\/classic\/gex_full\?metric=oi$/);
+	// Tab leaves the open list for the next control (the ticker options are not Tab stops).
+	await search.press('ArrowDown');
+	const list = page.getByRole('listbox');
+	await expect(list.getByRole('option').first()).toBeVisible();
+	await search.press('Tab');
+	await expect(list).toHaveCount(0);
+	expect(await page.evaluate(() => !!document.activeElement?.closest('[role="listbox"]'))).toBe(
+		false
+	);
 	// The embedded service may still be computing a ticker nobody asked for: the page says so
 	// and retries until the chain arrives.
 	await expect(page.locator('rect.bar').first()).toBeVisible({ timeout: 45_000 });
@@ -162,4 +171,23 @@ test('a wide strike window draws its bars as paths and still reads out and highl
 	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 	await expect(page.getByTestId('readout')).toContainText('from spot');
 	await expect(page.locator('rect.bar.selected')).toHaveCount(1);
+});
+
+test('the service-day field shows a focus ring when reached by keyboard from either side', async ({
+	page
+}) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const ring = () =>
+		page.evaluate(() => {
+			const el = document.activeElement as HTMLElement;
+			return `${el.dataset.testid} ${getComputedStyle(el).outlineStyle}`;
+		});
+	await page.getByTestId('day-picker').focus();
+	await page.keyboard.press('Tab');
+	expect(await ring()).toBe('service-day solid');
+	// Back from Copy link, the focus lands on the field's calendar button (inside the field).
+	await page.getByTestId('copy-link').focus();
+	await page.keyboard.press('Shift+Tab');
+	expect(await ring()).toBe('service-day solid');
 });

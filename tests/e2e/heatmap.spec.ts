@@ -22,6 +22,8 @@ test('desktop: live heatmap appends columns, hover reads a cell, keys zoom and p
 	page
 }) => {
 	await openLive(page);
+	// Not replaying: the scrubber's label says Play starts there, not that the map shows it.
+	await expect(page.getByTestId('replay-time')).toHaveText(/^from \d\d:\d\d:\d\d ET$/);
 	const first = await attr(page, 'data-columns');
 	await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(first);
 	expect(await attr(page, 'data-rows')).toBeGreaterThan(10);
@@ -188,6 +190,18 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 	expect(await page.locator('[data-testid=levels-path] path.spot').getAttribute('d')).toMatch(
 		/^M[\d.]+,[\d.]+L/
 	);
+	// Every axis label lies inside the chart (the close's "16:00" was cut at the right edge).
+	const outside = await page
+		.getByTestId('levels-path')
+		.locator('svg')
+		.evaluate((el) => {
+			const box = el.getBoundingClientRect();
+			return [...el.querySelectorAll('text')]
+				.map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }))
+				.filter(({ r }) => r.left < box.left - 1 || r.right > box.right + 1)
+				.map(({ text, r }) => `${text} ${r.left}-${r.right} outside ${box.left}-${box.right}`);
+		});
+	expect(outside).toEqual([]);
 	await page.screenshot({ path: 'test-results/levels-path.png' });
 
 	// A click (a tap on a phone) marks a moment, with a readout and `at` in the link; Home marks

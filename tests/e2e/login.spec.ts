@@ -25,6 +25,8 @@ test('logs in and out through the forms, keeping where the user was going', asyn
 	});
 	await page.goto(`${d.base}/account`);
 	await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
+	// Logged out, the menu is not offered (each item led back here).
+	await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
 
 	await page.getByLabel('Password').fill('wrong');
 	await page.getByRole('button', { name: 'Log in' }).click();
@@ -34,6 +36,7 @@ test('logs in and out through the forms, keeping where the user was going', asyn
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${d.base}/account`);
 	await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+	await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 	// The session carries the live feed too: /stream's upgrade is authenticated by its cookie.
 	await page.goto(`${d.base}/SPX/classic/gex_full`);
 	await expect(page.getByTestId('feed-mode')).toContainText('Streaming', { timeout: 30_000 });

@@ -439,3 +439,21 @@ test('a chain-level metric is one level per expiry, with the all-expiry level', 
 	await expect(page.getByTestId('level-value')).toHaveText(api.level.value.toLocaleString('en-US'));
 	await expect(page.getByTestId('display-surface')).toHaveCount(0);
 });
+
+test('an interpolated level (gamma flip) reads as a price, not six decimals', async ({ page }) => {
+	await page.goto('/SPX/research/gamma_flip');
+	const api = await apiJson<{ level: { value: number | null } }>(
+		page,
+		'research/SPX/gamma_flip?format=json&view=term'
+	);
+	const v = api.level.value;
+	const expected =
+		v === null
+			? 'none'
+			: v.toLocaleString('en-US', {
+					minimumFractionDigits: Number.isInteger(v) ? 0 : 2,
+					maximumFractionDigits: Number.isInteger(v) ? 0 : 2
+				});
+	await expect(page.getByTestId('level-value')).toHaveText(expected);
+	await expect(page.getByTestId('level-value')).toHaveText(/^(none|[\d,]+(\.\d{2})?)$/);
+});

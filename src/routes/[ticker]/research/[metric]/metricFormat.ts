@@ -1,6 +1,6 @@
 /** How a research metric's values read: IV in percent, exposures in dollars, levels as strikes. */
 import { format } from 'd3';
-import { formatGex, formatStrike } from '$lib/charts/format';
+import { formatGex, formatPrice, formatStrike } from '$lib/charts/format';
 import { isLevelMetric } from '$lib/state/researchView';
 
 const pct = format('.1%');
@@ -8,7 +8,8 @@ const greek = format('.4~g');
 
 export function metricFormatter(metric: string): (v: number) => string {
 	if (/^iv_/.test(metric)) return (v) => (Number.isFinite(v) ? pct(v) : '–');
-	if (isLevelMetric(metric)) return formatStrike;
+	// A level is a strike (7,400) or an interpolated price (gamma flip 7,384.404772 → 7,384.40).
+	if (isLevelMetric(metric)) return (v) => (Number.isInteger(v) ? formatStrike(v) : formatPrice(v));
 	if (/_(oi|vol|both)(_skew_adj)?$/.test(metric) || /^(open_interest|oi|volume)$/.test(metric)) {
 		return formatGex;
 	}
