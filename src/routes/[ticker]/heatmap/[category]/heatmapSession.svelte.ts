@@ -5,10 +5,16 @@
  * still being recorded (today) follows its new records.
  */
 import { etDay } from '$lib/contract/newYorkTime';
-import { HeatmapGrid, columnOfGex, type HeatMetric } from '$lib/charts/heatmapGrid';
+import {
+	HeatmapGrid,
+	columnOfGex,
+	type HeatColumn,
+	type HeatMetric
+} from '$lib/charts/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
 import {
 	BackfillError,
+	fetchBackfill,
 	fetchSessionDay,
 	followRecordingDay,
 	isAbort,
@@ -33,45 +39,57 @@ export class HeatmapSession {
 	/** The day shown (ET); for live, the day of the recording or of the first live column. */
 	day: string | null = $state(null);
 	loadedBytes = $state(0);
+	/** Live columns that arrived while the day was loading, in arrival order. */
+	private arrived: HeatColumn[] = [];
 	decodeMs = $state(0);
 
 	constructor(
 		readonly ticker: string,
 		readonly category: string,
 		readonly metric: HeatMetric,
-		readonly requestedDay: string | null
+		readonly requestedDay: string | null,
+		/** Reads the server's recording (default: the decode worker; tests pass a fake server). */
+		private readonly read: typeof fetchBackfill = fetchBackfill
 	) {}
 
 	get stream(): string {
 		return `classic_${this.category}`;
 	}
 
-	/** Reads the day; `signal` stops waiting for a day the service is still generating. */
+	/**
+	 * Reads the day; `signal` stops waiting for a day the service is still generating. The grid
+	 * is drawn as it fills, batch by batch from the open, while the rest of the day decodes;
+	 * live columns that arrive meanwhile wait (`arrived`) and join after the recorded ones.
+	 */
 	async load(signal?: AbortSignal): Promise<void> {
+		const grid = new HeatmapGrid();
+		const take = (updates: readonly StreamUpdate[]) => {
+			for (const u of updates) {
+				if (u.kind === 'gex') grid.append(columnOfGex(u.value, this.metric));
+			}
+		};
 		try {
 			// One calculation per 5 s: 4,680 columns for a full day, more than a screen is wide, and
 			// a fifth of the decode; live columns then append every second.
 			// A past day this server did not record comes from the service's 90 days (Quant).
 			const query = sessionQuery(this.requestedDay, OVERVIEW_STEP_SECONDS);
 			const result = await fetchSessionDay(this.ticker, this.stream, query, {
+				read: this.read,
 				signal,
-				onpending: (note) => (this.pending = note)
+				onpending: (note) => (this.pending = note),
+				onBatch: (updates) => {
+					this.pending = null;
+					take(updates);
+					if (grid.length === 0) return;
+					this.day ??= this.requestedDay ?? etDay(grid.times[0]);
+					this.grid = grid;
+					this.revision++;
+				}
 			});
 			this.pending = null;
-			const columns = [];
-			for (const u of result.updates) {
-				if (u.kind === 'gex') columns.push(columnOfGex(u.value, this.metric));
-			}
-			const grid = HeatmapGrid.from(columns);
-			// Live columns that arrived while the backfill was in flight.
-			const pending = this.grid;
-			for (let c = 0; c < pending.length; c++) {
-				if (pending.times[c] > (grid.length ? grid.times[grid.length - 1] : 0)) {
-					grid.append(this.columnOfGrid(pending, c));
-				}
-			}
-			this.grid = grid;
-			this.day = result.day ?? this.requestedDay;
+			take(result.updates);
+			this.settle(grid);
+			this.day = result.day ?? this.day ?? this.requestedDay;
 			this.loadedBytes = result.bytes;
 			this.decodeMs = result.decodeMs;
 			this.phase = grid.length > 0 ? 'ready' : 'empty';
@@ -83,14 +101,16 @@ export class HeatmapSession {
 					query,
 					result,
 					(r) => this.addRecorded(r.updates),
-					{ signal, onfollowing: (on) => (this.following = on) }
+					{ signal, read: this.read, onfollowing: (on) => (this.following = on) }
 				);
 			}
 		} catch (err) {
 			if (isAbort(err)) return;
 			this.pending = null;
+			// What a read that failed midway delivered is kept, with the live columns after it.
+			this.settle(grid);
 			if (err instanceof BackfillError && err.status === 404) {
-				this.phase = this.grid.length > 0 ? 'ready' : 'empty';
+				this.phase = grid.length > 0 ? 'ready' : 'empty';
 				this.day ??= this.requestedDay;
 			} else {
 				this.phase = 'error';
@@ -100,18 +120,11 @@ export class HeatmapSession {
 		this.revision++;
 	}
 
-	private columnOfGrid(g: HeatmapGrid, c: number) {
-		const values = new Float64Array(g.rows);
-		for (let r = 0; r < g.rows; r++) values[r] = g.value(c, r);
-		return {
-			timestamp: g.times[c],
-			spot: g.spot[c],
-			zeroGamma: g.zeroGamma[c],
-			majorPos: g.majorPos[c],
-			majorNeg: g.majorNeg[c],
-			strikes: g.strikes,
-			values
-		};
+	/** The loaded grid, with the live columns that arrived while it loaded appended after it. */
+	private settle(grid: HeatmapGrid): void {
+		for (const column of this.arrived) grid.append(column);
+		this.arrived = [];
+		this.grid = grid;
 	}
 
 	/** Records of a followed day that arrived after the first load, as new columns. */
@@ -133,8 +146,14 @@ export class HeatmapSession {
 			this.grid = new HeatmapGrid();
 		}
 		this.day = day;
-		if (this.grid.append(columnOfGex(columnarGex(chain), this.metric)) === 'older') return;
-		if (this.phase !== 'loading') this.phase = 'ready';
+		const column = columnOfGex(columnarGex(chain), this.metric);
+		// While the day loads, live columns wait to join after the recorded ones.
+		if (this.phase === 'loading') {
+			this.arrived.push(column);
+			return;
+		}
+		if (this.grid.append(column) === 'older') return;
+		this.phase = 'ready';
 		this.revision++;
 	}
 }
