@@ -12,7 +12,7 @@ import type { StreamUpdate } from '$lib/stream/updates';
 import type { ClassicChain } from '$lib/charts/classicChain';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
-import { SessionReplay } from './sessionReplay.svelte';
+import { SessionReplay, type SessionReplayOptions } from './sessionReplay.svelte';
 
 const GROUP = 'SPX_classic_gex_full';
 const T0 = 1_767_277_800; // 09:30:00 ET, a multiple of 60
@@ -35,6 +35,20 @@ async function until(ok: () => boolean, ms = 3_000): Promise<void> {
 	}
 }
 
+/** A SessionReplay of GROUP on SPX (nothing polled unless given) in its own effect root. */
+function replayOf(options: Partial<SessionReplayOptions>) {
+	let replay!: SessionReplay;
+	const stop = $effect.root(() => {
+		replay = new SessionReplay({
+			group: () => GROUP,
+			ticker: () => 'SPX',
+			polled: () => undefined,
+			...options
+		});
+	});
+	return { replay, stop };
+}
+
 let n = 0;
 async function seededRing(seconds: number, step = 1) {
 	const dbName = `replay-page-${n++}`;
@@ -55,15 +69,9 @@ async function seededRing(seconds: number, step = 1) {
 describe('SessionReplay', () => {
 	it('reads the ring, scrubs to a recorded snapshot and back to live', async () => {
 		const dbName = await seededRing(30);
-		let replay!: SessionReplay;
-		const stop = $effect.root(() => {
-			replay = new SessionReplay({
-				group: () => GROUP,
-				ticker: () => 'SPX',
-				polled: () => undefined,
-				open: () => StreamRecorder.open({ dbName }),
-				refreshMs: 20
-			});
+		const { replay, stop } = replayOf({
+			open: () => StreamRecorder.open({ dbName }),
+			refreshMs: 20
 		});
 		await until(() => replay.status === 'ready');
 		expect(replay.frames.map((f) => f.timestamp - T0)).toEqual([0, 5, 10, 15, 20, 25]);
@@ -92,15 +100,10 @@ describe('SessionReplay', () => {
 	it('records polled chains into the ring and keeps the scrubbed moment as the timeline grows', async () => {
 		const dbName = await seededRing(11);
 		let polled = $state<ClassicChain | undefined>(undefined);
-		let replay!: SessionReplay;
-		const stop = $effect.root(() => {
-			replay = new SessionReplay({
-				group: () => GROUP,
-				ticker: () => 'SPX',
-				polled: () => polled,
-				open: () => StreamRecorder.open({ dbName }),
-				refreshMs: 20
-			});
+		const { replay, stop } = replayOf({
+			polled: () => polled,
+			open: () => StreamRecorder.open({ dbName }),
+			refreshMs: 20
 		});
 		await until(() => replay.status === 'ready');
 		expect(replay.frames).toHaveLength(3);
@@ -123,14 +126,8 @@ describe('SessionReplay', () => {
 
 	it('reads a ring longer than one slice completely, without duplicates', async () => {
 		const dbName = await seededRing(25 * 60, 5);
-		let replay!: SessionReplay;
-		const stop = $effect.root(() => {
-			replay = new SessionReplay({
-				group: () => GROUP,
-				ticker: () => 'SPX',
-				polled: () => undefined,
-				open: () => StreamRecorder.open({ dbName })
-			});
+		const { replay, stop } = replayOf({
+			open: () => StreamRecorder.open({ dbName })
 		});
 		await until(() => replay.frames.length === 300);
 		expect(replay.range).toEqual({ from: T0, to: T0 + 1495, count: 300 });
@@ -139,14 +136,8 @@ describe('SessionReplay', () => {
 	});
 
 	it('says replay is unavailable when IndexedDB refuses', async () => {
-		let replay!: SessionReplay;
-		const stop = $effect.root(() => {
-			replay = new SessionReplay({
-				group: () => GROUP,
-				ticker: () => 'SPX',
-				polled: () => undefined,
-				open: () => Promise.reject(new Error('private mode'))
-			});
+		const { replay, stop } = replayOf({
+			open: () => Promise.reject(new Error('private mode'))
 		});
 		await until(() => replay.status === 'unavailable');
 		expect(replay.frames).toEqual([]);
@@ -184,20 +175,14 @@ describe('SessionReplay', () => {
 			// Today's ring holds other moments: a past day does not show them.
 			const dbName = await seededRing(30);
 			const asked: [string, string, BackfillQuery][] = [];
-			let replay!: SessionReplay;
-			const stop = $effect.root(() => {
-				replay = new SessionReplay({
-					group: () => GROUP,
-					ticker: () => 'SPX',
-					stream: () => 'classic_gex_full',
-					day: () => DAY,
-					polled: () => undefined,
-					open: () => StreamRecorder.open({ dbName }),
-					backfill: async (ticker, stream, query = {}) => {
-						asked.push([ticker, stream, query]);
-						return served(updatesOf(D0, 60));
-					}
-				});
+			const { replay, stop } = replayOf({
+				stream: () => 'classic_gex_full',
+				day: () => DAY,
+				open: () => StreamRecorder.open({ dbName }),
+				backfill: async (ticker, stream, query = {}) => {
+					asked.push([ticker, stream, query]);
+					return served(updatesOf(D0, 60));
+				}
 			});
 			await until(() => replay.frames.length === 12);
 			expect(asked).toEqual([
@@ -223,17 +208,11 @@ describe('SessionReplay', () => {
 		it('opens at a linked moment (the nearest snapshot) and says when nothing was recorded', async () => {
 			let answer: () => Promise<BackfillResult> = async () => served(updatesOf(D0, 60));
 			let day = $state<string | null>(DAY);
-			let replay!: SessionReplay;
-			const stop = $effect.root(() => {
-				replay = new SessionReplay({
-					group: () => GROUP,
-					ticker: () => 'SPX',
-					stream: () => 'classic_gex_full',
-					day: () => day,
-					polled: () => undefined,
-					open: () => Promise.reject(new Error('no ring in this test')),
-					backfill: () => answer()
-				});
+			const { replay, stop } = replayOf({
+				stream: () => 'classic_gex_full',
+				day: () => day,
+				open: () => Promise.reject(new Error('no ring in this test')),
+				backfill: () => answer()
 			});
 			replay.at = D0 + 22;
 			await until(() => replay.frames.length === 12);
@@ -278,20 +257,14 @@ describe('SessionReplay', () => {
 					() => ({ ...served(updatesOf(D0, 60)), recording: true }),
 					() => ({ ...served(updatesOf(D0 + 60, 30)), recording: false })
 				];
-				let replay!: SessionReplay;
-				const stop = $effect.root(() => {
-					replay = new SessionReplay({
-						group: () => GROUP,
-						ticker: () => 'SPX',
-						stream: () => 'classic_gex_full',
-						day: () => DAY,
-						polled: () => undefined,
-						open: () => Promise.reject(new Error('no ring in this test')),
-						backfill: async (_t, _s, query = {}) => {
-							asked.push(query);
-							return answers.shift()!();
-						}
-					});
+				const { replay, stop } = replayOf({
+					stream: () => 'classic_gex_full',
+					day: () => DAY,
+					open: () => Promise.reject(new Error('no ring in this test')),
+					backfill: async (_t, _s, query = {}) => {
+						asked.push(query);
+						return answers.shift()!();
+					}
 				});
 				await vi.advanceTimersByTimeAsync(0);
 				flushSync();
@@ -322,29 +295,23 @@ describe('SessionReplay', () => {
 				const asked: BackfillQuery[] = [];
 				let release!: () => void;
 				const released = new Promise<void>((resolve) => (release = resolve));
-				let replay!: SessionReplay;
-				const stop = $effect.root(() => {
-					replay = new SessionReplay({
-						group: () => GROUP,
-						ticker: () => 'SPX',
-						stream: () => 'classic_gex_full',
-						day: () => DAY,
-						polled: () => undefined,
-						open: () => Promise.reject(new Error('no ring in this test')),
-						// As the decode worker does with onBatch: the updates come in batches (a
-						// batch may end inside a minute) and the result holds none of them.
-						backfill: async (_t, _s, query = {}, options = {}) => {
-							asked.push(query);
-							if (query.from !== undefined) {
-								return { ...served(updatesOf(D0 + 180, 10)), recording: false };
-							}
-							const day = updatesOf(D0, 180);
-							options.onBatch?.(day.slice(0, 15)); // 0:00-1:10 of the first minutes
-							await released;
-							options.onBatch?.(day.slice(15));
-							return { ...served([]), recording: true, last: day.at(-1)!.timestamp };
+				const { replay, stop } = replayOf({
+					stream: () => 'classic_gex_full',
+					day: () => DAY,
+					open: () => Promise.reject(new Error('no ring in this test')),
+					// As the decode worker does with onBatch: the updates come in batches (a
+					// batch may end inside a minute) and the result holds none of them.
+					backfill: async (_t, _s, query = {}, options = {}) => {
+						asked.push(query);
+						if (query.from !== undefined) {
+							return { ...served(updatesOf(D0 + 180, 10)), recording: false };
 						}
-					});
+						const day = updatesOf(D0, 180);
+						options.onBatch?.(day.slice(0, 15)); // 0:00-1:10 of the first minutes
+						await released;
+						options.onBatch?.(day.slice(15));
+						return { ...served([]), recording: true, last: day.at(-1)!.timestamp };
+					}
 				});
 				await vi.advanceTimersByTimeAsync(0);
 				flushSync();
@@ -373,19 +340,12 @@ describe('SessionReplay', () => {
 		it('returns to today: the ring and the live edge again', async () => {
 			const dbName = await seededRing(30);
 			let day = $state<string | null>(DAY);
-			let replay!: SessionReplay;
-			const stop = $effect.root(() => {
-				replay = new SessionReplay({
-					group: () => GROUP,
-					ticker: () => 'SPX',
-					stream: () => 'classic_gex_full',
-					day: () => day,
-					polled: () => undefined,
-					open: () => StreamRecorder.open({ dbName }),
-					refreshMs: 20,
-					backfill: async (_t, _s, query = {}) =>
-						query.day ? served(updatesOf(D0, 60)) : served([])
-				});
+			const { replay, stop } = replayOf({
+				stream: () => 'classic_gex_full',
+				day: () => day,
+				open: () => StreamRecorder.open({ dbName }),
+				refreshMs: 20,
+				backfill: async (_t, _s, query = {}) => (query.day ? served(updatesOf(D0, 60)) : served([]))
 			});
 			await until(() => replay.frames.length === 12);
 			replay.scrubTo(3);
