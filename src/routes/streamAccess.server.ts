@@ -1,9 +1,13 @@
 /**
- * Whether this dashboard's account may stream (Quant tier: `api_websocket_access` permission and
- * max_level quant), asked server-side from the cached whoami. Pages subscribe to the relay only
- * when it may; otherwise they poll REST and the badge gives this reason.
+ * What this dashboard's account may fetch, decided server-side from the cached whoami before a
+ * page asks: whether it may stream (Quant tier: `api_websocket_access` permission and max_level
+ * quant; pages subscribe to the relay only when it may, otherwise they poll REST and the badge
+ * gives this reason), and which of a page's REST routes the proxy would refuse as locked or
+ * keyless (the page shows the refusal without fetching it).
  */
+import type { RouteError } from '$lib/cache/routeFetch';
 import { levelIncludes } from '$lib/contract/subscriptionLevels';
+import { UpstreamProxy } from '$lib/server/proxy';
 import { upstreamProxy } from '$lib/server/services';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { StreamAccess } from '$lib/live/streamFeed.svelte';
@@ -27,4 +31,42 @@ export async function streamAccess(): Promise<StreamAccess> {
 	} catch (err) {
 		return { ok: false, reason: `upstream unreachable (${(err as Error).message})` };
 	}
+}
+
+/**
+ * The refusals the /api proxy would answer for `routes` (paths under /api, e.g.
+ * `SPX/state/gex_full`), by route, when they are final for this account: locked (the package is
+ * not in the subscription) or no key configured. The same decision as the proxy's
+ * (`refuseLocked`), so the page shows the very message a request would have got. A route whose
+ * access cannot be decided now (upstream unreachable, whoami failing, an invalid path) is left
+ * out: the page asks, and the proxy answers.
+ */
+export async function knownRefusals(
+	routes: readonly string[]
+): Promise<Record<string, RouteError>> {
+	const refused: Record<string, RouteError> = {};
+	try {
+		const target = await upstreamTarget();
+		for (const path of routes) {
+			const resolved = UpstreamProxy.resolve('GET', path);
+			if (resolved.kind !== 'match') continue;
+			const { refusal } = await upstreamProxy().refuseLocked(target, resolved.route);
+			if (!refusal) continue;
+			const body = JSON.parse(String(refusal.body)) as {
+				error?: string;
+				reason?: string;
+				requires?: string;
+			};
+			if (body.reason !== 'locked' && body.reason !== 'no-key') continue;
+			refused[path] = {
+				status: refusal.status,
+				message: body.error ?? `HTTP ${refusal.status}`,
+				reason: body.reason,
+				requires: body.requires
+			};
+		}
+	} catch {
+		// Undecided: the page fetches and shows what the proxy answers.
+	}
+	return refused;
 }

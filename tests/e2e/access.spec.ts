@@ -10,6 +10,12 @@ test('a Classic-level key sees locked features as locked, not as errors', async 
 	try {
 		await useDemoAccount(page, 'demo-classic');
 		await expect(page.getByTestId('level')).toContainText('classic');
+		// The entitlements read as a table, every field in words (no raw JSON, no `null`).
+		const entitlement = (name: string) =>
+			page.locator(`[data-testid="entitlements"] [data-entitlement="${name}"] td`);
+		await expect(entitlement('gexbot')).toHaveText(['gexbot', 'classic', 'none', '–']);
+		await expect(entitlement('research')).toHaveText(['research', 'none', 'none', 'not active']);
+		await expect(page.getByTestId('whoami')).not.toContainText(/[{}"]|null/);
 		const feature = (route: string) => page.locator(`[data-feature="${route}"]`);
 		await expect(feature('classicChain')).toHaveAttribute('data-available', 'true');
 		for (const locked of ['stateSnapshot', 'orderflow', 'history', 'research']) {

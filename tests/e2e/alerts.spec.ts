@@ -60,6 +60,27 @@ for (const device of [
 			await expect(marketDays).toBeChecked();
 			await only.uncheck();
 			await expect(page.getByLabel('From (ET)')).toHaveCount(0);
+
+			// Refused again, each window field comes back as it was typed: a closed window keeps
+			// its hours and its ticked "market days only", an open one its unticked box.
+			await only.check();
+			await page.getByLabel('From (ET)').fill('10:15');
+			await expect(marketDays).toBeChecked();
+			await only.uncheck();
+			await page.getByTestId('rule-save').click();
+			await expect(page.getByTestId('rule-error')).toHaveText('price must be a number, got "abc"');
+			await expect(only).not.toBeChecked();
+			await only.check();
+			await expect(page.getByLabel('From (ET)')).toHaveValue('10:15');
+			await expect(marketDays).toBeChecked();
+			await marketDays.uncheck();
+			await page.getByTestId('rule-save').click();
+			await expect(page.getByTestId('rule-error')).toHaveText('price must be a number, got "abc"');
+			await expect(only).toBeChecked();
+			await expect(marketDays).not.toBeChecked();
+			await expect(page.getByLabel('From (ET)')).toHaveValue('10:15');
+			await expect(page.getByTestId('rule-price')).toHaveValue('abc');
+			await expect(page.getByTestId('rules')).toHaveCount(0);
 		});
 
 		test('a rule created on the page fires as a toast with a link to the view', async ({

@@ -27,6 +27,11 @@ test('desktop: live heatmap appends columns, hover reads a cell, keys zoom and p
 	const first = await attr(page, 'data-columns');
 	await expect.poll(() => attr(page, 'data-columns'), { timeout: 30_000 }).toBeGreaterThan(first);
 	expect(await attr(page, 'data-rows')).toBeGreaterThan(10);
+	// The draw time is for tests and benches (an attribute), not text shown to the user.
+	await expect(page.getByTestId('heatmap')).toHaveAttribute('data-draw-ms', /^\d+\.\d$/);
+	await expect(page.getByTestId('heatmap')).toHaveAttribute('data-draw-mode', /\w/);
+	await expect(page.getByRole('toolbar', { name: 'Heatmap zoom' })).not.toContainText(/\bms\b/);
+	expect(await page.locator('body').innerText()).not.toMatch(/draw [\d.]+ ms/);
 
 	// Hover the newest columns near the middle row: strike, ET time and a value.
 	const canvas = page.getByTestId('heatmap');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { useDemoAccount } from './demoAccount';
+import { useDemoAccount, watchRefusals } from './demoAccount';
 
 async function points(page: Page): Promise<number> {
 	return Number(await page.getByTestId('timeline').getAttribute('data-points'));
@@ -231,15 +231,24 @@ test('an Orderflow-level account polls REST and still builds the series', async 
 	}
 });
 
-test('a Classic-only key sees the Orderflow view locked, with the reason', async ({ page }) => {
+test('a Classic-only key sees the Orderflow view locked, with the reason, without asking', async ({
+	page
+}) => {
 	try {
 		await useDemoAccount(page, 'demo-classic');
+		// The server knows the account's entitlements: the locked route is not fetched (a refused
+		// fetch would answer 403 and log a console error).
+		const seen = watchRefusals(page);
 		await page.goto('/SPX/orderflow');
 		const locked = page.getByTestId('locked');
 		await expect(locked).toBeVisible();
 		await expect(locked).toContainText('Orderflow package');
 		await expect(page.getByTestId('snapshot')).toHaveCount(0);
 		await expect(page.getByTestId('series')).toHaveCount(0);
+		await page.waitForLoadState('networkidle');
+		await page.waitForTimeout(1_500);
+		expect(seen.forbidden).toEqual([]);
+		expect(seen.consoleErrors).toEqual([]);
 		await page.screenshot({ path: 'test-results/orderflow-locked.png' });
 	} finally {
 		await useDemoAccount(page, 'demo-research');

@@ -5,7 +5,7 @@
  * field filled). scripts/e2e.js runs this file against both.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { useDemoAccount } from './demoAccount';
+import { useDemoAccount, watchRefusals } from './demoAccount';
 
 const PROFILE = process.env.GEXDECK_SERVICE_PAYLOADS === 'documented' ? 'documented' : 'observed';
 
@@ -163,9 +163,15 @@ test('the State GEX view draws the histogram with the majors and max change', as
 	if (PROFILE === 'observed') {
 		// The service sends State's OI side and zero gamma as 0: n/a, never a level at 0.
 		await expect(page.getByTestId('majors-zero-gamma')).toHaveText('n/a for State');
-		await expect(page.getByTestId('zero-gamma')).toHaveText('n/a for State');
-		await expect(page.getByTestId('risk-reversal')).toHaveText('n/a for State');
-		await expect(page.getByTestId('sums')).toContainText('n/a for State');
+		// The figure cards leave those fields out and say so once, in one muted note.
+		await expect(page.getByTestId('state-unpublished')).toHaveText(
+			'OI-based figures, zero gamma and Δ risk reversal are not published by the State API.'
+		);
+		await expect(page.getByTestId('figures')).not.toContainText('n/a');
+		await expect(page.getByTestId('zero-gamma')).toHaveCount(0);
+		await expect(page.getByTestId('risk-reversal')).toHaveCount(0);
+		await expect(page.getByTestId('sums')).toHaveText(/\d/);
+		await expect(page.getByTestId('sums')).not.toContainText('/');
 		await expect(page.getByTestId('net-gex')).toContainText('n/a for State');
 		await expect(page.locator('line[data-level="zero"]')).toHaveCount(0);
 		await expect(page.locator('line[data-level="mpos"]')).toHaveCount(1);
@@ -180,7 +186,12 @@ test('the State GEX view draws the histogram with the majors and max change', as
 		}
 	} else {
 		await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
+		// A service that fills them: every figure is shown, and no note.
 		await expect(page.getByTestId('risk-reversal')).toHaveText(/^-?\d\.\d{3}$/);
+		await expect(page.getByTestId('zero-gamma')).toHaveText(/^[\d,]+\.\d{2}$/);
+		await expect(page.getByTestId('sums')).toContainText(' / ');
+		await expect(page.getByTestId('major-pos')).toContainText(' / ');
+		await expect(page.getByTestId('state-unpublished')).toHaveCount(0);
 		await page.screenshot({ path: `test-results/state-gex-${PROFILE}.png`, fullPage: true });
 		// OI metric: the bars follow the OI column of the state chain.
 		await page.getByTestId('metric-oi').click();
@@ -296,17 +307,30 @@ test('a State account polls every second and a reload paints the cached profile'
 	}
 });
 
-test('a Classic-only key sees the State views locked with the reason', async ({ page }) => {
+test('a Classic-only key sees the State views locked with the reason, without asking', async ({
+	page
+}) => {
 	try {
 		await useDemoAccount(page, 'demo-classic');
+		// The server knows the account's entitlements: the locked routes are not fetched (each
+		// refused fetch would answer 403 and log a console error).
+		const seen = watchRefusals(page);
 		for (const path of ['/SPX/state/gamma_zero', '/SPX/state/gex_full']) {
 			await page.goto(path);
 			await expect(page.getByTestId('locked')).toContainText('State package');
 			await expect(page.getByTestId('locked')).toContainText('Locked');
 			expect(await page.locator('rect.ladder-bar, rect.bar').count()).toBe(0);
 			await expect(page.getByTestId('loading')).toHaveCount(0);
+			await page.waitForLoadState('networkidle');
 		}
 		await expect(page.getByTestId('majors-panel')).toHaveCount(0);
+		// Switching category in the page (a client navigation) knows it too.
+		await page.getByTestId('expiry-zero').click();
+		await expect(page).toHaveURL(/\/SPX\/state\/gex_zero/);
+		await expect(page.getByTestId('locked')).toContainText('State package');
+		await page.waitForTimeout(1_500);
+		expect(seen.forbidden).toEqual([]);
+		expect(seen.consoleErrors).toEqual([]);
 		await page.screenshot({ path: 'test-results/state-locked.png' });
 	} finally {
 		await useDemoAccount(page, 'demo-research');

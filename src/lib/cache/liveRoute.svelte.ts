@@ -36,14 +36,25 @@ export class LiveRoute<T> {
 
 	private readonly liveIntervalMs: number;
 	private readonly closedIntervalMs: number;
+	private readonly refused: RouteError | undefined;
 
+	/**
+	 * @param options.refused the proxy's refusal of this route, already known (the page's server
+	 *   load decided it from the account's entitlements): the route is never fetched nor painted
+	 *   from the cache, and `error` says why from the start.
+	 */
 	constructor(
 		readonly route: string,
 		private readonly parse: (value: unknown) => T,
-		options: { liveIntervalMs?: number; closedIntervalMs?: number } = {}
+		options: { liveIntervalMs?: number; closedIntervalMs?: number; refused?: RouteError } = {}
 	) {
 		this.liveIntervalMs = options.liveIntervalMs ?? LIVE_INTERVAL_MS;
 		this.closedIntervalMs = options.closedIntervalMs ?? CLOSED_INTERVAL_MS;
+		this.refused = options.refused;
+		if (this.refused) {
+			this.error = this.refused;
+			this.loading = false;
+		}
 	}
 
 	private timestampOf(value: unknown): number | null {
@@ -72,6 +83,7 @@ export class LiveRoute<T> {
 	}
 
 	start(): () => void {
+		if (this.refused) return () => {};
 		this.stopped = false;
 		const onVisibility = () => {
 			if (document.hidden) this.clearTimer();
@@ -114,6 +126,7 @@ export class LiveRoute<T> {
 
 	/** Fetch now (also used by a Retry button). */
 	async tick(): Promise<void> {
+		if (this.refused) return;
 		this.clearTimer();
 		this.inFlight?.abort();
 		const controller = new AbortController();

@@ -2,7 +2,8 @@
  * LiveView over a LiveStream on a fake worker and a mocked /api: streamed values are the view's
  * value and go to the snapshot cache under the route (no poll meanwhile); when the group goes
  * silent the poller of the route takes over and its parsed answers are the value; a past day
- * neither streams nor polls; and the shared clock ticks only while an effect reads it.
+ * neither streams nor polls, nor is a route the server knows is refused (locked) ever fetched;
+ * and the shared clock ticks only while an effect reads it.
  */
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -56,7 +57,9 @@ async function settle() {
 }
 
 /** A LiveView of ROUTE / GROUP for an account that may stream, in its own effect root. */
-function classicView(extra: Pick<LiveViewSource<ClassicChain>, 'open' | 'live'>) {
+function classicView(
+	extra: Pick<LiveViewSource<ClassicChain>, 'open' | 'live' | 'refusals' | 'access'>
+) {
 	let view!: LiveView<ClassicChain>;
 	const stop = $effect.root(() => {
 		view = new LiveView<ClassicChain>({
@@ -108,6 +111,46 @@ describe('LiveView', () => {
 		expect(api.routes).toEqual([]);
 		expect(view.value).toBeUndefined();
 		expect(view.feed.badge.text).toMatch(/past day/);
+		stop();
+	});
+});
+
+describe('LiveView of a route the server knows is refused', () => {
+	const LOCKED = {
+		status: 403,
+		message: 'Your subscription does not include the State package.',
+		reason: 'locked' as const,
+		requires: 'State package'
+	};
+
+	it('says why at once and never fetches or polls it', async () => {
+		const { view, stop } = classicView({
+			access: () => ({ ok: false, reason: 'streaming needs the Quant tier' }),
+			refusals: () => ({ [ROUTE]: LOCKED })
+		});
+		expect(view.locked).toBe(true);
+		vi.advanceTimersByTime(5_000);
+		await settle();
+		expect(api.routes).toEqual([]);
+		expect(view.polled?.error).toEqual(LOCKED);
+		expect(view.polled?.loading).toBe(false);
+		await view.polled?.tick(); // a Retry asks nothing either
+		expect(api.routes).toEqual([]);
+		expect(view.value).toBeUndefined();
+		stop();
+	});
+
+	it("polls as before when the refusal is another route's", async () => {
+		const { view, stop } = classicView({
+			access: () => ({ ok: false, reason: 'streaming needs the Quant tier' }),
+			refusals: () => ({ 'SPX/state/gex_full': LOCKED })
+		});
+		expect(view.locked).toBe(false);
+		await settle();
+		vi.advanceTimersByTime(1);
+		await settle();
+		expect(api.routes).toEqual([ROUTE]);
+		expect(view.value?.timestamp).toBe(chain.timestamp);
 		stop();
 	});
 });

@@ -8,6 +8,7 @@
  */
 import { untrack } from 'svelte';
 import { LiveRoute } from '$lib/cache/liveRoute.svelte';
+import type { RouteError } from '$lib/cache/routeFetch';
 import { writeSnapshot } from '$lib/cache/snapshotCache.svelte';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
 import { sharedLiveStream } from './sharedStream';
@@ -26,6 +27,12 @@ export interface LiveViewSource<T> {
 	shape?: (u: StreamUpdate) => T | undefined;
 	/** A streamed value as the REST body the snapshot cache keeps (default: the value itself). */
 	restBody?: (value: T) => unknown;
+	/**
+	 * Routes the proxy is known to refuse for this account (locked, no key), by route, as the
+	 * page's server load decided them (routes/streamAccess.server.ts `knownRefusals`): such a
+	 * route is not fetched, and the status line shows the refusal at once.
+	 */
+	refusals?: () => Readonly<Record<string, RouteError>>;
 	/** False while the view shows no live data (a past day): neither streams nor polls. */
 	live?: () => boolean;
 	/** The tab's stream (default the shared one; tests pass one on a fake worker). */
@@ -54,9 +61,13 @@ export class LiveView<T> {
 	readonly polled: LiveRoute<T> | undefined = $derived.by(() =>
 		this.streaming ? undefined : this.poller
 	);
+	/** The current route's refusal the server already knew (see `refusals`), while live. */
+	readonly refusal: RouteError | undefined = $derived.by(() =>
+		this.liveNow ? this.source.refusals?.()[this.routeNow] : undefined
+	);
 	/** The route is locked for this account or has no key: retrying cannot help. */
 	readonly locked: boolean = $derived.by(() => {
-		const reason = this.polled?.error?.reason;
+		const reason = (this.refusal ?? this.polled?.error)?.reason;
 		return reason === 'locked' || reason === 'no-key';
 	});
 
@@ -84,7 +95,7 @@ export class LiveView<T> {
 		});
 		$effect(() => {
 			if (!live() || this.feed.streaming) return;
-			const r = new LiveRoute(this.routeNow, untrack(source.parse));
+			const r = new LiveRoute(this.routeNow, untrack(source.parse), { refused: this.refusal });
 			this.poller = r;
 			return r.start();
 		});

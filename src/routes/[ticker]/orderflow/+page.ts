@@ -5,9 +5,11 @@ import { ViewStateError } from '$lib/state/viewState';
 import type { PageLoad } from './$types';
 
 /** The whole view state comes from the URL, so a share link reproduces the view exactly. */
-export const load = (({ params, url }) => {
+export const load = (({ params, url, data }) => {
 	try {
 		return {
+			// What the proxy would refuse this account (+page.server.ts).
+			...data,
 			view: parseOrderflowView(params.ticker, url.searchParams),
 			// `day` (a past session) and `at` (the crosshair's moment), as every time-aware view.
 			time: parseTimeLink(url.searchParams)
