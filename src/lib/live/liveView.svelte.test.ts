@@ -58,7 +58,7 @@ async function settle() {
 
 /** A LiveView of ROUTE / GROUP for an account that may stream, in its own effect root. */
 function classicView(
-	extra: Pick<LiveViewSource<ClassicChain>, 'open' | 'live' | 'refusals' | 'access'>
+	extra: Partial<Pick<LiveViewSource<ClassicChain>, 'open' | 'live' | 'refusals' | 'access'>>
 ) {
 	let view!: LiveView<ClassicChain>;
 	const stop = $effect.root(() => {
