@@ -193,6 +193,14 @@ export interface SessionDayOptions {
 	 * midway leaves the view what it took, and the promise rejects.
 	 */
 	onBatch?: (updates: StreamUpdate[]) => void;
+	/**
+	 * A view of a picked day: when the day is still being recorded (a picked today), what the
+	 * server records after it is handed here every FOLLOW_MS (followRecordingDay) until the
+	 * recording ends or the signal aborts. Without it the day is read once.
+	 */
+	follow?: (updates: StreamUpdate[]) => void;
+	/** Whether the day is being followed (with `follow`): at the start, and false at its end. */
+	onfollowing?: (following: boolean) => void;
 }
 
 function aborted(): DOMException {
@@ -232,7 +240,7 @@ export async function fetchSessionDay(
 	query: BackfillQuery,
 	options: SessionDayOptions = {}
 ): Promise<BackfillResult> {
-	const { signal, read = fetchBackfill, now = Date.now, onBatch } = options;
+	const { signal, read = fetchBackfill, now = Date.now, onBatch, follow, onfollowing } = options;
 	const started = now();
 	for (let attempt = 0; ; attempt++) {
 		if (signal?.aborted) throw aborted();
@@ -244,6 +252,13 @@ export async function fetchSessionDay(
 				onBatch ? { onBatch: (u) => void (signal?.aborted || onBatch(u)) } : {}
 			);
 			if (signal?.aborted) throw aborted();
+			if (follow) {
+				void followRecordingDay(ticker, stream, query, result, (r) => follow(r.updates), {
+					signal: signal ?? new AbortController().signal,
+					read,
+					onfollowing
+				});
+			}
 			return result;
 		} catch (err) {
 			if (signal?.aborted) throw aborted();

@@ -12,13 +12,7 @@ import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesSto
 import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
 import { etDay } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import {
-	BackfillError,
-	fetchSessionDay,
-	followRecordingDay,
-	isAbort,
-	sessionQuery
-} from '$lib/stream/backfillClient';
+import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
 import type { DayPendingNote } from '$lib/stream/dayPending';
 import type { StreamUpdate } from '$lib/stream/updates';
 
@@ -137,22 +131,14 @@ export class OrderflowSession {
 				onBatch: (updates) => {
 					this.pending = null;
 					take(updates);
-				}
+				},
+				// A picked day still being recorded (today) grows as the server records it.
+				follow: this.day === null ? undefined : take,
+				onfollowing: (on) => (this.following = on)
 			});
 			this.pending = null;
 			take(result.updates);
 			this.backfilled = count;
-			// A picked day still being recorded (today) grows as the server records it.
-			if (this.day !== null) {
-				void followRecordingDay(
-					this.ticker,
-					'orderflow_orderflow',
-					query,
-					result,
-					(r) => take(r.updates),
-					{ signal: this.stop.signal, onfollowing: (on) => (this.following = on) }
-				);
-			}
 		} catch (err) {
 			if (isAbort(err)) return;
 			this.pending = null;

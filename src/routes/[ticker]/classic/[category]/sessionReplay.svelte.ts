@@ -28,7 +28,6 @@ import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
-	followRecordingDay,
 	isAbort,
 	sessionQuery
 } from '$lib/stream/backfillClient';
@@ -190,23 +189,15 @@ export class SessionReplay {
 				onBatch: (updates) => {
 					this.pending = null;
 					add(chunker.push(updates));
-				}
+				},
+				// A picked day still being recorded (today) grows as the server records it.
+				follow: day === null ? undefined : (updates) => add(chunksOf(group, updates)),
+				onfollowing: (on) => (this.following = on)
 			}).then(
 				(result) => {
 					this.pending = null;
 					add([...chunker.push(result.updates), ...chunker.end()]);
 					this.backfilled = chunker.count;
-					// A picked day still being recorded (today) grows as the server records it.
-					if (day === null) return;
-					void followRecordingDay(
-						ticker,
-						stream,
-						query,
-						result,
-						(next) =>
-							(this.serverChunks = [...this.serverChunks, ...chunksOf(group, next.updates)]),
-						{ signal: stop.signal, read, onfollowing: (on) => (this.following = on) }
-					);
 				},
 				(err: unknown) => {
 					if (isAbort(err)) return;

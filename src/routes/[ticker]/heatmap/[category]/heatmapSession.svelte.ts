@@ -16,7 +16,6 @@ import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
-	followRecordingDay,
 	isAbort,
 	sessionQuery
 } from '$lib/stream/backfillClient';
@@ -84,7 +83,11 @@ export class HeatmapSession {
 					this.day ??= this.requestedDay ?? etDay(grid.times[0]);
 					this.grid = grid;
 					this.revision++;
-				}
+				},
+				// A picked day still being recorded (today) grows as the server records it.
+				follow:
+					this.requestedDay !== null && signal ? (updates) => this.addRecorded(updates) : undefined,
+				onfollowing: (on) => (this.following = on)
 			});
 			this.pending = null;
 			take(result.updates);
@@ -93,17 +96,6 @@ export class HeatmapSession {
 			this.loadedBytes = result.bytes;
 			this.decodeMs = result.decodeMs;
 			this.phase = grid.length > 0 ? 'ready' : 'empty';
-			// A picked day still being recorded (today) grows as the server records it.
-			if (this.requestedDay !== null && signal) {
-				void followRecordingDay(
-					this.ticker,
-					this.stream,
-					query,
-					result,
-					(r) => this.addRecorded(r.updates),
-					{ signal, read: this.read, onfollowing: (on) => (this.following = on) }
-				);
-			}
 		} catch (err) {
 			if (isAbort(err)) return;
 			this.pending = null;
