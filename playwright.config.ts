@@ -43,7 +43,10 @@ export default defineConfig({
 		env: {
 			HOST: '127.0.0.1',
 			PORT: String(port),
-			GEXDECK_DATA_DIR: dataDir
+			GEXDECK_DATA_DIR: dataDir,
+			// The alerts spec's webhook receiver listens on loopback, which webhooks may not reach
+			// unless allowed.
+			GEXDECK_WEBHOOK_ALLOW: '127.0.0.1'
 		}
 	}
 });

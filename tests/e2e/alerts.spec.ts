@@ -182,7 +182,7 @@ test.describe('webhooks and the file', () => {
 			await page.getByRole('button', { name: 'Add webhook' }).click();
 			const hook = page.getByTestId('webhook').filter({ hasText: url });
 			await hook.getByRole('button', { name: 'Test' }).click();
-			await expect(hook.getByTestId('webhook-failing')).toContainText('answered 500');
+			await expect(hook.getByTestId('webhook-failing')).toContainText('HTTP 500');
 
 			// A rule written by hand with a price that is not a number.
 			const file = join(process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e', 'alerts.json');

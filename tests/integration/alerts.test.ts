@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
+import { parseAllowList } from '../../src/lib/server/alerts/addressPolicy';
 import { AlertService } from '../../src/lib/server/alerts/service';
 import { StreamRelay } from '../../src/lib/server/stream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
@@ -112,11 +113,12 @@ beforeAll(async () => {
 		dataDir,
 		tap,
 		relay,
-		sender: { baseDelayMs: 50, maxDelayMs: 400 },
+		// The receivers listen on loopback, which a webhook reaches only when allowed.
+		sender: { baseDelayMs: 50, maxDelayMs: 400, allow: parseAllowList('127.0.0.1') },
 		log: (m) => logs.push(m)
 	}).start();
-	expect(alerts.saveWebhook({ id: 'fast', url: fast.url, format: 'json' }).ok).toBe(true);
-	expect(alerts.saveWebhook({ id: 'flaky', url: flaky.url, format: 'json' }).ok).toBe(true);
+	expect((await alerts.saveWebhook({ id: 'fast', url: fast.url, format: 'json' })).ok).toBe(true);
+	expect((await alerts.saveWebhook({ id: 'flaky', url: flaky.url, format: 'json' })).ok).toBe(true);
 	const rules = [
 		{ id: 'zg', name: 'UNG zero gamma', webhooks: ['fast'], cooldownSeconds: 0 },
 		// Fires once in the test's lifetime: the flaky receiver sees one firing's retries only.

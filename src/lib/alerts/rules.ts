@@ -224,12 +224,21 @@ function parseWindow(v: unknown): RuleWindow | null {
 	return { start, end, marketDays: w.marketDays === undefined ? true : flag(w, 'marketDays') };
 }
 
+/** Webhooks one rule may post to (each firing is one delivery per webhook). */
+export const MAX_WEBHOOKS_PER_RULE = 5;
+/** Webhooks in all (a rule on "every webhook" posts to each, so this is bounded too). */
+export const MAX_WEBHOOKS = 20;
+
 function parseWebhookIds(v: unknown): string[] | null {
 	if (v === undefined || v === null) return null;
 	if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !ID.test(x))) {
 		fail('webhooks must be a list of webhook ids, or null for every webhook');
 	}
-	return [...new Set(v as string[])];
+	const ids = [...new Set(v as string[])];
+	if (ids.length > MAX_WEBHOOKS_PER_RULE) {
+		fail(`a rule posts to at most ${MAX_WEBHOOKS_PER_RULE} webhooks, got ${ids.length}`);
+	}
+	return ids;
 }
 
 /** The chain source fields (default: the Classic full chain). */

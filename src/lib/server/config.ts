@@ -8,6 +8,7 @@
 import { env } from '$env/dynamic/private';
 import { isAbsolute, resolve } from 'node:path';
 import pkg from '../../../package.json';
+import { parseAllowList, type AllowList } from './alerts/addressPolicy';
 
 export interface DashboardConfig {
 	/** Upstream base URL including the version prefix (`https://api.gex.bot/v2`); undefined = embedded. */
@@ -34,6 +35,8 @@ export interface DashboardConfig {
 	secureCookies: boolean;
 	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
 	userAgent: string;
+	/** GEXDECK_WEBHOOK_ALLOW: the non-public hosts and ranges webhooks may reach (LAN receivers). */
+	webhookAllow: AllowList;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -109,7 +112,8 @@ export function config(): DashboardConfig {
 		addressHeader: nonEmpty(env.ADDRESS_HEADER)?.toLowerCase(),
 		xffDepth: Math.max(1, Number.parseInt(nonEmpty(env.XFF_DEPTH) ?? '1', 10) || 1),
 		secureCookies: origin?.startsWith('https:') ?? false,
-		userAgent: `gexdeck/${pkg.version}`
+		userAgent: `gexdeck/${pkg.version}`,
+		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW)
 	};
 	return cached;
 }

@@ -7,6 +7,7 @@
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
 import { alertService } from '$lib/server/alerts/alertsMount';
+import { config } from '$lib/server/config';
 import { describeEntryError } from '$lib/server/alerts/store';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -17,12 +18,22 @@ export const load = (() => {
 		file: s.store.path,
 		rules: s.rules(),
 		webhooks: s.webhooks(),
+		delivery: s.deliveryStats(),
 		firings: s.firings(),
 		feed: s.feedStatus(),
 		errors: state.errors.map((e) => ({ ...e, text: describeEntryError(e) })),
 		tickers: [...ALL_STREAM_TICKERS].sort()
 	};
 }) satisfies PageServerLoad;
+
+/**
+ * The dashboard's address for the links in firings: ORIGIN when set, else the address this
+ * request came to over plain http (adapter-node serves http only; without ORIGIN its url.origin
+ * guesses https, which gave links that do not open).
+ */
+function dashboardOrigin(url: URL): string {
+	return config().origin ?? `http://${url.host}`;
+}
 
 const str = (form: FormData, name: string) => {
 	const v = form.get(name);
@@ -70,7 +81,7 @@ export const actions = {
 	saveRule: async ({ request, url }) => {
 		const form = await request.formData();
 		const raw = ruleFromForm(form);
-		const r = alertService().saveRule(raw, url.origin);
+		const r = alertService().saveRule(raw, dashboardOrigin(url));
 		if (!r.ok) {
 			return fail(400, {
 				ruleError: r.error,
@@ -99,7 +110,7 @@ export const actions = {
 	},
 	saveWebhook: async ({ request, url }) => {
 		const form = await request.formData();
-		const r = alertService().saveWebhook(
+		const r = await alertService().saveWebhook(
 			{
 				id: str(form, 'id') || undefined,
 				name: str(form, 'name'),
@@ -107,7 +118,7 @@ export const actions = {
 				format: str(form, 'format'),
 				paused: str(form, 'paused') === 'true'
 			},
-			url.origin
+			dashboardOrigin(url)
 		);
 		if (!r.ok) {
 			return fail(400, {

@@ -25,7 +25,7 @@ export function alertService(): AlertService {
 		relay: streamRelay(),
 		poll: (path) => upstreamProxy().handle('GET', path, new URLSearchParams()),
 		isMarketOpen: () => isRegularTradingHours(Date.now()),
-		sender: { userAgent: config().userAgent },
+		sender: { userAgent: config().userAgent, allow: config().webhookAllow },
 		log: (message) => log.info(message)
 	}).start();
 	return service;

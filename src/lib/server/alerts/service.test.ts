@@ -100,15 +100,20 @@ describe('AlertService', () => {
 			tap,
 			watch: false,
 			sender: {
-				fetch: async (url, init) => {
-					posted.push({ url: String(url), body: String(init?.body) });
-					return new Response(null, { status: 204 });
+				// Public names pinned to a public address; the post is recorded, not sent.
+				resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+				post: async (url, o) => {
+					posted.push({ url: String(url), body: o.body });
+					return 204;
 				}
 			}
 		}).start();
-		expect(service.saveWebhook({ id: 'one', url: 'https://one.example/hook' }).ok).toBe(true);
+		expect((await service.saveWebhook({ id: 'one', url: 'https://one.example/hook' })).ok).toBe(
+			true
+		);
 		expect(
-			service.saveWebhook({ id: 'two', url: 'https://two.example/hook', format: 'slack' }).ok
+			(await service.saveWebhook({ id: 'two', url: 'https://two.example/hook', format: 'slack' }))
+				.ok
 		).toBe(true);
 		expect(
 			service.saveRule({

@@ -17,6 +17,7 @@ import { AlertEngine, streamOfRule, type Firing } from '../../alerts/engine';
 import {
 	describeRule,
 	groupOfRule,
+	MAX_WEBHOOKS_PER_RULE,
 	parseRule,
 	parseWebhook,
 	type AlertRule,
@@ -30,6 +31,8 @@ import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
 import { AlertStore, idOf, type AlertsState } from './store';
+import type { QueueStats } from './deliveryQueue';
+import { ruleWebhookRefusal, webhookRefusal, webhookTestFiring } from './webhookRules';
 import { WebhookSender, type SenderOptions, type WebhookHealth } from './webhooks';
 
 export const FIRINGS_KEPT = 100;
@@ -98,6 +101,17 @@ function holderSocket(onRevoked: (groups: { group: string; reason: string }[]) =
 		},
 		close: () => undefined
 	};
+}
+
+/**
+ * The origin firing links use: the first one a save came from, or the same host with the scheme
+ * the dashboard really serves (a link saved as https:// on a plain-http dashboard is corrected).
+ */
+function linkOrigin(stored: string | null | undefined, seen: string | undefined) {
+	if (!stored || !seen) return stored || seen || null;
+	const a = new URL(stored);
+	const b = new URL(seen);
+	return a.host === b.host && a.protocol !== b.protocol ? seen : stored;
 }
 
 export class AlertService {
@@ -189,7 +203,8 @@ export class AlertService {
 			: this.store.state.webhooks.filter(
 					(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
 				);
-		for (const hook of hooks) void this.sender.send(hook, firing);
+		// A hand-edited file may name more; a firing never fans out past the bound.
+		for (const hook of hooks.slice(0, MAX_WEBHOOKS_PER_RULE)) void this.sender.send(hook, firing);
 	}
 
 	private scheduleSave(): void {
@@ -240,16 +255,13 @@ export class AlertService {
 		const raw = { ...input, id: input.id || newId('r') };
 		const parsed = parseRule(raw);
 		if (!parsed.ok) return parsed;
-		const unknown = (parsed.value.webhooks ?? []).filter(
-			(id) => !this.store.state.webhooks.some((w) => w.id === id)
-		);
-		if (unknown.length > 0)
-			return { ok: false, error: `webhooks: no webhook with id ${unknown.join(', ')}` };
+		const refused = ruleWebhookRefusal(this.store.state, parsed.value);
+		if (refused) return { ok: false, error: refused };
 		this.update((file) => {
 			const i = file.rules.findIndex((r) => idOf(r) === parsed.value.id);
 			if (i >= 0) file.rules[i] = parsed.value;
 			else file.rules.push(parsed.value);
-			if (publicUrl && !file.publicUrl) file.publicUrl = publicUrl;
+			file.publicUrl = linkOrigin(file.publicUrl, publicUrl);
 		});
 		return parsed;
 	}
@@ -306,14 +318,20 @@ export class AlertService {
 		}));
 	}
 
-	saveWebhook(input: Record<string, unknown>, publicUrl?: string): Parsed<Webhook> {
+	/**
+	 * Adds or replaces a webhook once its host resolves to an address it may reach (checked
+	 * again at every delivery: DNS may change).
+	 */
+	async saveWebhook(input: Record<string, unknown>, publicUrl?: string): Promise<Parsed<Webhook>> {
 		const parsed = parseWebhook({ ...input, id: input.id || newId('w') });
 		if (!parsed.ok) return parsed;
+		const refused = await webhookRefusal(this.store.state, parsed.value, this.sender);
+		if (refused) return { ok: false, error: refused };
 		this.update((file) => {
 			const i = file.webhooks.findIndex((w) => idOf(w) === parsed.value.id);
 			if (i >= 0) file.webhooks[i] = parsed.value;
 			else file.webhooks.push(parsed.value);
-			if (publicUrl && !file.publicUrl) file.publicUrl = publicUrl;
+			file.publicUrl = linkOrigin(file.publicUrl, publicUrl);
 		});
 		return parsed;
 	}
@@ -333,37 +351,16 @@ export class AlertService {
 		return true;
 	}
 
+	/** The process's delivery queue: in flight, waiting, dropped, and its bounds. */
+	deliveryStats(): QueueStats {
+		return this.sender.queue.stats();
+	}
+
 	/** Sends a test message to one webhook, once; resolves with whether it was delivered. */
 	testWebhook(id: string): Promise<boolean> {
 		const hook = this.store.state.webhooks.find((w) => w.id === id);
 		if (!hook) return Promise.resolve(false);
-		const at = Math.floor(Date.now() / 1000);
-		const probe: AlertRule = {
-			id: 'webhook-test',
-			name: 'Webhook test',
-			ticker: 'SPX',
-			kind: 'gex_sign',
-			package: 'classic',
-			category: 'gex_full',
-			basis: 'vol',
-			hysteresis: 0,
-			paused: false,
-			cooldownSeconds: 0,
-			window: null,
-			webhooks: [id]
-		};
-		const firing = toAlertFiring(
-			probe,
-			{
-				ruleId: probe.id,
-				ticker: 'SPX',
-				kind: 'gex_sign',
-				at,
-				message: `Test message to ${hook.name}`,
-				values: {}
-			},
-			{ publicUrl: this.store.state.file.publicUrl, test: true }
-		);
+		const firing = webhookTestFiring(hook, this.store.state.file.publicUrl);
 		return this.sender.send(hook, firing, 1);
 	}
 

@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
 import type { Webhook } from '../../alerts/rules';
-import { webhookRequest, WebhookSender } from './webhooks';
+import { parseAllowList } from './addressPolicy';
+import { webhookRequest, WebhookSender, type SenderOptions } from './webhooks';
+
+/** The test receivers listen on loopback: a sender that may reach it. */
+const loopback = (o: SenderOptions = {}) =>
+	new WebhookSender({ allow: parseAllowList('127.0.0.1'), ...o });
 
 const firing: AlertFiring = {
 	type: 'gexdeck.alert',
@@ -74,14 +79,14 @@ describe('WebhookSender', () => {
 			n++;
 			res.writeHead(503).end();
 		});
-		const sender = new WebhookSender({ maxAttempts: 3, baseDelayMs: 10 });
+		const sender = loopback({ maxAttempts: 3, baseDelayMs: 10 });
 		expect(await sender.send(hook(`${base}/h`), firing)).toBe(false);
 		expect(n).toBe(3);
 		expect(sender.healthOf('w')).toMatchObject({
 			delivered: 0,
 			failed: 1,
 			consecutiveFailures: 3,
-			lastError: 'answered 503',
+			lastError: 'HTTP 503',
 			pending: 0
 		});
 	});
@@ -92,9 +97,7 @@ describe('WebhookSender', () => {
 			n++;
 			res.writeHead(404).end();
 		});
-		expect(await new WebhookSender({ baseDelayMs: 10 }).send(hook(`${base}/h`), firing)).toBe(
-			false
-		);
+		expect(await loopback({ baseDelayMs: 10 }).send(hook(`${base}/h`), firing)).toBe(false);
 		expect(n).toBe(1);
 	});
 
@@ -107,20 +110,27 @@ describe('WebhookSender', () => {
 		const base = await serve((_req, res) => {
 			res.writeHead(307, { location: `${target}/elsewhere` }).end();
 		});
-		const sender = new WebhookSender({ maxAttempts: 2, baseDelayMs: 10 });
+		const sender = loopback({ maxAttempts: 2, baseDelayMs: 10 });
 		expect(await sender.send(hook(`${base}/h`), firing)).toBe(false);
 		expect(targetHits).toBe(0);
 		expect(sender.healthOf('w').lastError).toBe(
-			'answered a redirect (307); redirects are not followed'
+			'HTTP 307 (a redirect; redirects are not followed)'
 		);
 	});
 
-	it('an unreachable receiver is a failure with the reason', async () => {
+	it('an unreachable receiver is a failure named by category, without address or port', async () => {
 		// A port that was just free: nothing listens there now.
 		const closed = await serve(() => undefined);
 		await new Promise((r) => servers.pop()!.close(r));
-		const sender = new WebhookSender({ maxAttempts: 1 });
+		const sender = loopback({ maxAttempts: 1 });
 		expect(await sender.send(hook(`${closed}/h`), firing)).toBe(false);
-		expect(sender.healthOf('w').lastError).toMatch(/ECONNREFUSED|connect/);
+		expect(sender.healthOf('w').lastError).toBe('refused');
+	});
+
+	it('a receiver that never answers is "timed out"', async () => {
+		const base = await serve(() => undefined);
+		const sender = loopback({ maxAttempts: 1, timeoutMs: 100 });
+		expect(await sender.send(hook(`${base}/h`), firing)).toBe(false);
+		expect(sender.healthOf('w').lastError).toBe('timed out');
 	});
 });

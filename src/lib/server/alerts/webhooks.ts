@@ -3,11 +3,23 @@
  * ntfy), and a sender that retries with exponential backoff and jitter and gives up after a
  * bound, keeping per-webhook health for the rules page.
  *
- * Requests go only to the URL the user entered: redirects are never followed (`redirect:
- * 'manual'`, a 3xx counts as a failure), and nothing in a firing can change the URL.
+ * Requests go only to the URL the user entered: redirects are never followed (a 3xx counts as a
+ * failure), nothing in a firing can change the URL, and the host must resolve to a public address
+ * or one the operator allowed (webhookTarget.ts), checked again at every attempt. Every attempt of
+ * the process waits in one bounded queue (deliveryQueue.ts); a failure is kept as a category
+ * ("refused", "timed out", "HTTP 500", "blocked address") without address or port.
  */
 import type { Webhook } from '../../alerts/rules';
 import type { AlertFiring } from '../../alerts/firing';
+import { EMPTY_ALLOW, type AllowList } from './addressPolicy';
+import { DeliveryQueue } from './deliveryQueue';
+import {
+	errorCategory,
+	postWebhook,
+	resolveTarget,
+	type PostOptions,
+	type Resolver
+} from './webhookTarget';
 
 export interface WebhookRequest {
 	body: string;
@@ -62,13 +74,21 @@ export interface WebhookHealth {
 }
 
 export interface SenderOptions {
-	fetch?: typeof fetch;
-	/** Attempts per delivery before giving up (default 5). */
+	/** Sends one attempt and resolves with the HTTP status (default: postWebhook, real sockets). */
+	post?: (url: URL, o: PostOptions) => Promise<number>;
+	/** Where webhooks may go besides public addresses (GEXDECK_WEBHOOK_ALLOW). */
+	allow?: AllowList;
+	/** Name resolution (default: the system's); tests pin names to addresses. */
+	resolve?: Resolver;
+	/** Attempts per delivery before giving up (default 4). */
 	maxAttempts?: number;
 	/** First retry delay and cap (default 1 s, 30 s); jitter is half the step. */
 	baseDelayMs?: number;
 	maxDelayMs?: number;
 	timeoutMs?: number;
+	/** Attempts in flight at once, over every webhook (default 4), and waiting (default 200). */
+	concurrency?: number;
+	maxQueued?: number;
 	userAgent?: string;
 	random?: () => number;
 	log?: (message: string) => void;
@@ -79,12 +99,18 @@ function permanent(status: number): boolean {
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/** What one attempt came to: delivered, or a category to show and whether to try again. */
+type Outcome = { ok: true } | { ok: false; error: string; retry: boolean };
+
 export class WebhookSender {
 	private readonly health = new Map<string, WebhookHealth>();
-	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+	private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+	readonly queue: DeliveryQueue;
 	private closed = false;
 
-	constructor(private readonly options: SenderOptions = {}) {}
+	constructor(private readonly options: SenderOptions = {}) {
+		this.queue = new DeliveryQueue(options.concurrency ?? 4, options.maxQueued ?? 200);
+	}
 
 	healthOf(id: string): WebhookHealth {
 		let h = this.health.get(id);
@@ -107,80 +133,113 @@ export class WebhookSender {
 		this.health.delete(id);
 	}
 
+	/** Whether `url` may be reached now (resolved and checked); the reason when not. */
+	async check(url: string): Promise<string | undefined> {
+		try {
+			await resolveTarget(new URL(url), this.options.allow ?? EMPTY_ALLOW, this.options.resolve);
+			return undefined;
+		} catch (e) {
+			return errorCategory(e).category;
+		}
+	}
+
 	/**
-	 * Delivers a firing to a webhook in the background; resolves with true once delivered,
-	 * false when given up (never rejects).
+	 * Delivers a firing to a webhook in the background through the global queue; resolves with
+	 * true once delivered, false when given up or dropped (never rejects).
 	 */
 	send(hook: Webhook, firing: AlertFiring, maxAttempts?: number): Promise<boolean> {
 		const h = this.healthOf(hook.id);
 		h.pending++;
 		const req = webhookRequest(hook, firing);
-		return this.attempt(hook, req, 1, maxAttempts ?? this.options.maxAttempts ?? 5).then((ok) => {
-			h.pending--;
-			if (ok) h.delivered++;
-			else {
-				h.failed++;
-				this.options.log?.(`alerts: webhook ${hook.name} (${hook.id}) gave up on ${firing.id}`);
-			}
-			return ok;
+		const max = maxAttempts ?? this.options.maxAttempts ?? 4;
+		return new Promise<boolean>((done) => {
+			const finish = (ok: boolean) => {
+				h.pending--;
+				if (ok) h.delivered++;
+				else {
+					h.failed++;
+					this.options.log?.(`alerts: webhook ${hook.name} (${hook.id}) gave up on ${firing.id}`);
+				}
+				done(ok);
+			};
+			const enqueue = (n: number) => {
+				if (this.closed) return finish(false);
+				this.queue.push(
+					async () => {
+						const outcome = await this.attempt(hook, req);
+						if (outcome.ok) return finish(true);
+						if (this.closed || n >= max || !outcome.retry) return finish(false);
+						this.later(n, () => enqueue(n + 1));
+					},
+					() => {
+						this.fail(h, 'dropped: delivery queue full');
+						finish(false);
+					}
+				);
+			};
+			enqueue(1);
 		});
 	}
 
-	private async attempt(
-		hook: Webhook,
-		req: WebhookRequest,
-		n: number,
-		max: number
-	): Promise<boolean> {
-		if (this.closed) return false;
-		const h = this.healthOf(hook.id);
-		const fetcher = this.options.fetch ?? fetch;
-		let status = 0;
-		let error: string;
-		try {
-			const res = await fetcher(hook.url, {
-				method: 'POST',
-				headers: { ...req.headers, 'user-agent': this.options.userAgent ?? 'gexdeck' },
-				body: req.body,
-				redirect: 'manual',
-				signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000)
-			});
-			status = res.status;
-			// The body is not needed; release the connection.
-			await res.body?.cancel().catch(() => undefined);
-			if (status >= 200 && status < 300) {
-				h.consecutiveFailures = 0;
-				h.lastOkAt = Date.now();
-				return true;
-			}
-			error =
-				status >= 300 && status < 400
-					? `answered a redirect (${status}); redirects are not followed`
-					: `answered ${status}`;
-		} catch (e) {
-			error =
-				e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-		}
+	private fail(h: WebhookHealth, error: string): void {
 		h.consecutiveFailures++;
 		h.lastError = error;
 		h.lastErrorAt = Date.now();
-		if (this.closed || n >= max || permanent(status)) return false;
+	}
+
+	/** Runs `then` after the backoff of attempt `n` (or at once when the sender closes). */
+	private later(n: number, then: () => void): void {
 		const base = this.options.baseDelayMs ?? 1000;
 		const step = Math.min(this.options.maxDelayMs ?? 30_000, base * 2 ** (n - 1));
 		const delay = step / 2 + ((this.options.random ?? Math.random)() * step) / 2;
-		await new Promise<void>((resolve) => {
-			const timer = setTimeout(() => {
-				this.timers.delete(timer);
-				resolve();
-			}, delay);
-			timer.unref?.();
-			this.timers.add(timer);
-		});
-		return this.attempt(hook, req, n + 1, max);
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			then();
+		}, delay);
+		timer.unref?.();
+		this.timers.set(timer, then);
 	}
 
-	/** Stops retrying (pending deliveries give up at their next step). */
+	private async attempt(hook: Webhook, req: WebhookRequest): Promise<Outcome> {
+		const h = this.healthOf(hook.id);
+		let outcome: Outcome;
+		try {
+			const status = await (this.options.post ?? postWebhook)(new URL(hook.url), {
+				headers: { ...req.headers, 'user-agent': this.options.userAgent ?? 'gexdeck' },
+				body: req.body,
+				timeoutMs: this.options.timeoutMs ?? 5000,
+				allow: this.options.allow ?? EMPTY_ALLOW,
+				resolve: this.options.resolve
+			});
+			if (status >= 200 && status < 300) outcome = { ok: true };
+			else
+				outcome = {
+					ok: false,
+					error:
+						status >= 300 && status < 400
+							? `HTTP ${status} (a redirect; redirects are not followed)`
+							: `HTTP ${status}`,
+					retry: !permanent(status)
+				};
+		} catch (e) {
+			const err = errorCategory(e);
+			outcome = { ok: false, error: err.category, retry: err.retryable };
+		}
+		if (outcome.ok) {
+			h.consecutiveFailures = 0;
+			h.lastOkAt = Date.now();
+		} else this.fail(h, outcome.error);
+		return outcome;
+	}
+
+	/** Stops delivering: waiting and backing-off deliveries give up now. */
 	close(): void {
 		this.closed = true;
+		this.queue.clear();
+		for (const [timer, then] of this.timers) {
+			clearTimeout(timer);
+			then();
+		}
+		this.timers.clear();
 	}
 }
