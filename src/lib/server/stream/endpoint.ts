@@ -3,6 +3,10 @@
  * dashboard (the caller's `authorize`, e.g. the session cookie), refuses cross-site upgrades
  * (a WebSocket is not covered by CORS), and speaks the viewer protocol: JSON control messages
  * in, JSON replies and binary relay frames out.
+ *
+ * Bounded per viewer and per client: at most MAX_VIEWERS_PER_CLIENT viewers of one client
+ * (session or address), control messages through a token bucket (unanswered past it, closed
+ * after CONTROL_OVERRUN_LIMIT more), and replies within the viewer's high-water mark (viewer.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,6 +15,7 @@ import { parseViewerRequest, STREAM_PATH } from '../../relay/protocol';
 import { cookieValue } from '../cookies';
 import { refuseSocket } from '../httpServer';
 import { log } from '../log';
+import { TokenBucket } from '../tokenBucket';
 import type { StreamRelay } from './relay';
 
 /** Decides whether an upgrade request may open a viewer (true), else the refusal status. */
@@ -29,6 +34,13 @@ export interface StreamEndpointOptions {
 	maxViewers?: number;
 	/** Server ping interval to find dead viewers (default 30 s). */
 	pingIntervalMs?: number;
+	/** Who a viewer belongs to, for the per-client cap (default: the socket's peer address). */
+	clientOf?: (req: IncomingMessage) => string;
+	/** Viewers one client may hold at once (default MAX_VIEWERS_PER_CLIENT). */
+	maxViewersPerClient?: number;
+	/** Control messages a viewer may send: burst and sustained rate (default 40, 10 a second). */
+	controlBurst?: number;
+	controlPerSecond?: number;
 }
 
 export interface StreamEndpoint {
@@ -46,6 +58,13 @@ export interface StreamEndpoint {
  * is bounded by its high-water mark.
  */
 export const MAX_VIEWERS = 128;
+/** A quarter of the slots per client (session or address), so one cannot take them all. */
+export const MAX_VIEWERS_PER_CLIENT = 32;
+/**
+ * Control messages beyond the rate limit are not answered; a viewer that keeps sending this
+ * many more is closed (1008). A page sends a handful a minute.
+ */
+export const CONTROL_OVERRUN_LIMIT = 100;
 
 export function attachStreamEndpoint(
 	server: Server,
@@ -62,6 +81,9 @@ export function attachStreamEndpoint(
 		maxPayload: 64 * 1024
 	});
 	const alive = new WeakMap<WebSocket, boolean>();
+	const perClient = new Map<string, number>();
+	const maxPerClient = options.maxViewersPerClient ?? MAX_VIEWERS_PER_CLIENT;
+	const clientOf = options.clientOf ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? '?');
 
 	const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
 		// Node hands an upgrade's socket over with no 'error' listener: a peer that resets it
@@ -102,16 +124,47 @@ export function attachStreamEndpoint(
 		}
 		if (wss.clients.size >= maxViewers)
 			return refuseSocket(socket, 503, 'Too many stream viewers.');
-		wss.handleUpgrade(req, socket, head, (ws) => onViewer(ws, req));
+		const client = clientOf(req);
+		if ((perClient.get(client) ?? 0) >= maxPerClient) {
+			return refuseSocket(
+				socket,
+				503,
+				`Too many stream viewers from one client (${maxPerClient}).`
+			);
+		}
+		perClient.set(client, (perClient.get(client) ?? 0) + 1);
+		let claimed = true;
+		const release = () => {
+			if (!claimed) return;
+			claimed = false;
+			const n = (perClient.get(client) ?? 1) - 1;
+			if (n > 0) perClient.set(client, n);
+			else perClient.delete(client);
+		};
+		socket.once('close', release);
+		wss.handleUpgrade(req, socket, head, (ws) => {
+			ws.once('close', release);
+			onViewer(ws, req);
+		});
 	}
 
 	function onViewer(ws: WebSocket, req: IncomingMessage): void {
 		const label = `${req.socket.remoteAddress ?? '?'} ${String(req.headers['user-agent'] ?? '').slice(0, 60)}`;
 		alive.set(ws, true);
 		const viewer = relay.connect(ws, label);
+		const budget = new TokenBucket(options.controlBurst ?? 40, options.controlPerSecond ?? 10);
+		let overrun = 0;
 		ws.on('pong', () => alive.set(ws, true));
 		ws.on('message', (data, isBinary) => {
 			alive.set(ws, true);
+			if (!budget.take()) {
+				// Over the rate: not answered; a viewer that keeps on is closed.
+				if (++overrun >= CONTROL_OVERRUN_LIMIT) {
+					ws.close(1008, 'Too many control messages');
+					ws.terminate();
+				}
+				return;
+			}
 			if (isBinary) {
 				viewer.sendMessage({ type: 'error', message: 'Binary messages are not accepted.' });
 				return;

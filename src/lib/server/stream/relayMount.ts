@@ -12,11 +12,12 @@ import type { IncomingMessage } from 'node:http';
 import { config } from '../config';
 import { onHttpServer } from '../httpServer';
 import { log } from '../log';
-import { checkNodeRequest } from '../requestGate';
+import { SESSION_COOKIE } from '../auth';
+import { checkNodeRequest, clientAddressOf } from '../requestGate';
 import { upstreamTarget } from '../upstream';
 import { updateTap } from '../updates/tap';
 import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../relay/protocol';
-import { attachStreamEndpoint, type StreamEndpoint } from './endpoint';
+import { attachStreamEndpoint, cookieOf, type StreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
 
 let relay: StreamRelay | undefined;
@@ -43,6 +44,12 @@ export function authorizeViewer(req: IncomingMessage): true | { status: number; 
 	return verdict.ok ? true : { status: verdict.status, message: verdict.error };
 }
 
+/** The client a viewer counts against: its session when it has one, else its address. */
+function clientOf(req: IncomingMessage): string {
+	const session = cookieOf(req, SESSION_COOKIE);
+	return session ? `session ${session}` : `address ${clientAddressOf(req) ?? '?'}`;
+}
+
 /** Registers `/stream` on the dashboard's server once it is known (see httpServer.ts). */
 export function mountStreamRelay(): StreamRelay {
 	const r = streamRelay();
@@ -51,7 +58,8 @@ export function mountStreamRelay(): StreamRelay {
 	onHttpServer((server) => {
 		const attached = attachStreamEndpoint(server, r, authorizeViewer, {
 			// The gate checks Origin against the Host allowlist, stricter than Origin == Host.
-			sameOrigin: false
+			sameOrigin: false,
+			clientOf
 		});
 		endpoint = attached;
 		server.once('close', () => {

@@ -2,7 +2,8 @@
  * One viewer (a tab or device) connected to `/stream`: its socket, and a bounded, latest-only
  * queue per group. While the socket's send buffer is above the high-water mark, a new frame of
  * a group replaces the one waiting for that group (the older is dropped and counted), so a slow
- * viewer costs at most one pending frame per group, never unbounded memory.
+ * viewer costs at most one pending frame per group, never unbounded memory. Replies to its
+ * control messages respect the same mark: past it, the viewer is closed.
  */
 import type { RelayMessage } from '../../relay/protocol';
 
@@ -12,9 +13,13 @@ export interface ViewerSocket {
 	readonly bufferedAmount: number;
 	send(data: Uint8Array | string, cb?: (err?: Error) => void): void;
 	close(code?: number, reason?: string): void;
+	/** Drops the connection at once (no close handshake waiting behind unread data). */
+	terminate?(): void;
 }
 
 const OPEN = 1;
+/** Close code for a viewer that lets replies pile up (1008: policy violation). */
+export const NOT_READING_CLOSE_CODE = 1008;
 /** Default bytes a viewer may have in flight before frames start to be coalesced. */
 export const DEFAULT_VIEWER_HIGH_WATER = 1024 * 1024;
 
@@ -55,8 +60,22 @@ export class Viewer {
 		this.write(frame);
 	}
 
-	sendMessage(message: RelayMessage): void {
-		if (this.isOpen) this.socket.send(JSON.stringify(message));
+	/**
+	 * Sends a JSON reply within the high-water mark: a viewer whose buffer is already above it
+	 * is not reading (a flood of requests it does not collect), so it is closed instead of having
+	 * the reply buffered without bound. Returns whether the reply was sent.
+	 */
+	sendMessage(message: RelayMessage): boolean {
+		if (!this.isOpen) return false;
+		if (this.socket.bufferedAmount > this.highWater) {
+			// A close frame would wait behind the unread data: drop the connection instead.
+			this.pending.clear();
+			if (this.socket.terminate) this.socket.terminate();
+			else this.socket.close(NOT_READING_CLOSE_CODE, 'Not reading its replies');
+			return false;
+		}
+		this.socket.send(JSON.stringify(message));
+		return true;
 	}
 
 	/** Drops any pending frames of groups the viewer no longer holds. */
