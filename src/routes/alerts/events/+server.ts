@@ -2,14 +2,19 @@
  * `GET /alerts/events`: the firings of alert rules as Server-Sent Events, one `firing` event per
  * firing (the JSON of AlertFiring), for the toasts and notifications of every open tab. A
  * comment line every 25 s keeps proxies from closing an idle stream. The request gate of
- * hooks.server.ts covers it like every route (a session when a password is set).
+ * hooks.server.ts covers it like every route (a session when a password is set). At most
+ * alertEventStreams.max streams at once: past it, 503 with Retry-After (the tab's EventSource
+ * gives up; the page's next load opens a new one).
  */
 import { alertService } from '$lib/server/alerts/alertsMount';
+import { alertEventStreams } from '$lib/server/connectionCap';
 import type { RequestHandler } from './$types';
 
 const HEARTBEAT_MS = 25_000;
 
 export const GET: RequestHandler = ({ request }) => {
+	const release = alertEventStreams.acquire();
+	if (!release) return alertEventStreams.busy('alert streams');
 	const encoder = new TextEncoder();
 	let stop: (() => void) | undefined;
 	const body = new ReadableStream<Uint8Array>({
@@ -28,6 +33,7 @@ export const GET: RequestHandler = ({ request }) => {
 			stop = () => {
 				clearInterval(heartbeat);
 				unsubscribe();
+				release();
 			};
 			request.signal.addEventListener('abort', () => {
 				stop?.();

@@ -6,9 +6,11 @@
  * While the service still generates the day, the answer is a 504 with where it stands (queue
  * position, progress, wait: the service's body) and a Retry-After, within a few seconds, so the
  * page shows progress instead of a spinner held for a minute (historyDayStatus).
+ * At most historyStreams.max answers stream at once (503 with Retry-After past it).
  * Behind the dashboard's gate like every route (hooks.server.ts).
  */
 import { config } from '$lib/server/config';
+import { historyStreams, releasingStream } from '$lib/server/connectionCap';
 import { backfillResponse } from '$lib/server/recorder/backfillResponse';
 import { historyPendingBody } from '$lib/contract/historyPending';
 import { HistoryImportError, historyDayStatus } from '$lib/server/recorder/historyImport';
@@ -51,6 +53,12 @@ export const GET: RequestHandler = async ({ params, url }) => {
 			);
 		}
 	}
+	// A slot per answer that streams: at most historyStreams.max at once, 503 + Retry-After past it.
+	const release = historyStreams.acquire();
+	if (!release) return historyStreams.busy('history answers');
 	const answer = backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
-	return new Response(answer.body, { status: answer.status, headers: answer.headers });
+	if (typeof answer.body === 'string') release();
+	const body =
+		typeof answer.body === 'string' ? answer.body : releasingStream(answer.body, release);
+	return new Response(body, { status: answer.status, headers: answer.headers });
 };
