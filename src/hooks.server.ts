@@ -15,6 +15,7 @@ import {
 	guardHttpServer,
 	guardProcess,
 	newCsrfToken,
+	proxyRefusal,
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
@@ -34,7 +35,8 @@ export const init: ServerInit = async () => {
 		process.env.HOST = '127.0.0.1';
 	}
 	const cfg = config();
-	const refusal = bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password));
+	const refusal =
+		bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password)) ?? proxyRefusal(cfg);
 	if (refusal) throw new Error(refusal);
 	// Stored state is read now: a corrupt settings or ledger file stops the start with an error
 	// naming the file (a copy kept), rather than surfacing later or being silently reset.

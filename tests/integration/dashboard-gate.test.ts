@@ -2,7 +2,8 @@
  * The request gate over real sockets, on the built dashboard: DNS rebinding (a foreign Host gets
  * 421, a foreign Origin 403) on every entry point (pages, forms, the /api fast path, the /stream
  * upgrade); only /login is public; `next` after login stays on this site; HSTS under an https
- * ORIGIN; and safe defaults however the server is started (`npm start`, `node build`).
+ * ORIGIN; a proxy setting (ORIGIN, ADDRESS_HEADER) without a password refuses to start; and safe
+ * defaults however the server is started (`npm start`, `node build`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -191,15 +192,32 @@ describe('https ORIGIN behind a reverse proxy', () => {
 });
 
 describe('reverse proxy on this machine without a password', () => {
-	it('refuses forwarded network clients on every entry point (ADDRESS_HEADER)', async () => {
-		const d = await dashboard({ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '1' });
-		const remote = { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' };
-		expect((await rawRequest(d.port, 'GET', '/api/tickers', remote)).status).toBe(403);
-		expect((await rawRequest(d.port, 'GET', '/account', remote)).status).toBe(403);
-		expect((await upgradeStatus(d.port, '/stream', remote)).status).toBe(403);
-		const local = { 'x-forwarded-for': '203.0.113.7, 127.0.0.1' };
-		expect((await rawRequest(d.port, 'GET', '/api/tickers', local)).status).toBe(200);
-		expect((await rawRequest(d.port, 'GET', '/account', local)).status).toBe(200);
+	it('ORIGIN (a public host) or ADDRESS_HEADER without GEXDECK_PASSWORD refuses to start, saying why', async () => {
+		for (const env of [
+			{ ORIGIN: 'https://gex.example.test' },
+			{ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '1' }
+		]) {
+			for (const args of [['build'], ['scripts/start.js']]) {
+				const run = await runToExit(args, {
+					HOST: '127.0.0.1',
+					PORT: '0',
+					GEXDECK_PASSWORD: undefined,
+					GEXDECK_UPSTREAM: stub.url,
+					...env
+				});
+				const name = `${Object.keys(env)[0]} ${args[0]}`;
+				expect(run.code, name).not.toBe(0);
+				expect(run.output, name).toContain(`${Object.keys(env)[0]}=`);
+				expect(run.output, name).toMatch(/GEXDECK_PASSWORD is not set: a proxy on this machine/);
+			}
+		}
+	});
+
+	it('a loopback ORIGIN without a password still starts (nothing is published)', async () => {
+		const d = await dashboard({ ORIGIN: 'http://127.0.0.1:3000' }, 'build');
+		expect(
+			(await rawRequest(d.port, 'GET', '/api/tickers', { host: '127.0.0.1:3000' })).status
+		).toBe(200);
 	});
 });
 

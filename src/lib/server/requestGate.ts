@@ -77,6 +77,32 @@ export function bindRefusal(host: string, passwordRequired: boolean): string | u
 	);
 }
 
+/**
+ * Why the dashboard must not start with this proxy configuration (undefined when it may): ORIGIN
+ * naming a public host, or ADDRESS_HEADER, says a reverse proxy publishes the dashboard; behind a
+ * proxy on this machine every visitor arrives from loopback, so without a password the internet
+ * would get the account.
+ */
+export function proxyRefusal(cfg: {
+	password?: string;
+	origin?: string;
+	addressHeader?: string;
+}): string | undefined {
+	if (cfg.password) return undefined;
+	const setting = cfg.addressHeader
+		? `ADDRESS_HEADER=${cfg.addressHeader}`
+		: cfg.origin && !isLoopbackAddress(new URL(cfg.origin).hostname)
+			? `ORIGIN=${cfg.origin}`
+			: undefined;
+	if (!setting) return undefined;
+	return (
+		`gexdeck: ${setting} says a reverse proxy publishes the dashboard, but GEXDECK_PASSWORD is ` +
+		'not set: a proxy on this machine connects from loopback, so every visitor would get the ' +
+		'dashboard (and your API key) without a login. Set GEXDECK_PASSWORD, or unset ORIGIN and ' +
+		'ADDRESS_HEADER to use gexdeck on this machine only.'
+	);
+}
+
 /** The gate's policy from the dashboard's configuration. */
 export function currentPolicy(): GatePolicy {
 	const cfg = config();
