@@ -2,11 +2,17 @@
  * Connection caps of the built dashboard over real sockets: the alert firing streams
  * (/alerts/events, SSE) past alertEventStreams.max answer 503 with Retry-After at once instead
  * of piling up (3,000 were accepted before), and a slot comes back when a stream closes.
+ * /readyz in password mode names the relay's state only to a session, and writes no file per
+ * call.
  */
 import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEventStreams } from '../../src/lib/server/connectionCap';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+	logIn,
 	rawRequest,
 	startDashboard,
 	startStubUpstream,
@@ -57,5 +63,34 @@ describe('/alerts/events cap', () => {
 		}
 		expect(again).toBeDefined();
 		for (const req of [...open, again!]) req.destroy();
+	});
+});
+
+describe('/readyz with a password', () => {
+	it('tells the relay state only to a session; a hundred calls write no file', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-readyz-'));
+		const p = await startDashboard(
+			{ ...stub.env, GEXDECK_PASSWORD: 'pw', GEXDECK_DATA_DIR: dataDir },
+			'build'
+		);
+		try {
+			const anon = await rawRequest(p.port, 'GET', '/readyz');
+			expect(Object.keys(JSON.parse(anon.body).checks).sort()).toEqual([
+				'disk',
+				'shutdown',
+				'upstream'
+			]);
+			const { session } = await logIn(p, 'pw');
+			const authed = await rawRequest(p.port, 'GET', '/readyz', {
+				cookie: `gexdeck_session=${session}`
+			});
+			expect(JSON.parse(authed.body).checks.relay).toBeDefined();
+			// Creating and removing a probe file changes the folder's mtime; a hundred calls do not.
+			const before = statSync(dataDir).mtimeMs;
+			for (let i = 0; i < 100; i++) await rawRequest(p.port, 'GET', '/readyz');
+			expect(statSync(dataDir).mtimeMs).toBe(before);
+		} finally {
+			await p.stop();
+		}
 	});
 });

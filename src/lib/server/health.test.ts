@@ -1,10 +1,16 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedReachability, diskWritable, readiness, type ReadinessDeps } from './health';
+import {
+	cachedDiskWritable,
+	cachedReachability,
+	diskWritable,
+	readiness,
+	type ReadinessDeps
+} from './health';
 import { isPublicPath } from './requestGate';
 
 let server: Server;
@@ -98,6 +104,31 @@ describe('readiness', () => {
 		);
 		expect(stopping).toMatchObject({ status: 'not ready', checks: { shutdown: 'in progress' } });
 		expect(asked).toBe(false);
+	});
+});
+
+describe('readyz without a session', () => {
+	it('leaves the relay state out when asked to, still counting it', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-ready-'));
+		const base = { stopping: () => false, upstreamReachable: async () => true, dataDir };
+		const hidden = await readiness({ ...base, relayState: () => 'closed', showRelay: false });
+		expect(hidden).toEqual({
+			status: 'not ready',
+			checks: { upstream: 'ok', disk: 'ok', shutdown: 'no' }
+		});
+	});
+
+	it('probes the disk at most once per period: no file per call', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'gexdeck-ready-'));
+		let t = 0;
+		const probe = cachedDiskWritable(dir, 10_000, () => t);
+		expect(probe()).toBe(true);
+		rmSync(dir, { recursive: true });
+		writeFileSync(dir, ''); // the folder is gone, a file in its place
+		t = 9_999;
+		expect(probe()).toBe(true); // cached: nothing was written
+		t = 10_000;
+		expect(probe()).toBe(false);
 	});
 });
 

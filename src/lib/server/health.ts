@@ -5,7 +5,8 @@
  *
  * Ready means: not shutting down, the upstream answers HTTP at all (any status; no key is sent,
  * so no quota is spent; the answer is cached briefly so probes cannot hammer it), the relay is
- * not closed, and the data folder is writable.
+ * not closed, and the data folder is writable (probed at most every 10 s). The relay's state is
+ * named only to a caller with a session when a password is set.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ export interface Readiness {
 	checks: {
 		upstream: CheckResult;
 		disk: CheckResult;
-		relay: RelayState;
+		/** Left out for a caller without a session when a password is set. */
+		relay?: RelayState;
 		shutdown: 'no' | 'in progress';
 	};
 }
@@ -29,6 +31,10 @@ export interface ReadinessDeps {
 	upstreamReachable: () => Promise<boolean>;
 	relayState: () => RelayState;
 	dataDir: string;
+	/** The disk check (default: diskWritable(dataDir) now); the route caches it. */
+	disk?: () => boolean;
+	/** Whether the answer may name the relay's state (default true). */
+	showRelay?: boolean;
 }
 
 /** Whether `dir` accepts a new file (created, written and removed again). */
@@ -48,7 +54,7 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
 	const stopping = deps.stopping();
 	const [upstream, disk] = await Promise.all([
 		stopping ? Promise.resolve(false) : deps.upstreamReachable().catch(() => false),
-		Promise.resolve(diskWritable(deps.dataDir))
+		Promise.resolve(deps.disk ? deps.disk() : diskWritable(deps.dataDir))
 	]);
 	const relay = deps.relayState();
 	const ready = !stopping && upstream && disk && relay !== 'closed';
@@ -57,9 +63,29 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
 		checks: {
 			upstream: upstream ? 'ok' : 'failing',
 			disk: disk ? 'ok' : 'failing',
-			relay,
+			...(deps.showRelay === false ? {} : { relay }),
 			shutdown: stopping ? 'in progress' : 'no'
 		}
+	};
+}
+
+/**
+ * diskWritable(dir), probed at most once per `cacheMs`: an unauthenticated /readyz caller must not
+ * make the server create a file per request.
+ */
+export function cachedDiskWritable(
+	dir: string,
+	cacheMs = 10_000,
+	now: () => number = Date.now
+): () => boolean {
+	let at = -Infinity;
+	let last = false;
+	return () => {
+		if (now() - at >= cacheMs) {
+			last = diskWritable(dir);
+			at = now();
+		}
+		return last;
 	};
 }
 
