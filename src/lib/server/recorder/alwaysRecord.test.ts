@@ -3,7 +3,7 @@
  * else the watchlist the user last opened (reported by the watchlist page), else a fresh
  * install's default; the last watchlist is kept in the data folder and survives restarts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -15,10 +15,12 @@ vi.mock('$env/dynamic/private', () => ({ env: { GEXDECK_DATA_DIR: dataDir } }));
 const {
 	DEFAULT_ALWAYS_RECORD,
 	LAST_WATCHLIST_MAX,
+	ALWAYS_RECORD_MAX,
 	alwaysRecordList,
 	currentAlwaysRecord,
 	readLastWatchlist,
-	rememberWatchlist
+	rememberWatchlist,
+	updateRecordingSettings
 } = await import('./recorderMount');
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -81,5 +83,32 @@ describe('rememberWatchlist', () => {
 			source: 'watchlist',
 			openedAt: 3_000
 		});
+	});
+});
+
+describe('bad or oversized lists', () => {
+	it('a corrupt last watchlist is set aside once (one copy) and forgotten; reads go on', () => {
+		const file = join(dataDir, 'last-watchlist.json');
+		writeFileSync(file, '{"tickers": [');
+		const copies = () =>
+			readdirSync(dataDir).filter((f) => f.includes('last-watchlist.json.corrupt-'));
+		for (let i = 0; i < 5; i++) expect(readLastWatchlist()).toBeUndefined();
+		expect(copies()).toHaveLength(1);
+		expect(existsSync(file)).toBe(false);
+		expect(currentAlwaysRecord().source).not.toBe('watchlist');
+	});
+
+	it("the Account page's always-record list holds at most 20 tickers, with a clear error", () => {
+		expect(ALWAYS_RECORD_MAX).toBe(20);
+		const tooMany = ALL_TICKERS.filter((t) => isStreamTicker(t)).slice(0, ALWAYS_RECORD_MAX + 1);
+		expect(() =>
+			updateRecordingSettings({ alwaysRecord: tooMany, retentionDays: 20, maxBytes: 5e9 })
+		).toThrow(/Always record holds at most 20 tickers \(21 given\)/);
+		// A hand-edited file holding more is read as its first 20.
+		writeFileSync(
+			join(dataDir, 'recording.json'),
+			JSON.stringify({ version: 1, alwaysRecord: tooMany, retentionDays: 20, maxBytes: 5e9 })
+		);
+		expect(currentAlwaysRecord().tickers).toHaveLength(ALWAYS_RECORD_MAX);
 	});
 });

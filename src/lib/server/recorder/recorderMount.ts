@@ -10,12 +10,13 @@
  * once-a-second poll through the proxy in market hours. SvelteKit-only (reads the config):
  * call mountRecorder() once from the init hook.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyticsGroupName } from '../../contract/hubs';
 import { isStreamTicker } from '../../contract/tickers';
 import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
-import { readJsonFile, writeJsonFile } from '../jsonFile';
+import { CorruptFileError, readJsonFile, writeJsonFile } from '../jsonFile';
 import { log } from '../log';
 import { upstreamProxy } from '../services';
 import { streamRelay } from '../stream/relayMount';
@@ -46,6 +47,11 @@ export const ALWAYS_RECORD_ROUTES = [
 ] as const;
 /** The watchlist page's limit: more than this is not a watchlist the page could have shown. */
 export const LAST_WATCHLIST_MAX = 20;
+/**
+ * Tickers the Account page's always-record list may hold: each holds its groups in the account's
+ * 150 stream memberships whether or not a tab is open (63 tickers took them all).
+ */
+export const ALWAYS_RECORD_MAX = 20;
 
 /** The watchlist the user last opened, as the watchlist page reported it. */
 export interface LastWatchlist {
@@ -93,14 +99,25 @@ export function readRecordingSettings(): RecordingSettings {
 	const stored = readJsonFile<Partial<RecordingSettings>>(settingsPath());
 	return {
 		version: 1,
-		alwaysRecord: stored?.alwaysRecord?.filter((t) => isStreamTicker(t)) ?? null,
+		alwaysRecord:
+			stored?.alwaysRecord?.filter((t) => isStreamTicker(t)).slice(0, ALWAYS_RECORD_MAX) ?? null,
 		retentionDays: stored?.retentionDays ?? DEFAULT_RETENTION_DAYS,
 		maxBytes: stored?.maxBytes ?? DEFAULT_MAX_BYTES
 	};
 }
 
 export function readLastWatchlist(): LastWatchlist | undefined {
-	const stored = readJsonFile<Partial<LastWatchlist>>(lastWatchlistPath());
+	let stored: Partial<LastWatchlist> | undefined;
+	try {
+		stored = readJsonFile<Partial<LastWatchlist>>(lastWatchlistPath());
+	} catch (e) {
+		if (!(e instanceof CorruptFileError)) throw e;
+		// Only a remembered list, nothing the user typed: set aside once (the copy readJsonFile
+		// kept) and forgotten, so /account keeps working and no copy is made per request.
+		rmSync(e.path, { force: true });
+		log.warn('last watchlist was corrupt; set aside and forgotten', { copy: e.backup });
+		return undefined;
+	}
 	if (!stored || !Array.isArray(stored.tickers)) return undefined;
 	return {
 		version: 1,
@@ -167,6 +184,11 @@ export function updateRecordingSettings(
 	next: Omit<RecordingSettings, 'version'>
 ): RecordingSettings {
 	const tickers = next.alwaysRecord === null ? null : normaliseTickers(next.alwaysRecord);
+	if (tickers && tickers.length > ALWAYS_RECORD_MAX) {
+		throw new RangeError(
+			`Always record holds at most ${ALWAYS_RECORD_MAX} tickers (${tickers.length} given): each holds stream memberships of your account whether or not a tab is open.`
+		);
+	}
 	if (!Number.isInteger(next.retentionDays) || next.retentionDays < 1 || next.retentionDays > 400) {
 		throw new RangeError('Retention days must be a whole number from 1 to 400.');
 	}
