@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from './respond';
-import { requestOrigin } from './requestOrigin';
+import { requestOrigin, requireOwnHost } from './requestOrigin';
 
 const req = (host?: string) => ({ headers: host === undefined ? {} : { host } }) as IncomingMessage;
 
@@ -36,5 +36,24 @@ describe('requestOrigin', () => {
 				expect(origin).toMatch(/^[\x21-\x7e]+$/);
 			})
 		);
+	});
+});
+
+describe('requireOwnHost (negotiate)', () => {
+	it('accepts IP literals, localhost and the public origin; refuses other names with 421', () => {
+		for (const host of [
+			undefined,
+			'127.0.0.1:8787',
+			'[::1]:1',
+			'10.0.0.5',
+			'localhost:3',
+			'a.localhost'
+		])
+			expect(() => requireOwnHost(req(host), undefined), host).not.toThrow();
+		expect(() => requireOwnHost(req('gex.example:443'), 'https://gex.example')).not.toThrow();
+		for (const host of ['evil.example:8787', 'localhost.evil.example', 'gex.example'])
+			expect(() => requireOwnHost(req(host), undefined), host).toThrow(
+				expect.objectContaining({ status: 421 })
+			);
 	});
 });

@@ -17,3 +17,22 @@ export function requestOrigin(req: IncomingMessage, publicOrigin: string | undef
 	if (!HOST.test(host)) throw new HttpError(400, 'Invalid Host header.');
 	return `http://${host}`;
 }
+
+/**
+ * Refuses (421) a Host that is a DNS name other than localhost or the public origin's host: the
+ * only way a web page of another site reaches this service through the user's browser is a name
+ * it controls resolving to this machine (DNS rebinding), and such a page could then negotiate
+ * with a known key and take the account's stream slot. IP-literal Hosts cannot be rebound.
+ */
+export function requireOwnHost(req: IncomingMessage, publicOrigin: string | undefined): void {
+	const host = req.headers.host;
+	if (!host) return;
+	const name = host.replace(/:\d{1,5}$/, '').toLowerCase();
+	if (name.startsWith('[') || /^[0-9.]+$/.test(name)) return;
+	if (name === 'localhost' || name.endsWith('.localhost')) return;
+	if (publicOrigin && new URL(publicOrigin).hostname.toLowerCase() === name) return;
+	throw new HttpError(
+		421,
+		'This service answers to localhost, its IP addresses or its public origin, not to this Host.'
+	);
+}

@@ -10,7 +10,7 @@ import { canAccess, type KeyState } from '../../lib/contract/access';
 import { parseBearer, slotOf, type SlotKind } from '../../lib/contract/keys';
 import type { AccountRegistry, Principal } from '../accounts/registry';
 import { requireUserAgent } from '../http/requestAccess';
-import { requestOrigin } from '../http/requestOrigin';
+import { requestOrigin, requireOwnHost } from '../http/requestOrigin';
 import { HttpError, sendJson } from '../http/respond';
 import { fail } from '../http/router';
 import type { GroupPlanner } from './planner';
@@ -41,6 +41,7 @@ export async function handleNegotiate(
 		requireUserAgent(req);
 		// The hub URLs are built from the Host: a bad one is refused before the slot is renewed.
 		requestOrigin(req, deps.publicOrigin);
+		requireOwnHost(req, deps.publicOrigin);
 		const method = req.method ?? 'GET';
 		if (method !== 'GET' && method !== 'POST' && method !== 'PATCH') {
 			throw new HttpError(405, `Method ${method} is not allowed on /v2/negotiate.`, {
