@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GenerationQueue } from './generationQueue';
+import { AbandonedJobError, GenerationQueue, queueOwner } from './generationQueue';
 
 /** A job the test finishes by hand. */
 function gate() {
@@ -106,5 +106,63 @@ describe('GenerationQueue', () => {
 		await expect(good).resolves.toBe(7);
 		expect(q.status('good')).toBeUndefined();
 		expect(() => new GenerationQueue({ concurrency: 0, msPerUnit: 1 })).toThrow(RangeError);
+	});
+});
+
+describe('GenerationQueue fairness and abandoned jobs', () => {
+	it('takes turns between accounts: one account queueing many days does not hold another', async () => {
+		let now = 0;
+		const q = new GenerationQueue({ concurrency: 1, msPerUnit: 1, now: () => now });
+		const order: string[] = [];
+		const gates = new Map<string, ReturnType<typeof gate>>();
+		const submit = (owner: string, key: string) =>
+			queueOwner.run(owner, () => {
+				const g = gate();
+				gates.set(key, g);
+				return q.submit(key, 'request', 1, () => {
+					order.push(key);
+					return g.done;
+				});
+			});
+		for (let i = 0; i < 5; i++) void submit('heavy', `h${i}`);
+		void submit('light', 'l0');
+		void submit('light', 'l1');
+		for (let i = 0; i < 7; i++) {
+			await tickOver();
+			now++;
+			gates.get(order[order.length - 1])!.open('done');
+		}
+		await tickOver();
+		expect(order).toEqual(['h0', 'l0', 'h1', 'l1', 'h2', 'h3', 'h4']);
+	});
+
+	it('drops a queued request job nobody asked about for abandonMs; one asked about runs', async () => {
+		let now = 0;
+		const q = new GenerationQueue({
+			concurrency: 1,
+			msPerUnit: 1,
+			now: () => now,
+			abandonMs: 1000
+		});
+		const first = gate();
+		const ran: string[] = [];
+		void q.submit('busy', 'request', 1, () => first.done);
+		const left = q.submit('left', 'request', 1, async () => {
+			ran.push('left');
+			return 'x';
+		});
+		const stays = q.submit('stays', 'request', 1, async () => {
+			ran.push('stays');
+			return 'y';
+		});
+		await tickOver();
+		now = 900;
+		expect(q.status('stays')?.state).toBe('queued'); // its client came back
+		now = 1500;
+		first.open('done');
+		await expect(left).rejects.toBeInstanceOf(AbandonedJobError);
+		expect(await stays).toBe('y');
+		expect(ran).toEqual(['stays']);
+		expect(q.abandoned).toBe(1);
 	});
 });

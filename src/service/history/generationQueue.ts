@@ -5,7 +5,20 @@
  * key, so concurrent requests for the same day share one generation. The queue can say where a
  * job stands (its position, its progress) and estimate when it will be done, from the cost of the
  * jobs ahead and the speed measured on the jobs that finished.
+ *
+ * Fair between accounts: the next request job is the oldest one of the account whose last job
+ * started longest ago (one account queueing fifty days does not hold everyone else for an hour);
+ * the account is the request's (queueOwner, set by the router once the key is checked). A
+ * request job nobody asked about for abandonMs (plus the wait it was told) is dropped when its
+ * turn comes: its client left, and the work would be for no one.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** The account a request runs for (the router enters it); jobs it submits count against it. */
+export const queueOwner = new AsyncLocalStorage<string>();
+
+/** The rejection of a request job dropped because nobody waited for it any more. */
+export class AbandonedJobError extends Error {}
 
 export type JobPriority = 'request' | 'background';
 
@@ -33,6 +46,9 @@ interface Job<T = unknown> {
 	state: 'queued' | 'running';
 	startedAt: number;
 	progress: number;
+	owner: string;
+	/** A queued request job not asked about again by then is dropped at its turn. */
+	wantedUntil: number;
 }
 
 export interface GenerationQueueOptions {
@@ -40,6 +56,8 @@ export interface GenerationQueueOptions {
 	/** Initial guess of milliseconds per cost unit, replaced by measurements. */
 	msPerUnit: number;
 	now?: () => number;
+	/** How long a queued request job is kept after it was last asked about (default 2 min). */
+	abandonMs?: number;
 }
 
 export class GenerationQueue {
@@ -50,6 +68,10 @@ export class GenerationQueue {
 	/** Most jobs ever running at once, and jobs started in all (tests, the benchmark). */
 	peakRunning = 0;
 	started = 0;
+	/** Request jobs dropped because nobody asked about them any more. */
+	abandoned = 0;
+	/** When each account's last job started (fair turns). */
+	private readonly lastStart = new Map<string, number>();
 
 	constructor(private readonly options: GenerationQueueOptions) {
 		if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
@@ -76,6 +98,7 @@ export class GenerationQueue {
 	): Promise<T> {
 		const known = this.running.get(key) ?? this.waiting.find((j) => j.key === key);
 		if (known) {
+			this.want(known);
 			if (known.state === 'queued' && priority === 'request' && known.priority === 'background') {
 				this.waiting.splice(this.waiting.indexOf(known), 1);
 				known.priority = 'request';
@@ -101,8 +124,11 @@ export class GenerationQueue {
 			reject,
 			state: 'queued',
 			startedAt: 0,
-			progress: 0
+			progress: 0,
+			owner: queueOwner.getStore() ?? '',
+			wantedUntil: 0
 		};
+		this.want(job as Job);
 		this.enqueue(job as Job);
 		this.pump();
 		return promise;
@@ -119,9 +145,43 @@ export class GenerationQueue {
 		else this.waiting.splice(firstBackground, 0, job);
 	}
 
+	/** Someone asked about `job` now (a submit, or where it stands). */
+	private want(job: Job, waitMs = 0): void {
+		const until = this.now() + (this.options.abandonMs ?? 120_000) + waitMs;
+		job.wantedUntil = Math.max(job.wantedUntil, until);
+	}
+
+	/**
+	 * The next job to start: a request job of the account whose last start is oldest (the
+	 * earliest of its jobs), else the first background job. Request jobs nobody wants any more
+	 * are dropped on the way.
+	 */
+	private next(): Job | undefined {
+		const now = this.now();
+		for (let i = this.waiting.length - 1; i >= 0; i--) {
+			const job = this.waiting[i];
+			if (job.priority === 'request' && now > job.wantedUntil) {
+				this.waiting.splice(i, 1);
+				this.abandoned++;
+				job.reject(new AbandonedJobError(`${job.key}: no client waits for it any more`));
+			}
+		}
+		let best = -1;
+		for (let i = 0; i < this.waiting.length; i++) {
+			const job = this.waiting[i];
+			if (job.priority !== 'request') break;
+			const turn = this.lastStart.get(job.owner) ?? -Infinity;
+			if (best < 0 || turn < (this.lastStart.get(this.waiting[best].owner) ?? -Infinity)) best = i;
+		}
+		if (best < 0 && this.waiting.length > 0) best = 0;
+		return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
+	}
+
 	private pump(): void {
 		while (this.running.size < this.options.concurrency && this.waiting.length > 0) {
-			const job = this.waiting.shift() as Job;
+			const job = this.next();
+			if (!job) return;
+			this.lastStart.set(job.owner, this.now());
 			job.state = 'running';
 			job.startedAt = this.now();
 			this.running.set(job.key, job);
@@ -173,6 +233,7 @@ export class GenerationQueue {
 			};
 		const index = this.waiting.findIndex((j) => j.key === key);
 		if (index < 0) return undefined;
+		const job = this.waiting[index];
 		// Hand the jobs ahead to the slot that frees first, as the queue will.
 		const slots = [...this.running.values()].map((j) => this.remainingMs(j));
 		while (slots.length < this.options.concurrency) slots.push(0);
@@ -181,12 +242,15 @@ export class GenerationQueue {
 			slots[0] += this.remainingMs(this.waiting[i]);
 		}
 		slots.sort((a, b) => a - b);
+		const etaMs = slots[0] + this.remainingMs(job);
+		// Asked about: kept at least until the client, told to come back after etaMs, can.
+		this.want(job, etaMs);
 		return {
 			state: 'queued',
 			position: index + 1,
 			queued: this.waiting.length,
 			progress: 0,
-			etaMs: slots[0] + this.remainingMs(this.waiting[index])
+			etaMs
 		};
 	}
 

@@ -12,6 +12,7 @@ import {
 	type RouteParams,
 	type RouteResolution
 } from '../../lib/contract/routes';
+import { queueOwner } from '../history/generationQueue';
 import { authorize, requireUserAgent } from './requestAccess';
 import { spend, type ServiceContext } from './context';
 import { eodReport } from './eod';
@@ -180,6 +181,8 @@ export function createRequestHandler(ctx: ServiceContext, extra: ExtraRoutes) {
 			// The identity resource must never be cached, errors included.
 			if (route.id === 'whoami') res.setHeader('Cache-Control', 'no-store');
 			const principal = authorize(req, ctx.accounts, route.access);
+			// History generations this request queues take turns per account (generationQueue.ts).
+			if (principal) queueOwner.enterWith(principal.account._id);
 			if (resolved.kind === 'invalid') throw new HttpError(resolved.status, resolved.error);
 			const checked = validateQuery(route, query);
 			if (!checked.ok) throw new HttpError(checked.status, checked.error);
