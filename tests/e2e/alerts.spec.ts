@@ -169,7 +169,15 @@ test.describe('webhooks and the file', () => {
 	test('a failing webhook shows failing; a bad hand-edited rule shows its error', async ({
 		page
 	}) => {
-		const receiver = createServer((_req, res) => res.writeHead(500).end());
+		const bodies: string[] = [];
+		const receiver = createServer((req, res) => {
+			let body = '';
+			req.on('data', (c: Buffer) => (body += c.toString()));
+			req.on('end', () => {
+				bodies.push(body);
+				res.writeHead(500).end();
+			});
+		});
 		await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 		const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 		try {
@@ -183,6 +191,9 @@ test.describe('webhooks and the file', () => {
 			const hook = page.getByTestId('webhook').filter({ hasText: url });
 			await hook.getByRole('button', { name: 'Test' }).click();
 			await expect(hook.getByTestId('webhook-failing')).toContainText('HTTP 500');
+			// The message links back with the scheme the dashboard really serves (plain http here).
+			const link = (JSON.parse(bodies[0]) as { link: string }).link;
+			expect(link.startsWith(`${new URL(page.url()).origin}/`), link).toBe(true);
 
 			// A rule written by hand with a price that is not a number.
 			const file = join(process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e', 'alerts.json');
