@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
-import { demoAccounts } from '../src/service/accounts/demo';
+import { demoAccountsFor } from '../src/service/accounts/demo';
 import type { RenderRun } from './histogram.harness.svelte';
 import {
 	bundleForBrowser,
@@ -146,7 +146,7 @@ async function longTasks() {
 	const serviceDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-lt-service-'));
 	const dashDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-lt-dash-'));
 	const service = await spawnService({ dataDir: serviceDir, tickers: TICKERS, seed: 5 });
-	const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
+	const key = demoAccountsFor(serviceDir).accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 	// The tab alone holds the account's 150 memberships: nothing recorded without a tab (the
 	// default always-record list would hold memberships of its own on the same slot).
 	writeFileSync(

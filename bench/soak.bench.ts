@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { StreamRelay } from '../src/lib/server/stream';
-import { demoAccounts } from '../src/service/accounts/demo';
+import { demoAccountsFor } from '../src/service/accounts/demo';
 import { lines, nextJson, relayToViewers, spawnService } from './support';
 
 const { values: flags } = parseArgs({
@@ -97,7 +97,7 @@ const service = await spawnService({
 	seed: 5
 });
 const servicePid = service.child.pid!;
-const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
+const key = demoAccountsFor(dataDir).accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 /** What the relay logged (hub drops and their reasons go into the report). */
 const relayLog: string[] = [];
 const relay = new StreamRelay({

@@ -20,7 +20,7 @@ import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
 import { encodeRelayFrame } from '../src/lib/relay/relayFrame';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
-import { demoAccounts } from '../src/service/accounts/demo';
+import { demoAccountsFor } from '../src/service/accounts/demo';
 import {
 	bundleForBrowser,
 	launchChromium,
@@ -149,7 +149,7 @@ const workerTimes = [...browserNumbers.perFrame].sort((a, b) => a - b);
 // ---- relay CPU --------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-stream-'));
 const service = await spawnService({ dataDir, tickers: TICKERS, seed: 5 });
-const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
+const key = demoAccountsFor(dataDir).accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const relay = new StreamRelay({
 	baseUrl: service.url,
 	key,

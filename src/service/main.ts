@@ -146,7 +146,7 @@ async function main(): Promise<void> {
 	let registry: AccountRegistry;
 	try {
 		cli = parseArgs(process.argv.slice(2));
-		registry = AccountRegistry.load(cli.accounts);
+		registry = AccountRegistry.load(cli.accounts, cli.dataDir);
 	} catch (err) {
 		console.error((err as Error).message);
 		process.exit(2);

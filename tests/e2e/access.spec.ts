@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { demoAccounts } from '../../src/service/accounts/demo';
+import { demoAccountsFor } from '../../src/service/accounts/demo';
 import { useDemoAccount } from './demoAccount';
 
-const ALL_KEYS = demoAccounts().accounts.flatMap((a) => a.keys.map((k) => k.key));
+/** The embedded service's demo keys are its data folder's own (read from the same seed file). */
+const demo = () => demoAccountsFor(join(process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e', 'service'));
+const ALL_KEYS = demo().accounts.flatMap((a) => a.keys.map((k) => k.key));
 
 test('a Classic-level key sees locked features as locked, not as errors', async ({ page }) => {
 	try {
@@ -102,7 +104,7 @@ test('the proxy refuses off-list paths and bad parameters', async ({ request }) 
 test('keys entered on the Account page are verified, stored server-side and never echoed', async ({
 	page
 }) => {
-	const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
+	const classicKey = demo().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
 	const bodies: string[] = [];
 	page.on('response', async (r) => {
 		try {

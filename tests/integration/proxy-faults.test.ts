@@ -18,7 +18,7 @@ import { httpGet } from '../../src/lib/server/httpClient';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy, type ProxyResult } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
-import { demoAccounts } from '../../src/service/accounts/demo';
+import { demoAccountsFor } from '../../src/service/accounts/demo';
 import { spawnService } from './service-support';
 
 const key = generateKey('custom');
@@ -178,7 +178,9 @@ describe('proxy against the embedded service killed and restarted', () => {
 	}
 
 	it('answers 502 with the reason while the service is down, and 200 again after', async () => {
-		const quant = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
+		const quant = demoAccountsFor(join(dir, 'service')).accounts.find(
+			(a) => a._id === 'demo-quant'
+		)!.keys[0].key;
 		const first = await startService(0);
 		const port = Number(new URL(first.root).port);
 		const proxy = proxyFor(() => target(first.root, quant));

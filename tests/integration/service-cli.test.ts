@@ -3,12 +3,12 @@
  * --ready-json line the dashboard launcher reads, and a graceful SIGTERM.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoAccounts } from '../../src/service/accounts/demo';
+import { DEMO_SEED_FILE, demoAccounts, demoAccountsFor } from '../../src/service/accounts/demo';
 import { COUNTERS_FILE } from '../../src/service/quota/accountQuotaLedger';
 import { call } from './service-support';
 
@@ -24,13 +24,21 @@ function run(args: string[]) {
 }
 
 describe('service CLI', () => {
-	it('--print-keys lists the deterministic demo keys and exits', () => {
-		const r = run(['--print-keys']);
+	it("--print-keys lists the data folder's own random demo keys (0600 seed) and exits", () => {
+		const a = join(dir, 'keys-a');
+		const r = run(['--data-dir', a, '--print-keys']);
 		expect(r.status).toBe(0);
-		for (const account of demoAccounts().accounts) {
+		for (const account of demoAccountsFor(a).accounts) {
 			expect(r.stdout).toContain(account._id);
 			for (const k of account.keys) expect(r.stdout).toContain(k.key);
 		}
+		expect(statSync(join(a, DEMO_SEED_FILE)).mode & 0o777).toBe(0o600);
+		// Generated once: the same folder prints the same keys; none is the fixed default's.
+		expect(run(['--data-dir', a, '--print-keys']).stdout).toBe(r.stdout);
+		for (const account of demoAccounts().accounts)
+			for (const k of account.keys) expect(r.stdout).not.toContain(k.key);
+		const b = run(['--data-dir', join(dir, 'keys-b'), '--print-keys']).stdout;
+		expect(b).not.toBe(r.stdout);
 	});
 
 	it('refuses an invalid accounts file naming the offending path', () => {

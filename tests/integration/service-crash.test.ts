@@ -13,18 +13,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WEBPUBSUB_SUBPROTOCOL } from '../../src/lib/contract/pubsub';
-import { demoAccounts } from '../../src/service/accounts/demo';
+import { demoAccountsFor } from '../../src/service/accounts/demo';
 import { UA, negotiateUrls, sendThenReset, spawnService } from './service-support';
 
-const accounts = demoAccounts().accounts;
-const quantKey = accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 let child: ChildProcess;
 let port = 0;
 let dataDir: string;
+let quantKey = '';
 let stderr = '';
 
 beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-crash-'));
+	// The spawned service's demo keys are its data folder's own (read from the same seed file).
+	quantKey = demoAccountsFor(dataDir).accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 	({ child, port } = await spawnService({
 		dataDir,
 		tickers: ['SPX', 'UNG'],

@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { attachStreamEndpoint, StreamRelay } from '../../src/lib/server/stream';
-import { demoAccounts } from '../../src/service/accounts/demo';
+import { demoAccountsFor } from '../../src/service/accounts/demo';
 import { spawnService } from './service-support';
 import { StreamViewer } from './stream-relay.viewer';
 
-const key = demoAccounts().accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-restart-'));
+// The spawned service's demo keys are its data folder's own (read from the same seed file).
+const key = demoAccountsFor(dataDir).accounts.find((a) => a._id === 'demo-quant')!.keys[0].key;
 const children: ChildProcess[] = [];
 
 const startServiceProcess = async (port: number) => {

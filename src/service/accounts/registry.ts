@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { classifyKey, type KeyKind } from '../../lib/contract/keys';
 import { resolveAllowances, type Allowances } from '../quota/allowances';
-import { demoAccounts } from './demo';
+import { demoAccounts, demoAccountsFor } from './demo';
 import { parseAccountsText, type AccountKey, type AccountRecord, type AccountsFile } from './file';
 
 export const DEFAULT_GROUP_LIMIT = 150;
@@ -47,9 +47,12 @@ export class AccountRegistry {
 		}
 	}
 
-	/** Accounts from `path`, or the demo set when no path is given. */
-	static load(path?: string): AccountRegistry {
-		if (!path) return new AccountRegistry(demoAccounts());
+	/**
+	 * Accounts from `path`, or the demo set when no path is given: with `dataDir`, that folder's
+	 * own random demo keys (demoAccountsFor), else the fixed default seed's.
+	 */
+	static load(path?: string, dataDir?: string): AccountRegistry {
+		if (!path) return new AccountRegistry(dataDir ? demoAccountsFor(dataDir) : demoAccounts());
 		let text: string;
 		try {
 			text = readFileSync(path, 'utf8');
