@@ -11,6 +11,7 @@ import {
 	checkRequest,
 	csrfFailure,
 	isLoopbackAddress,
+	proxyRefusal,
 	type GatePolicy,
 	type GateRequest
 } from './requestGate';
@@ -171,6 +172,19 @@ describe('request gate', () => {
 		expect(isLoopbackAddress('[::1]')).toBe(true);
 		expect(isLoopbackAddress('127.1.2.3')).toBe(true);
 		expect(isLoopbackAddress('128.0.0.1')).toBe(false);
+	});
+
+	it('tells which proxy settings need a password: a public ORIGIN or ADDRESS_HEADER', () => {
+		expect(proxyRefusal({ origin: 'https://gex.example.test' })).toMatch(
+			/ORIGIN=https:\/\/gex\.example\.test .*GEXDECK_PASSWORD is not set/
+		);
+		expect(proxyRefusal({ addressHeader: 'x-forwarded-for' })).toMatch(/ADDRESS_HEADER=/);
+		expect(proxyRefusal({ origin: 'http://127.0.0.1:3000' })).toBeUndefined();
+		expect(proxyRefusal({ origin: 'http://localhost:3000' })).toBeUndefined();
+		expect(proxyRefusal({})).toBeUndefined();
+		expect(
+			proxyRefusal({ password: 'pw', origin: 'https://gex.example.test', addressHeader: 'x' })
+		).toBeUndefined();
 	});
 });
 
