@@ -57,9 +57,9 @@ export const ZONES = [
 	},
 	{
 		name: 'shared',
-		files: [/^src\/lib\/(alerts|chainImport)\//],
-		allow: ['src/lib/alerts/', 'src/lib/chainImport/', ...PURE],
-		why: 'alert rules and chain import run on both sides: contract and analytics only'
+		files: [/^src\/lib\/(alerts|chainImport|levels)\//],
+		allow: ['src/lib/alerts/', 'src/lib/chainImport/', 'src/lib/levels/', ...PURE],
+		why: 'alert rules, chain import and the levels formats run on both sides: contract and analytics only'
 	},
 	{
 		name: 'service',

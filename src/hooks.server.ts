@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
 import { dev } from '$app/environment';
 import { mountFastApi } from '$lib/server/fastApi';
+import { mountFeed } from '$lib/server/feed/feedMount';
 import { onHttpServer } from '$lib/server/httpServer';
 import { log } from '$lib/server/log';
 import { startProductionServer } from '$lib/server/production';
@@ -49,6 +50,8 @@ export const init: ServerInit = async () => {
 	mountAlerts();
 	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
 	mountFastApi();
+	// GET /feed/v1/levels/* for charting platforms, with integration tokens (feed/feedHandler.ts).
+	mountFeed();
 	// The server hand-over and graceful shutdown under every production entry (under `vite dev`
 	// the plugin in vite.config.ts hands Vite's server over: devServer.ts).
 	if (!dev) startProductionServer();

@@ -5,7 +5,10 @@
  * Docker or a log shipper. Fields never include keys or cookies: callers pass only what is safe.
  *
  * Reads process.env itself rather than config(): a configuration error must still be logged.
+ * Every line is scrubbed of integration tokens (a URL with `?token=`, a Bearer header) whatever
+ * the caller passed.
  */
+import { scrubTokens } from './tokens/presented';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFields = Record<string, string | number | boolean | undefined>;
@@ -53,7 +56,7 @@ export function setLogSink(next: LogSink): LogSink {
 }
 
 function write(level: LogLevel, msg: string, fields?: LogFields): void {
-	const line = formatLine(logFormat(), level, msg, fields);
+	const line = scrubTokens(formatLine(logFormat(), level, msg, fields));
 	if (level === 'info') sink.out(line);
 	else sink.err(line);
 }
@@ -69,6 +72,7 @@ export const log = {
 	error: (msg: string, fields?: LogFields) => write('error', msg, fields),
 	/** A line another process wrote (the embedded service): as is, or wrapped as JSON. */
 	forward(source: string, line: string): void {
-		sink.err(logFormat() === 'json' ? formatLine('json', 'info', line, { source }) : line);
+		const text = scrubTokens(line);
+		sink.err(logFormat() === 'json' ? formatLine('json', 'info', text, { source }) : text);
 	}
 };
