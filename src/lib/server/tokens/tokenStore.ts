@@ -10,7 +10,7 @@
  *
  * The file is the source of truth: another process (`npm run token -- revoke`) may change it,
  * so every check stats it and re-reads it when it changed; a revoked token answers
- * 401 at once. Last-use times are kept in memory and written at most every LAST_USE_WRITE_MS.
+ * 401 at once. Last-use times are kept in memory and written at once for a first use, then at most every LAST_USE_WRITE_MS.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -70,7 +70,8 @@ export class TokenStore {
 	private tokens: StoredToken[] = [];
 	/** The file's identity when last read: a write renames a new file in (new inode). */
 	private version = '';
-	private dirtySince: number | undefined;
+	private dirty = false;
+	private lastWriteAt = Number.NEGATIVE_INFINITY;
 
 	constructor(
 		readonly path: string,
@@ -112,7 +113,8 @@ export class TokenStore {
 	private save(): void {
 		writeJsonFile(this.path, { version: 1, tokens: this.tokens } satisfies TokensFile);
 		this.version = this.fileVersion();
-		this.dirtySince = undefined;
+		this.lastWriteAt = this.now();
+		this.dirty = false;
 	}
 
 	/** Creates a token; its text is returned here only, never stored or shown again. */
@@ -183,19 +185,20 @@ export class TokenStore {
 			return { ok: false, error: `This token is not allowed here (needs the "${scope}" scope).` };
 		}
 		const now = this.now();
+		const firstUse = found.lastUsedAt === null;
 		found.lastUsedAt = now;
 		found.lastUsedFrom = address ?? null;
-		this.dirtySince ??= now;
-		if (now - this.dirtySince >= LAST_USE_WRITE_MS) this.flush();
+		this.dirty = true;
+		if (firstUse || now - this.lastWriteAt >= LAST_USE_WRITE_MS) this.flush();
 		return { ok: true, token: infoOf(found) };
 	}
 
 	/** Writes pending last-use times (also called on a timer and at shutdown). */
 	flush(): void {
-		if (this.dirtySince === undefined) return;
+		if (!this.dirty) return;
 		this.reload();
 		if (this.tokens.length > 0) this.save();
-		this.dirtySince = undefined;
+		this.dirty = false;
 	}
 }
 
