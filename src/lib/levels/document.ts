@@ -75,6 +75,8 @@ export interface LevelsDocument {
 	age_seconds: number;
 	stale: boolean;
 	stale_after_seconds: number;
+	/** Why the levels are stale (not updating since as_of), null when they are live. */
+	stale_reason: string | null;
 	source: LevelsSource;
 	/** Prices are in this instrument (the ticker, or the future when converted). */
 	price_of: string;
@@ -92,8 +94,8 @@ export interface LevelsInput {
 	now: number;
 	source: LevelsSource;
 	staleAfterSeconds: number;
-	/** Set when the feed itself is failing (upstream errors): stale whatever the age. */
-	failing?: boolean;
+	/** Why the feed is not updating (the holder's reason: market closed, poll failed, ...). */
+	notUpdating?: string | null;
 	strikes?: number;
 	future?: { root: string; conversion: FuturesConversionBody; fetchedAt: number };
 }
@@ -204,8 +206,13 @@ export function buildLevels(input: LevelsInput): LevelsDocument {
 		category: input.category,
 		as_of: { unix_ms: Math.round(chain.timestamp * 1000), et: etText(chain.timestamp * 1000) },
 		age_seconds: Math.round(age * 10) / 10,
-		stale: Boolean(input.failing) || age > input.staleAfterSeconds,
+		stale: Boolean(input.notUpdating) || age > input.staleAfterSeconds,
 		stale_after_seconds: input.staleAfterSeconds,
+		stale_reason:
+			input.notUpdating ??
+			(age > input.staleAfterSeconds
+				? `no update for ${Math.round(age)} s (limit ${input.staleAfterSeconds} s)`
+				: null),
 		source: input.source,
 		price_of: future ? future.conversion.future_contract : chain.ticker,
 		spot: conv(chain.spot),

@@ -35,7 +35,10 @@ describe('buildLevels', () => {
 	it('is stale past the threshold or while the feed fails', () => {
 		const chain = documentedChain();
 		expect(docOf(chain, { now: chain.timestamp * 1000 + 10_500 }).stale).toBe(true);
-		expect(docOf(chain, { failing: true }).stale).toBe(true);
+		expect(docOf(chain, { notUpdating: 'market closed' })).toMatchObject({
+			stale: true,
+			stale_reason: 'market closed'
+		});
 	});
 
 	it('converts every price to the future and lands on its tick', () => {

@@ -34,8 +34,6 @@ export interface DashboardConfig {
 	secureCookies: boolean;
 	/** `gexdeck/<version>`, sent as User-Agent on every upstream request. */
 	userAgent: string;
-	/** How often the levels feed polls a ticker it holds in market hours (GEXDECK_FEED_POLL_MS, >= 1000). */
-	feedPollMs: number;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -111,11 +109,7 @@ export function config(): DashboardConfig {
 		addressHeader: nonEmpty(env.ADDRESS_HEADER)?.toLowerCase(),
 		xffDepth: Math.max(1, Number.parseInt(nonEmpty(env.XFF_DEPTH) ?? '1', 10) || 1),
 		secureCookies: origin?.startsWith('https:') ?? false,
-		userAgent: `gexdeck/${pkg.version}`,
-		feedPollMs: Math.max(
-			1000,
-			Number.parseInt(nonEmpty(env.GEXDECK_FEED_POLL_MS) ?? '', 10) || 1000
-		)
+		userAgent: `gexdeck/${pkg.version}`
 	};
 	return cached;
 }

@@ -6,6 +6,8 @@
  * Then the per-token rate limit, then the levels from what the dashboard holds.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { feedOf, type Feed } from '../../contract/feeds';
+import type { CanonicalCategory } from '../../contract/categories';
 import { buildLevels } from '../../levels/document';
 import { bookmapCsv, levelsCsv, thinkScript } from '../../levels/formats';
 import { tradingViewString } from '../../levels/pasteString';
@@ -16,25 +18,31 @@ import { API_CSP, securityHeaders } from '../securityHeaders';
 import { presentedToken } from '../tokens/presented';
 import type { RateLimiter } from '../tokens/rateLimit';
 import type { TokenStore } from '../tokens/tokenStore';
+import type { FeedClient } from '../feeds';
+import type { ProxyResult } from '../proxy';
 import type { FuturesBasis } from './futuresBasis';
-import type { LevelsHoldings } from './levelsHolding';
 import { parseLevelsRequest } from './levelsRequest';
 import type { LevelsStore } from './levelsStore';
 
-/** Levels older than this (seconds) are stale in market hours; outside them, CLOSED_STALE_S. */
+/** Levels not updated for this long (seconds) are stale: outside market hours they all are. */
 export const STALE_AFTER_S = 10;
-export const CLOSED_STALE_S = 90;
 /** Retry-After while the first value of a newly held ticker is on its way. */
 const FIRST_VALUE_RETRY_S = 2;
+/** Market closed, nothing held yet: one fetch of the last session's value per feed this often. */
+export const CLOSED_FETCH_MS = 5 * 60_000;
 
 export interface FeedDeps {
 	tokens: TokenStore;
 	limiter: RateLimiter;
 	store: LevelsStore;
-	holdings: LevelsHoldings;
+	/** The feed holder's `levels` client (feeds wanted on demand, let go when idle). */
+	client: FeedClient;
 	basis: FuturesBasis;
-	isMarketOpen: () => boolean;
+	/** GET of a feed's route through the proxy: the one fetch of a closed market's last value. */
+	fetchOnce: (route: string) => Promise<ProxyResult>;
 }
+
+const lastClosedFetch = new Map<string, number>();
 
 const TYPES = {
 	json: 'application/json; charset=utf-8',
@@ -126,20 +134,46 @@ export function handleFeed(
 	return true;
 }
 
+/** The HTTP status of a feed the holder does not hold, from its reason. */
+function refusalStatus(reason: string): 403 | 409 | 503 {
+	if (reason.startsWith('budget exhausted')) return 409;
+	if (reason.startsWith('not entitled') || reason.startsWith('key rejected')) return 403;
+	return 503;
+}
+
 async function answer(
 	res: ServerResponse,
 	r: import('./levelsRequest').LevelsRequest,
 	d: FeedDeps,
 	head: boolean
 ): Promise<void> {
-	const holding = d.holdings.hold(r.ticker, r.category);
-	const latest = d.store.get(r.ticker, r.category);
+	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
+	d.client.want([feed]);
+	const state = d.client
+		.status()
+		.feeds.find((f) => f.group === `${r.ticker}_classic_${r.category}`);
+	const reason = state && !state.held ? state.reason : null;
+	const latest = d.store.get(`${r.ticker}_classic_${r.category}`);
 	if (!latest) {
-		if (holding.refusal) return refuse(res, holding.refusal.status, holding.refusal.reason, head);
-		const why = holding.lastError
-			? `no value yet for ${r.ticker} ${r.category}: ${holding.lastError}`
+		if (reason === 'market closed') {
+			// The holder polls only in market hours: fetch the last session's value once.
+			const key = `${r.ticker}/classic/${r.category}`;
+			if (Date.now() - (lastClosedFetch.get(key) ?? 0) > CLOSED_FETCH_MS) {
+				lastClosedFetch.set(key, Date.now());
+				void d.fetchOnce(key).catch(() => undefined);
+			}
+		}
+		const status = reason ? refusalStatus(reason) : 503;
+		const why = reason
+			? `${r.ticker} ${r.category}: ${reason}`
 			: `holding ${r.ticker} ${r.category} started; waiting for its first value`;
-		return refuse(res, 503, why, head, { 'retry-after': String(FIRST_VALUE_RETRY_S) });
+		return refuse(
+			res,
+			status,
+			why,
+			head,
+			status === 503 ? { 'retry-after': String(FIRST_VALUE_RETRY_S) } : {}
+		);
 	}
 	let future: Parameters<typeof buildLevels>[0]['future'];
 	if (r.future) {
@@ -147,15 +181,14 @@ async function answer(
 		if (!basis.ok) return refuse(res, basis.status, basis.reason, head, { 'retry-after': '60' });
 		future = { root: r.future.root, conversion: basis.conversion, fetchedAt: basis.fetchedAt };
 	}
-	const now = Date.now();
 	const doc = buildLevels({
 		chain: latest.chain,
 		category: r.category,
 		receivedAt: latest.receivedAt,
-		now,
+		now: Date.now(),
 		source: latest.source,
-		staleAfterSeconds: d.isMarketOpen() ? STALE_AFTER_S : CLOSED_STALE_S,
-		failing: holding.failing,
+		staleAfterSeconds: STALE_AFTER_S,
+		notUpdating: reason,
 		strikes: r.strikes,
 		future
 	});

@@ -1,20 +1,21 @@
 /**
  * The levels feed's process-wide parts: the token store on the data folder, the rate limiter,
- * the latest-chain store on the update tap, the holdings polling through the proxy, the futures
- * basis cache; and the /feed entry on the http.Server. SvelteKit-only (reads the config): call
- * mountFeed() once from the init hook.
+ * the feed holder's `levels` client (feeds held on demand, let go after IDLE_MS without a
+ * request) and the latest chains it brings, the futures basis cache; and the /feed entry on the
+ * http.Server. SvelteKit-only (reads the config): call mountFeed() once from the init hook.
  */
-import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
+import { feedHolder } from '../feeds/feedsMount';
 import { interceptRequests, onHttpServer } from '../httpServer';
 import { upstreamProxy } from '../services';
 import { RateLimiter } from '../tokens/rateLimit';
 import { TokenStore } from '../tokens/tokenStore';
-import { updateTap } from '../updates/tap';
 import { handleFeed, type FeedDeps } from './feedHandler';
 import { FuturesBasis } from './futuresBasis';
-import { LevelsHoldings } from './levelsHolding';
 import { LevelsStore } from './levelsStore';
+
+/** A feed no platform asked for in this long is let go (its membership or poll freed). */
+export const IDLE_MS = 5 * 60_000;
 
 let deps: FeedDeps | undefined;
 let tokens: TokenStore | undefined;
@@ -27,18 +28,14 @@ export function tokenStore(): TokenStore {
 
 export function feedDeps(): FeedDeps {
 	if (deps) return deps;
-	const isMarketOpen = () => isRegularTradingHours(Date.now());
+	const client = feedHolder().client('levels', { idleMs: IDLE_MS });
 	deps = {
 		tokens: tokenStore(),
 		limiter: new RateLimiter(),
-		store: new LevelsStore(updateTap()),
-		holdings: new LevelsHoldings({
-			poll: (path) => upstreamProxy().handle('GET', path, new URLSearchParams()),
-			isMarketOpen,
-			pollMs: config().feedPollMs
-		}),
+		store: new LevelsStore((listener) => client.subscribe(listener)),
+		client,
 		basis: new FuturesBasis((path, query) => upstreamProxy().handle('GET', path, query)),
-		isMarketOpen
+		fetchOnce: (route) => upstreamProxy().handle('GET', route, new URLSearchParams())
 	};
 	const flush = setInterval(() => tokenStore().flush(), 10_000);
 	flush.unref?.();

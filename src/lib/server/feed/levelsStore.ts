@@ -1,20 +1,16 @@
 /**
- * The latest Classic chain of every (ticker, gex category) the dashboard receives, from the
- * update tap: stream frames (relay) and polled snapshots (proxy) alike. Updates are kept raw and
- * decoded only when a feed request reads them (once per update), so a frame nobody asks for
- * costs a map write.
+ * The latest Classic chain of every feed the levels client holds, from the feed holder's
+ * updates (stream frames and polled snapshots, decoded once by the holder for all its
+ * subscribers). A polled body is validated only when a feed request reads it, once per update.
  */
 import { classicChainSchema, type ClassicChain } from '../../contract/schemas';
 import { safeParse } from '../../contract/validate';
-import { decodeFrame } from '../../wire/decode';
-import { streamOfGroup } from '../recorder/sessionRecorder';
-import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
-
-const CLASSIC = /^classic_(gex_full|gex_zero|gex_one)$/;
+import { feedGroup } from '../../contract/feeds';
+import type { FeedListener, FeedUpdate } from '../feeds';
 
 interface Held {
-	update: ReceivedUpdate;
-	decoded?: ClassicChain | null;
+	update: FeedUpdate;
+	chain?: ClassicChain | null;
 }
 
 export interface LatestChain {
@@ -27,42 +23,34 @@ export class LevelsStore {
 	private readonly latest = new Map<string, Held>();
 	private readonly unsubscribe: () => void;
 
-	constructor(tap: UpdateTap) {
-		this.unsubscribe = tap.subscribe((u) => this.take(u));
+	constructor(subscribe: (listener: FeedListener) => () => void) {
+		this.unsubscribe = subscribe((u) => {
+			if (!u.feed || u.feed.package !== 'classic') return;
+			if (u.source === 'stream' && u.frame.kind !== 'gex') return;
+			this.latest.set(feedGroup(u.feed), { update: u });
+		});
 	}
 
-	private take(update: ReceivedUpdate): void {
-		let key: string;
-		if (update.source === 'stream') {
-			const s = streamOfGroup(update.group);
-			if (!s || !CLASSIC.test(s.stream)) return;
-			key = `${s.ticker}|${s.stream.slice(8)}`;
-		} else {
-			if (!CLASSIC.test(update.stream)) return;
-			key = `${update.ticker}|${update.stream.slice(8)}`;
-		}
-		this.latest.set(key, { update });
-	}
-
-	/** The newest chain received for (ticker, category), or undefined. */
-	get(ticker: string, category: string): LatestChain | undefined {
-		const held = this.latest.get(`${ticker}|${category}`);
+	/** The newest chain received for a feed's group, or undefined. */
+	get(group: string): LatestChain | undefined {
+		const held = this.latest.get(group);
 		if (!held) return undefined;
-		if (held.decoded === undefined) held.decoded = decode(held.update);
-		if (!held.decoded) return undefined;
+		if (held.chain === undefined) held.chain = chainOf(held.update);
+		if (!held.chain) return undefined;
 		return {
-			chain: held.decoded,
+			chain: held.chain,
 			receivedAt: held.update.receivedAt,
 			source: held.update.source === 'stream' ? 'stream' : 'poll'
 		};
 	}
 
-	/** (ticker, category, receivedAt) of everything held, for the /integrations page. */
+	/** (ticker, category, receivedAt) of every chain held, for the /integrations page. */
 	entries(): { ticker: string; category: string; receivedAt: number }[] {
-		return [...this.latest].map(([key, h]) => {
-			const [ticker, category] = key.split('|');
-			return { ticker, category, receivedAt: h.update.receivedAt };
-		});
+		return [...this.latest.values()].map(({ update }) => ({
+			ticker: update.ticker,
+			category: update.feed!.category,
+			receivedAt: update.receivedAt
+		}));
 	}
 
 	close(): void {
@@ -70,15 +58,8 @@ export class LevelsStore {
 	}
 }
 
-function decode(update: ReceivedUpdate): ClassicChain | null {
-	try {
-		if (update.source === 'stream') {
-			const frame = decodeFrame(update.any);
-			return frame.kind === 'gex' ? frame.value : null;
-		}
-		const r = safeParse(classicChainSchema, JSON.parse(update.json));
-		return r.ok ? r.value : null;
-	} catch {
-		return null;
-	}
+function chainOf(u: FeedUpdate): ClassicChain | null {
+	if (u.source === 'stream') return u.frame.kind === 'gex' ? u.frame.value : null;
+	const r = safeParse(classicChainSchema, u.body);
+	return r.ok ? r.value : null;
 }
