@@ -9,6 +9,8 @@
 import type { ClassicChain, FuturesConversionBody } from '../contract/schemas';
 
 export const LEVELS_SCHEMA = 'gexdeck.levels/1';
+/** Levels not updated for this long (seconds) are stale (the feed's `stale_after_seconds`). */
+export const STALE_AFTER_S = 10;
 /** Windows of `max_priors`, in order. */
 export const MAX_CHANGE_WINDOWS = ['current', '1m', '5m', '10m', '15m', '30m'] as const;
 /** Price tick of each future: converted levels land on this grid. */

@@ -9,10 +9,16 @@ import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
+import { createToken, revokeToken, tokenList } from './tokens.server';
 
 export const load = (async () => {
 	const status = await accountStatus();
-	return { status, researchPool: researchPoolStatus(status), recording: recordingStatus() };
+	return {
+		status,
+		researchPool: researchPoolStatus(status),
+		recording: recordingStatus(),
+		tokens: tokenList()
+	};
 }) satisfies PageServerLoad;
 
 /** Ask the upstream whether it knows `key` before storing it (a typo is caught now, not later). */
@@ -90,6 +96,10 @@ export const actions = {
 
 	/** Recording: retention and the tickers recorded even when no tab is open. */
 	saveRecording: async ({ request }) => saveRecording(await request.formData()),
+
+	/** Integration tokens for the levels feed (tokens.server.ts). */
+	createToken: async ({ request }) => createToken(await request.formData()),
+	revokeToken: async ({ request }) => revokeToken(await request.formData()),
 
 	/** Embedded service only: view the dashboard as another demo account. */
 	switchAccount: async ({ request }) => {

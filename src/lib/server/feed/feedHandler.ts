@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { feedOf, type Feed } from '../../contract/feeds';
 import type { CanonicalCategory } from '../../contract/categories';
-import { buildLevels } from '../../levels/document';
+import { buildLevels, STALE_AFTER_S } from '../../levels/document';
 import { bookmapCsv, levelsCsv, thinkScript } from '../../levels/formats';
 import { tradingViewString } from '../../levels/pasteString';
 import { config } from '../config';
@@ -24,8 +24,6 @@ import type { FuturesBasis } from './futuresBasis';
 import { parseLevelsRequest } from './levelsRequest';
 import type { LevelsStore } from './levelsStore';
 
-/** Levels not updated for this long (seconds) are stale: outside market hours they all are. */
-export const STALE_AFTER_S = 10;
 /** Retry-After while the first value of a newly held ticker is on its way. */
 const FIRST_VALUE_RETRY_S = 2;
 /** Market closed, nothing held yet: one fetch of the last session's value per feed this often. */
