@@ -6,7 +6,7 @@
  * Then the per-token rate limit, then the levels from what the dashboard holds.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { feedOf, type Feed } from '../../contract/feeds';
+import { feedGroup, feedOf, feedRoute, type Feed } from '../../contract/feeds';
 import type { CanonicalCategory } from '../../contract/categories';
 import { buildLevels, STALE_AFTER_S } from '../../levels/document';
 import { bookmapCsv, levelsCsv, thinkScript } from '../../levels/formats';
@@ -146,16 +146,15 @@ async function answer(
 	head: boolean
 ): Promise<void> {
 	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
+	const group = feedGroup(feed);
 	d.client.want([feed]);
-	const state = d.client
-		.status()
-		.feeds.find((f) => f.group === `${r.ticker}_classic_${r.category}`);
+	const state = d.client.status().feeds.find((f) => f.group === group);
 	const reason = state && !state.held ? state.reason : null;
-	const latest = d.store.get(`${r.ticker}_classic_${r.category}`);
+	const latest = d.store.get(group);
 	if (!latest) {
 		if (reason === 'market closed') {
 			// The holder polls only in market hours: fetch the last session's value once.
-			const key = `${r.ticker}/classic/${r.category}`;
+			const key = feedRoute(feed);
 			if (Date.now() - (lastClosedFetch.get(key) ?? 0) > CLOSED_FETCH_MS) {
 				lastClosedFetch.set(key, Date.now());
 				void d.fetchOnce(key).catch(() => undefined);
