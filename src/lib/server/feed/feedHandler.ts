@@ -41,6 +41,23 @@ export interface FeedDeps {
 }
 
 const lastClosedFetch = new Map<string, number>();
+/** The client's status, reused for STATUS_REUSE_MS: it walks every held feed and the relay. */
+const STATUS_REUSE_MS = 250;
+let statusCache:
+	{ at: number; client: FeedClient; value: ReturnType<FeedClient['status']> } | undefined;
+
+function clientStatus(client: FeedClient, fresh: boolean): ReturnType<FeedClient['status']> {
+	const now = Date.now();
+	if (
+		fresh ||
+		!statusCache ||
+		statusCache.client !== client ||
+		now - statusCache.at > STATUS_REUSE_MS
+	) {
+		statusCache = { at: now, client, value: client.status() };
+	}
+	return statusCache.value;
+}
 
 const TYPES = {
 	json: 'application/json; charset=utf-8',
@@ -147,8 +164,10 @@ async function answer(
 ): Promise<void> {
 	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
 	const group = feedGroup(feed);
+	const known = d.client.wants(group);
 	d.client.want([feed]);
-	const state = d.client.status().feeds.find((f) => f.group === group);
+	// A feed just wanted is not in a status taken before: ask afresh then.
+	const state = clientStatus(d.client, !known).feeds.find((f) => f.group === group);
 	const reason = state && !state.held ? state.reason : null;
 	const latest = d.store.get(group);
 	if (!latest) {
