@@ -5,6 +5,8 @@
  * Docker or a log shipper. Fields never include keys or cookies: callers pass only what is safe.
  *
  * Reads process.env itself rather than config(): a configuration error must still be logged.
+ * It imports nothing of the project, so the embedded service (src/service, its own process) logs
+ * through it too: lint forbids console.* in all server code (eslint.config.js).
  */
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -67,8 +69,22 @@ export const log = {
 	info: (msg: string, fields?: LogFields) => write('info', msg, fields),
 	warn: (msg: string, fields?: LogFields) => write('warn', msg, fields),
 	error: (msg: string, fields?: LogFields) => write('error', msg, fields),
-	/** A line another process wrote (the embedded service): as is, or wrapped as JSON. */
+	/**
+	 * A line another process wrote (the embedded service): as is, or as JSON with its source. A
+	 * child that logs JSON itself (it shares GEXDECK_LOG) is passed on with `source` added.
+	 */
 	forward(source: string, line: string): void {
-		sink.err(logFormat() === 'json' ? formatLine('json', 'info', line, { source }) : line);
+		if (logFormat() !== 'json') return sink.err(line);
+		let parsed: unknown;
+		try {
+			parsed = line.startsWith('{') ? JSON.parse(line) : undefined;
+		} catch {
+			parsed = undefined;
+		}
+		sink.err(
+			parsed && typeof parsed === 'object'
+				? JSON.stringify({ ...parsed, source })
+				: formatLine('json', 'info', line, { source })
+		);
 	}
 };
