@@ -17,6 +17,7 @@ import { parseRule, type AlertRule } from '../src/lib/alerts/rules';
 import { ALL_STREAM_TICKERS } from '../src/lib/contract/tickers';
 import type { ClassicChain, OrderflowBody } from '../src/lib/contract/schemas';
 import { observationOf } from '../src/lib/server/alerts/observe';
+import { toFeedUpdate } from '../src/lib/server/feeds/fanout';
 import { SubscriptionBook } from '../src/lib/server/stream/book';
 import type { ReceivedUpdate } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
@@ -226,7 +227,8 @@ async function main(): Promise<void> {
 	perSecond(
 		full.slice(0, 3).map((s) => s.updates),
 		(u) => {
-			const o = observationOf(u, new AlertEngine(rules));
+			const f = toFeedUpdate(u);
+			const o = f && observationOf(f, new AlertEngine(rules));
 			if (o) fullEngine.observe(o);
 		}
 	);
@@ -234,7 +236,8 @@ async function main(): Promise<void> {
 	const fullMeans = perSecond(
 		full.map((s) => s.updates),
 		(u) => {
-			const o = observationOf(u, pathEngine);
+			const f = toFeedUpdate(u);
+			const o = f && observationOf(f, pathEngine);
 			if (o) pathEngine.observe(o);
 		}
 	);

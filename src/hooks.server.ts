@@ -3,8 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
 import { dev } from '$app/environment';
 import { mountFastApi } from '$lib/server/fastApi';
+import { mountFeed } from '$lib/server/feed/feedMount';
 import { onHttpServer } from '$lib/server/httpServer';
-import { log } from '$lib/server/log';
+import { errorText, log } from '$lib/server/log';
 import { startProductionServer } from '$lib/server/production';
 import {
 	bindRefusal,
@@ -51,6 +52,8 @@ export const init: ServerInit = async () => {
 	mountAlerts();
 	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
 	mountFastApi();
+	// GET /feed/v1/levels/* for charting platforms, with integration tokens (feed/feedHandler.ts).
+	mountFeed();
 	// The server hand-over and graceful shutdown under every production entry (under `vite dev`
 	// the plugin in vite.config.ts hands Vite's server over: devServer.ts).
 	if (!dev) startProductionServer();
@@ -150,7 +153,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 /** One log line per failed request (a stack only for real faults); the page never sees internals. */
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	const where = `${event.request.method} ${event.url.pathname}`;
-	if (status >= 500) console.error(`gexdeck: ${status} ${where}:`, error);
-	else console.error(`gexdeck: ${status} ${where}: ${message}`);
+	if (status >= 500) log.error(`${status} ${where}`, { error: errorText(error) });
+	else log.error(`${status} ${where}: ${message}`);
 	return { message: status >= 500 ? 'Internal error; see the dashboard log.' : message };
 };

@@ -1,5 +1,5 @@
 /**
- * Alerts for an account that does not stream (demo Classic): the alerts service polls the
+ * Alerts for an account that does not stream (demo Classic): the feed holder polls the
  * rules' routes once a second through the dashboard's real REST proxy (which publishes each
  * fresh snapshot on the update tap and counts the quota), against the embedded service at 30x;
  * UNG's spot crossing its zero gamma fires from the polled snapshots alone, and nothing is
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
 import { AlertService } from '../../src/lib/server/alerts/service';
+import { FeedHolder } from '../../src/lib/server/feeds';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
@@ -23,6 +24,7 @@ const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')
 let svc: TestService;
 let dataDir: string;
 let alerts: AlertService;
+let holder: FeedHolder;
 let open = true;
 const polled: string[] = [];
 const firings: AlertFiring[] = [];
@@ -49,16 +51,17 @@ beforeAll(async () => {
 		userAgent: 'gexdeck/test',
 		tap
 	});
-	alerts = new AlertService({
-		dataDir,
+	holder = new FeedHolder({
 		tap,
 		poll: (path) => {
 			polled.push(path);
 			return proxy.handle('GET', path, new URLSearchParams());
 		},
-		isMarketOpen: () => open,
-		watch: false
-	}).start();
+		account: async () => ({ streams: false }),
+		isMarketOpen: () => open
+	});
+	await holder.decide();
+	alerts = new AlertService({ dataDir, feeds: holder.client('alerts'), watch: false }).start();
 	alerts.onFiring((f) => firings.push(f));
 	expect(
 		alerts.saveRule({
@@ -69,11 +72,11 @@ beforeAll(async () => {
 			cooldownSeconds: 0
 		}).ok
 	).toBe(true);
-	alerts.setFeedMode('poll');
 }, 120_000);
 
 afterAll(async () => {
 	alerts?.close();
+	holder?.close();
 	await svc?.close();
 	rmSync(dataDir, { recursive: true, force: true });
 });

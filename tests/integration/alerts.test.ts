@@ -1,7 +1,7 @@
 /**
  * Alerts end to end over real sockets: the embedded service on the session clock at high speed
  * with its hubs, the dashboard's stream relay holding the rules' group (the alerts service is a
- * viewer of it, no tab open), the update tap, and local webhook receivers (http servers on
+ * viewer of it through the feed holder, no tab open), the update tap, and local webhook receivers (http servers on
  * 127.0.0.1:0).
  *
  * UNG's spot trades around its zero gamma in the seeded test market, so a rule on spot
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
 import { parseAllowList } from '../../src/lib/server/alerts/addressPolicy';
 import { AlertService } from '../../src/lib/server/alerts/service';
+import { FeedHolder } from '../../src/lib/server/feeds';
 import { StreamRelay } from '../../src/lib/server/stream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
 import { decodeFrame } from '../../src/lib/wire/decode';
@@ -78,6 +79,7 @@ const key = demoAccounts()
 let svc: TestService;
 let relay: StreamRelay;
 let alerts: AlertService;
+let holder: FeedHolder;
 let dataDir: string;
 const tap = new UpdateTap();
 /** Data second -> when the relay first received a UNG frame of that second (wall ms). */
@@ -109,10 +111,11 @@ beforeAll(async () => {
 		tap,
 		backoff: { baseMs: 50, maxMs: 400 }
 	});
+	holder = new FeedHolder({ tap, relay, account: async () => ({ streams: true }) });
+	await holder.decide();
 	alerts = new AlertService({
 		dataDir,
-		tap,
-		relay,
+		feeds: holder.client('alerts'),
 		// The receivers listen on loopback, which a webhook reaches only when allowed.
 		sender: { baseDelayMs: 50, maxDelayMs: 400, allow: parseAllowList('127.0.0.1') },
 		log: (m) => logs.push(m)
@@ -128,11 +131,11 @@ beforeAll(async () => {
 		const saved = alerts.saveRule({ ticker: 'UNG', kind: 'cross', level: 'zero_gamma', ...r });
 		expect(saved.ok).toBe(true);
 	}
-	alerts.setFeedMode('stream');
 }, 120_000);
 
 afterAll(async () => {
 	alerts?.close();
+	holder?.close();
 	await relay?.close();
 	await svc?.close();
 	await fast?.close();

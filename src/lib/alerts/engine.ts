@@ -16,9 +16,11 @@
  *   level move, which fires once the cooldown ends if the level is still that far away.
  * - Active window: outside it the state is tracked but nothing fires.
  */
+import { feedStream } from '../contract/feeds';
 import { isSessionDay } from '../contract/marketCalendar';
 import { etDay, etInstant } from '../contract/newYorkTime';
 import {
+	feedOfRule,
 	fmt,
 	LOOKBACKS,
 	type AlertRule,
@@ -135,7 +137,7 @@ function directionMatches(direction: Direction, to: Side): boolean {
 
 /** The stream name of a chain rule (`classic_gex_full`). */
 export function streamOfRule(rule: AlertRule): string {
-	return rule.kind === 'flow_cross' ? 'orderflow_orderflow' : `${rule.package}_${rule.category}`;
+	return feedStream(feedOfRule(rule));
 }
 
 function minutesOf(hhmm: string): number {

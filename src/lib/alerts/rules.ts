@@ -14,6 +14,7 @@
  * - `gex_sign`: net GEX (by volume or OI) changes sign.
  * - `flow_cross`: the orderflow's cumulative DEX or GEX flow crosses `value`.
  */
+import { feedGroup, feedOf, type Feed } from '../contract/feeds';
 import type { Outcome } from '../contract/outcome';
 import { isStreamTicker } from '../contract/tickers';
 
@@ -371,11 +372,16 @@ export function parseWebhook(input: unknown): Parsed<Webhook> {
 	}
 }
 
-/** The group a chain-based rule needs (`SPX_classic_gex_full`), or orderflow's. */
-export function groupOfRule(rule: AlertRule): string {
+/** The feed a rule reads: its chain (`SPX` classic `gex_full`), or orderflow for a flow rule. */
+export function feedOfRule(rule: AlertRule): Feed {
 	return rule.kind === 'flow_cross'
-		? `${rule.ticker}_orderflow_orderflow`
-		: `${rule.ticker}_${rule.package}_${rule.category}`;
+		? feedOf(rule.ticker, 'orderflow', 'orderflow')
+		: feedOf(rule.ticker, rule.package, rule.category);
+}
+
+/** The group a rule needs (`SPX_classic_gex_full`, `NDX_orderflow_orderflow`). */
+export function groupOfRule(rule: AlertRule): string {
+	return feedGroup(feedOfRule(rule));
 }
 
 /** Levels are cents apart: two decimals unless whole (a 0.25 move of 7432 must show). */

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
+import { feedGroup, feedOf } from './feeds';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_CATEGORIES, PACKAGES } from './categories';
 import { ALL_STREAM_TICKERS } from './tickers';
 import {
-	analyticsGroupName,
 	countMemberships,
 	expiryGroupName,
 	legacyHubOf,
@@ -64,7 +64,7 @@ describe('group names', () => {
 	});
 
 	it('formats what it parses', () => {
-		expect(parseGroup(analyticsGroupName('SPX', 'state', 'gamma_one')).ok).toBe(true);
+		expect(parseGroup(feedGroup(feedOf('SPX', 'state', 'gamma_one'))).ok).toBe(true);
 		expect(expiryGroupName('SPX', 'orderflow', 'orderflow', '20260717')).toBe(
 			'SPX_orderflow_20260717'
 		);
@@ -175,7 +175,7 @@ describe('group names round trip', () => {
 		for (const ticker of ALL_STREAM_TICKERS) {
 			for (const pkg of PACKAGES) {
 				for (const category of PACKAGE_CATEGORIES[pkg]) {
-					const name = analyticsGroupName(ticker, pkg, category);
+					const name = feedGroup(feedOf(ticker, pkg, category));
 					expect(parseGroup(name), name).toMatchObject({
 						ok: true,
 						group: { ticker, package: pkg, category }

@@ -1,7 +1,8 @@
 /**
  * WebSocket hubs and group names of the Quant feed, and the membership rules of negotiation.
  *
- * Group names are unprefixed: `{ticker}_{package}_{category}` (e.g. `SPX_classic_gex_full`,
+ * Group names are unprefixed (an analytics group is built from its feed: ./feeds `feedGroup`):
+ * `{ticker}_{package}_{category}` (e.g. `SPX_classic_gex_full`,
  * `ES_SPX_orderflow_orderflow`), `{ticker}_spot`, and explicit-expiry groups whose category
  * ends in `_YYYYMMDD` (`SPX_classic_gex_20260717`, `SPX_state_gamma_20260717`,
  * `SPX_orderflow_20260717`). Tickers may contain `_` (ES_SPX), so a name is split at its
@@ -117,14 +118,6 @@ export type GroupParse = Outcome<{ group: ParsedGroup }>;
 
 export function spotGroupName(ticker: string): string {
 	return `${ticker}_spot`;
-}
-
-export function analyticsGroupName(
-	ticker: string,
-	pkg: PackageName,
-	category: CanonicalCategory
-): string {
-	return `${ticker}_${pkg}_${category}`;
 }
 
 /** `expiry` is `YYYYMMDD`. Orderflow groups have no stem: `SPX_orderflow_20260717`. */

@@ -12,6 +12,7 @@ export * from './subscriptionLevels';
 export * from './access';
 export * from './routes';
 export * from './hubs';
+export * from './feeds';
 export * from './scaling';
 export * from './orderflowFields';
 export * from './validate';

@@ -6,6 +6,7 @@
  * server over (devServer.ts) and Vite owns the process's signals.
  */
 import { stopEmbeddedServices } from './embedded';
+import { stopFeeds } from './feeds/feedsMount';
 import { httpServer, watchHttpServer } from './httpServer';
 import { installShutdown } from './lifecycle';
 import { stopRecorder } from './recorder/recorderMount';
@@ -27,6 +28,7 @@ export function startProductionServer(): void {
 		stopStream: async () => {
 			// Recording ends before the relay goes, so no frame arrives at a closed recorder.
 			stopRecorder();
+			stopFeeds();
 			await stopStreamRelay();
 		},
 		flush: () => quotaLedger().flush(),

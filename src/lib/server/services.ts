@@ -1,10 +1,12 @@
 /**
  * The dashboard server's long-lived parts, created once per process: the quota ledger and the
- * proxy (with its coalescer and 429 backoff).
+ * proxy (with its coalescer and 429 backoff), which forgets the accounts it knew when the
+ * settings change.
  */
 import { config } from './config';
 import { QuotaLedger } from './quotaLedger';
 import { UpstreamProxy } from './proxy';
+import { onSettingsChange } from './settings';
 import { upstreamTarget } from './upstream';
 import { updateTap } from './updates/tap';
 
@@ -23,5 +25,7 @@ export function upstreamProxy(): UpstreamProxy {
 		userAgent: config().userAgent,
 		tap: updateTap()
 	});
+	// Whatever was learned about the old key (account, entitlements) is dropped.
+	onSettingsChange(() => proxy?.forgetAccounts());
 	return proxy;
 }

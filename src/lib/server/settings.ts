@@ -34,6 +34,20 @@ function settingsPath(): string {
 
 let cached: StoredSettings | undefined;
 
+/** Called after every saved change (keys, demo account), with the new settings. */
+export type SettingsListener = (settings: StoredSettings) => void;
+const listeners = new Set<SettingsListener>();
+
+/**
+ * Runs `listener` after each saved change: the proxy forgets what it learned of the old key, the
+ * relay negotiates again and the feed holder re-decides, each on its own (one event, no pokes).
+ * Returns the unsubscribe.
+ */
+export function onSettingsChange(listener: SettingsListener): () => void {
+	listeners.add(listener);
+	return () => listeners.delete(listener);
+}
+
 function isStoredSettings(v: unknown): v is StoredSettings {
 	if (typeof v !== 'object' || v === null || (v as StoredSettings).version !== 1) return false;
 	const s = v as Record<string, unknown>;
@@ -63,5 +77,6 @@ export function updateSettings(patch: Partial<Omit<StoredSettings, 'version'>>):
 	}
 	writeJsonFile(settingsPath(), next);
 	cached = next;
+	for (const listener of listeners) listener(next);
 	return next;
 }

@@ -2,19 +2,23 @@ import { fail } from '@sveltejs/kit';
 import { classifyKey } from '$lib/contract/keys';
 import { accountStatus } from '$lib/server/accountStatus';
 import { httpGet } from '$lib/server/httpClient';
+import { log } from '$lib/server/log';
 import { config } from '$lib/server/config';
-import { upstreamProxy } from '$lib/server/services';
 import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
-import { streamRelay } from '$lib/server/stream/relayMount';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
-import { applyAlwaysRecord } from '$lib/server/recorder/recorderMount';
+import { createToken, revokeToken, tokenList } from './tokens.server';
 
 export const load = (async () => {
 	const status = await accountStatus();
-	return { status, researchPool: researchPoolStatus(status), recording: recordingStatus() };
+	return {
+		status,
+		researchPool: researchPoolStatus(status),
+		recording: recordingStatus(),
+		tokens: tokenList()
+	};
 }) satisfies PageServerLoad;
 
 /** Ask the upstream whether it knows `key` before storing it (a typo is caught now, not later). */
@@ -36,7 +40,8 @@ async function verifyKey(key: string): Promise<string | undefined> {
 }
 
 /**
- * Store `patch`; on a full disk or read-only data folder the old settings file is kept and the
+ * Store `patch`: the proxy, the relay and the feed holder react to the change themselves
+ * (settings.ts onSettingsChange). On a full disk or read-only data folder the old settings file is kept and the
  * page says so (a 507 with the file's name and the reason) instead of failing with a 500.
  */
 function save(patch: Parameters<typeof updateSettings>[0]) {
@@ -44,17 +49,9 @@ function save(patch: Parameters<typeof updateSettings>[0]) {
 		updateSettings(patch);
 		return undefined;
 	} catch (err) {
-		console.error(`gexdeck: ${(err as Error).message}`);
+		log.error((err as Error).message);
 		return fail(507, { message: `Not saved: ${(err as Error).message}` });
 	}
-}
-
-/** Whatever was learned about the old key (account, entitlements, the stream slot) is dropped. */
-function keysChanged(): void {
-	upstreamProxy().forgetAccounts();
-	streamRelay().refresh();
-	// The always-record list streams or polls depending on the (new) account.
-	void applyAlwaysRecord().catch(() => undefined);
 }
 
 export const actions = {
@@ -88,19 +85,21 @@ export const actions = {
 		}
 		const notSaved = save(patch);
 		if (notSaved) return notSaved;
-		keysChanged();
 		return { message: 'Saved. The browser only ever sees the masked key id.' };
 	},
 
 	clearKeys: async () => {
 		const notSaved = save({ customKey: undefined, researchKey: undefined });
 		if (notSaved) return notSaved;
-		keysChanged();
 		return { message: 'Stored keys removed.' };
 	},
 
 	/** Recording: retention and the tickers recorded even when no tab is open. */
 	saveRecording: async ({ request }) => saveRecording(await request.formData()),
+
+	/** Integration tokens for the levels feed (tokens.server.ts). */
+	createToken: async ({ request }) => createToken(await request.formData()),
+	revokeToken: async ({ request }) => revokeToken(await request.formData()),
 
 	/** Embedded service only: view the dashboard as another demo account. */
 	switchAccount: async ({ request }) => {
@@ -112,7 +111,6 @@ export const actions = {
 		}
 		const notSaved = save({ demoAccountId: id, customKey: undefined, researchKey: undefined });
 		if (notSaved) return notSaved;
-		keysChanged();
 		return { message: `Now using demo account ${id}.` };
 	}
 } satisfies Actions;

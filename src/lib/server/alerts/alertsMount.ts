@@ -1,48 +1,28 @@
 /**
  * The alerts service inside the dashboard: one AlertService per process on the dashboard's data
- * folder, the process's update tap and stream relay, polling through the process's proxy. The
- * feed follows the account: a streaming (Quant) key holds the rules' groups in the relay, any
- * other key polls; checked at start and every minute (keys can change on the Account page).
+ * folder, its rules' feeds held by the process's feed holder as the 'alerts' client (streamed or
+ * polled as the account allows; the holder re-decides when the keys change).
  * SvelteKit-only (reads the config): call mountAlerts() once from the init hook.
  */
-import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
+import { feedHolder } from '../feeds/feedsMount';
 import { log } from '../log';
-import { accountStreams } from '../recorder/recorderMount';
-import { upstreamProxy } from '../services';
-import { streamRelay } from '../stream/relayMount';
-import { updateTap } from '../updates/tap';
 import { AlertService } from './service';
 
 let service: AlertService | undefined;
-let modeTimer: ReturnType<typeof setInterval> | undefined;
 
 /** The process's alerts service (created and started on first use). */
 export function alertService(): AlertService {
 	service ??= new AlertService({
 		dataDir: config().dataDir,
-		tap: updateTap(),
-		relay: streamRelay(),
-		poll: (path) => upstreamProxy().handle('GET', path, new URLSearchParams()),
-		isMarketOpen: () => isRegularTradingHours(Date.now()),
+		feeds: feedHolder().client('alerts'),
 		sender: { userAgent: config().userAgent, allow: config().webhookAllow },
 		log: (message) => log.info(message)
 	}).start();
 	return service;
 }
 
-async function applyFeedMode(s: AlertService): Promise<void> {
-	const streams = await accountStreams().catch(() => false);
-	s.setFeedMode(streams ? 'stream' : 'poll');
-}
-
-/** Starts the alerts service and its feed (idempotent). */
+/** Starts the alerts service and its feeds (idempotent). */
 export function mountAlerts(): AlertService {
-	const s = alertService();
-	if (!modeTimer) {
-		void applyFeedMode(s);
-		modeTimer = setInterval(() => void applyFeedMode(s), 60_000);
-		modeTimer.unref?.();
-	}
-	return s;
+	return alertService();
 }

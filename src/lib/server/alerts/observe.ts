@@ -1,14 +1,13 @@
 /**
- * Updates from the tap -> engine observations. Stream frames are decoded with the project's one
- * wire decoder (src/lib/wire), polled snapshots validated with the contract's schemas, and only
- * when a rule reads that ticker's stream: frames nobody has a rule on cost a map lookup.
+ * Updates of the alerts' held feeds -> engine observations. The feed holder hands each update
+ * decoded (stream frames by the project's one wire decoder); polled snapshots are validated here
+ * with the contract's schemas, and only when a rule reads that ticker's stream.
  */
+import { feedStream } from '../../contract/feeds';
 import { classicChainSchema, orderflowSchema, type ClassicChain } from '../../contract/schemas';
 import { safeParse } from '../../contract/validate';
 import type { AlertEngine, ChainObservation, Observation } from '../../alerts/engine';
-import { decodeFrame } from '../../wire/decode';
-import { streamOfGroup } from '../recorder/sessionRecorder';
-import type { ReceivedUpdate } from '../updates/tap';
+import type { FeedUpdate } from '../feeds';
 
 const CHAIN_STREAM = /^(classic|state)_gex_(full|zero|one)$/;
 
@@ -48,41 +47,39 @@ function orderflowObservation(
 }
 
 /**
- * The observation an update carries for `engine`'s rules, or undefined (no rule reads it, or it
- * is not understood). Throws on a corrupt frame or body; the caller counts and skips it.
+ * The observation an update of a held feed carries for `engine`'s rules, or undefined (no rule
+ * reads it, or it is not understood). The feed holder decoded it once for all its subscribers;
+ * a polled body is validated here. Throws on a body that is no snapshot; the caller counts and
+ * skips it.
  */
-export function observationOf(
-	update: ReceivedUpdate,
-	engine: AlertEngine
-): Observation | undefined {
+export function observationOf(update: FeedUpdate, engine: AlertEngine): Observation | undefined {
+	const ticker = update.ticker;
+	const stream = update.feed ? feedStream(update.feed) : 'spot';
+	if (!engine.wants(ticker, stream)) return undefined;
 	if (update.source === 'stream') {
-		const s = streamOfGroup(update.group);
-		if (!s || !engine.wants(s.ticker, s.stream)) return undefined;
-		const frame = decodeFrame(update.any);
+		const frame = update.frame;
 		switch (frame.kind) {
 			case 'spot':
-				return { kind: 'spot', ticker: s.ticker, t: frame.value.timestamp, spot: frame.value.spot };
+				return { kind: 'spot', ticker, t: frame.value.timestamp, spot: frame.value.spot };
 			case 'gex':
-				return CHAIN_STREAM.test(s.stream)
-					? chainObservation(s.ticker, s.stream, frame.value)
+				return CHAIN_STREAM.test(stream)
+					? chainObservation(ticker, stream, frame.value)
 					: undefined;
 			case 'orderflow':
-				return orderflowObservation(s.ticker, frame.value);
+				return orderflowObservation(ticker, frame.value);
 			default:
 				return undefined;
 		}
 	}
-	if (!engine.wants(update.ticker, update.stream)) return undefined;
-	const body = JSON.parse(update.json) as unknown;
-	if (CHAIN_STREAM.test(update.stream)) {
-		const r = safeParse(classicChainSchema, body);
-		if (!r.ok) throw new Error(`${update.ticker} ${update.stream}: ${r.path}: ${r.message}`);
-		return chainObservation(update.ticker, update.stream, r.value);
+	if (CHAIN_STREAM.test(stream)) {
+		const r = safeParse(classicChainSchema, update.body);
+		if (!r.ok) throw new Error(`${ticker} ${stream}: ${r.path}: ${r.message}`);
+		return chainObservation(ticker, stream, r.value);
 	}
-	if (update.stream === 'orderflow_orderflow') {
-		const r = safeParse(orderflowSchema, body);
-		if (!r.ok) throw new Error(`${update.ticker} orderflow: ${r.path}: ${r.message}`);
-		return orderflowObservation(update.ticker, r.value);
+	if (stream === 'orderflow_orderflow') {
+		const r = safeParse(orderflowSchema, update.body);
+		if (!r.ok) throw new Error(`${ticker} orderflow: ${r.path}: ${r.message}`);
+		return orderflowObservation(ticker, r.value);
 	}
 	return undefined;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
+import { FeedHolder } from '../feeds';
 import { StreamRelay } from '../stream/relay';
 import { UpdateTap } from '../updates/tap';
 import { AlertService } from './service';
@@ -15,13 +16,22 @@ import { AlertService } from './service';
 let dir: string;
 let service: AlertService | undefined;
 let relay: StreamRelay | undefined;
+let holder: FeedHolder | undefined;
+
+/** The alerts client of a holder on `tap` with no relay and no proxy (updates only). */
+function tapFeeds(tap: UpdateTap) {
+	holder = new FeedHolder({ tap, account: async () => ({ streams: false }) });
+	return holder.client('alerts');
+}
 beforeEach(() => {
 	dir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-service-'));
 });
 afterEach(async () => {
 	service?.close();
+	holder?.close();
 	await relay?.close();
 	service = undefined;
+	holder = undefined;
 	relay = undefined;
 	rmSync(dir, { recursive: true, force: true });
 });
@@ -66,15 +76,21 @@ describe('AlertService', () => {
 			fetch: () => Promise.reject(new Error('offline')),
 			backoff: { baseMs: 60_000, maxMs: 60_000 }
 		});
-		service = new AlertService({ dataDir: dir, tap: new UpdateTap(), relay, watch: false }).start();
-		service.setFeedMode('stream');
+		holder = new FeedHolder({
+			tap: new UpdateTap(),
+			relay,
+			account: async () => ({ streams: true })
+		});
+		await holder.decide();
+		service = new AlertService({ dataDir: dir, feeds: holder.client('alerts'), watch: false });
+		service.start();
 		expect(service.saveRule({ id: 'a', ticker: 'SPX', kind: 'gex_sign' }).ok).toBe(true);
 		expect(service.saveRule({ id: 'b', ticker: 'NDX', kind: 'gex_sign' }).ok).toBe(true);
 		expect(relay.status().groups).toEqual(['SPX_classic_gex_full', 'SPX_spot']);
 		const views = service.rules();
 		expect(views.find((v) => v.rule.id === 'a')!.feedError).toBeNull();
 		expect(views.find((v) => v.rule.id === 'b')!.feedError).toMatch(
-			/^Membership limit: adding NDX_classic_gex_full/
+			/^budget exhausted: Membership limit: adding NDX_classic_gex_full/
 		);
 		expect(service.feedStatus()).toMatchObject({
 			refused: [{ group: 'NDX_classic_gex_full' }],
@@ -88,7 +104,8 @@ describe('AlertService', () => {
 		expect(service.setRulePaused('a', true)).toBe(true);
 		expect(relay.status().groups).toEqual(['NDX_classic_gex_full', 'NDX_spot']);
 		expect(service.feedStatus().refused).toEqual([]);
-		service.setFeedMode('none');
+		service.close();
+		service = undefined;
 		expect(relay.viewerCount).toBe(0);
 	});
 
@@ -97,7 +114,7 @@ describe('AlertService', () => {
 		const posted: { url: string; body: string }[] = [];
 		service = new AlertService({
 			dataDir: dir,
-			tap,
+			feeds: tapFeeds(tap),
 			watch: false,
 			sender: {
 				// Public names pinned to a public address; the post is recorded, not sent.
@@ -166,7 +183,9 @@ describe('AlertService', () => {
 
 	it('counts a corrupt snapshot and goes on', () => {
 		const tap = new UpdateTap();
-		service = new AlertService({ dataDir: dir, tap, watch: false }).start();
+		holder = new FeedHolder({ tap, account: async () => ({ streams: false }) });
+		service = new AlertService({ dataDir: dir, feeds: holder.client('alerts'), watch: false });
+		service.start();
 		service.saveRule({ id: 'zg', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' });
 		tap.publish({
 			source: 'snapshot',
@@ -182,7 +201,9 @@ describe('AlertService', () => {
 			receivedAt: 0,
 			json: '{"timestamp":1}'
 		});
-		expect(service.failures).toBe(2);
+		// Bad JSON fails in the holder's one decode; a body that is no chain in the alerts' check.
+		expect(holder.fanout.counters.decodeFailures).toBe(1);
+		expect(service.failures).toBe(1);
 		expect(tap.failures).toBe(0);
 	});
 });

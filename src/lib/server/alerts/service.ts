@@ -1,21 +1,21 @@
 /**
- * The alerts service: rules from alerts.json evaluated on every update the dashboard server
- * receives (the update tap), whether or not a tab is open, and each firing delivered to the open
+ * The alerts service: rules from alerts.json evaluated on every update of the rules' feeds the
+ * dashboard server receives, whether or not a tab is open, and each firing delivered to the open
  * tabs (listeners: the SSE endpoint), to webhooks, and to the last-100 log.
  *
- * It also makes sure the data its rules need arrives: on a streaming (Quant) account it holds
- * the rules' groups in the stream relay as a viewer with no browser behind it (so they count
- * against the account's memberships like any tab's, and are ref-counted with them); on a polling
- * account it asks the proxy for the rules' routes once a second in market hours (the proxy
- * coalesces with any tab polling the same route and keeps the quota ledger).
+ * The data its rules need is held by the feed holder (server/feeds) as its 'alerts' client:
+ * a relay viewer on a streaming (Quant) account, a once-a-second poll in market hours on any
+ * other, as the holder decides. The service hands the holder the rules' feeds and reads their
+ * updates, decoded once, from the client's subscription.
  *
- * Independent of SvelteKit (./mount wires it to the dashboard's config), so integration tests
- * run it against a real relay and service.
+ * Independent of SvelteKit (./alertsMount wires it to the dashboard's config), so integration
+ * tests run it against a real relay, proxy and service.
  */
 import { join } from 'node:path';
 import { AlertEngine, streamOfRule, type Firing } from '../../alerts/engine';
 import {
 	describeRule,
+	feedOfRule,
 	groupOfRule,
 	MAX_WEBHOOKS_PER_RULE,
 	parseRule,
@@ -24,10 +24,10 @@ import {
 	type Parsed,
 	type Webhook
 } from '../../alerts/rules';
+import { feedGroup } from '../../contract/feeds';
+import type { FeedClient, FeedMode, FeedUpdate } from '../feeds';
 import { readJsonFile, writeJsonFile } from '../jsonFile';
 import { SubscriptionBook } from '../stream/book';
-import type { RelayViewer, StreamRelay } from '../stream/relay';
-import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
 import { AlertStore, idOf, type AlertsState } from './store';
@@ -37,18 +37,16 @@ import { WebhookSender, type SenderOptions, type WebhookHealth } from './webhook
 
 export const FIRINGS_KEPT = 100;
 
-export type FeedMode = 'stream' | 'poll' | 'none';
+export type { FeedMode };
+
+/** Reasons of a feed not held that are a refusal to show on its rule (not a pause or a wait). */
+const REFUSAL = /^(budget exhausted|not entitled|key rejected|refused)\b/;
 
 export interface AlertServiceOptions {
 	/** Folder of alerts.json and alerts-firings.json. */
 	dataDir: string;
-	tap: UpdateTap;
-	/** The relay that holds the rules' groups on a streaming account. */
-	relay?: StreamRelay;
-	/** GET of an upstream route path through the proxy (`SPX/classic/gex_full`), for polling. */
-	poll?: (path: string) => Promise<unknown>;
-	/** Poll only while this says the market is open (default: always). */
-	isMarketOpen?: () => boolean;
+	/** The feed holder's 'alerts' client: holds the rules' feeds, delivers their updates. */
+	feeds: FeedClient;
 	sender?: SenderOptions;
 	/** Re-read alerts.json when it changes on disk (default true). */
 	watch?: boolean;
@@ -57,9 +55,9 @@ export interface AlertServiceOptions {
 
 export interface FeedStatus {
 	mode: FeedMode;
-	/** Groups (stream) or routes (poll) the rules need. */
+	/** Groups of the feeds the rules need. */
 	needed: string[];
-	/** Groups the relay refused for the rules, with the reason (membership limit, access). */
+	/** Feeds refused for the rules, with the reason (budget exhausted, not entitled, ...). */
 	refused: { group: string; reason: string }[];
 	/** Memberships of the whole union (tabs and rules) against the account's limit. */
 	usage: { used: number; limit: number } | null;
@@ -79,29 +77,6 @@ export interface RuleView {
 }
 
 export type FiringListener = (firing: AlertFiring) => void;
-
-/** A relay viewer with no browser: frames are dropped, refusals are remembered. */
-function holderSocket(onRevoked: (groups: { group: string; reason: string }[]) => void) {
-	return {
-		readyState: 1,
-		bufferedAmount: 0,
-		send(data: Uint8Array | string, cb?: (err?: Error) => void) {
-			if (typeof data === 'string' && data.includes('"revoked"')) {
-				try {
-					const m = JSON.parse(data) as {
-						type: string;
-						refused?: { group: string; reason: string }[];
-					};
-					if (m.type === 'revoked' && m.refused) onRevoked(m.refused);
-				} catch {
-					// not a message of ours to read
-				}
-			}
-			cb?.();
-		},
-		close: () => undefined
-	};
-}
 
 /**
  * The origin firing links use: the first one a save came from, or the same host with the scheme
@@ -125,12 +100,7 @@ export class AlertService {
 	private firingLog: AlertFiring[];
 	private readonly listeners = new Set<FiringListener>();
 	private readonly lastFired = new Map<string, number>();
-	private unsubscribeTap: (() => void) | undefined;
-	private mode: FeedMode = 'none';
-	private holder: RelayViewer | undefined;
-	private held = new Set<string>();
-	private readonly refused = new Map<string, string>();
-	private pollTimer: ReturnType<typeof setInterval> | undefined;
+	private unsubscribeFeeds: (() => void) | undefined;
 	private saveTimer: ReturnType<typeof setTimeout> | undefined;
 	private readonly log: (message: string) => void;
 
@@ -149,10 +119,10 @@ export class AlertService {
 		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.at * 1000);
 	}
 
-	/** Loads the rules, subscribes to the tap, and starts watching the file. */
+	/** Loads the rules, holds their feeds and reads their updates, and starts watching the file. */
 	start(): this {
 		this.applyRules();
-		this.unsubscribeTap ??= this.options.tap.subscribe((u) => this.onUpdate(u));
+		this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
 		if (this.options.watch !== false) this.store.watch(() => this.applyRules());
 		return this;
 	}
@@ -163,7 +133,7 @@ export class AlertService {
 
 	// ---- evaluation ----------------------------------------------------------------------
 
-	private onUpdate(update: ReceivedUpdate): void {
+	private onUpdate(update: FeedUpdate): void {
 		let firings: Firing[];
 		try {
 			const obs = observationOf(update, this.engine);
@@ -240,8 +210,7 @@ export class AlertService {
 	}
 
 	rules(): RuleView[] {
-		const feedErrors = new Map<string, string>();
-		for (const [group, reason] of this.refused) feedErrors.set(group, reason);
+		const feedErrors = new Map(this.refusals().map((r) => [r.group, r.reason]));
 		return this.store.state.rules.map((rule) => ({
 			rule,
 			description: describeRule(rule),
@@ -371,30 +340,25 @@ export class AlertService {
 
 	// ---- feed ----------------------------------------------------------------------------
 
-	/** Streams (relay holder) or polls the rules' data; 'none' stops both. */
-	setFeedMode(mode: FeedMode): void {
-		if (mode === this.mode) return;
-		this.mode = mode;
-		this.syncFeed();
+	private refusals(): { group: string; reason: string }[] {
+		return this.options.feeds
+			.status()
+			.feeds.filter((f) => !f.held && f.reason && REFUSAL.test(f.reason))
+			.map((f) => ({ group: f.group, reason: f.reason! }));
 	}
 
 	feedStatus(): FeedStatus {
-		const relay = this.options.relay;
-		const usage = relay?.status().usage;
-		const broken = relay && ['error', 'slot-taken', 'reconnecting'].includes(relay.state);
+		const status = this.options.feeds.status();
 		const needed = this.neededGroups();
 		const own = new SubscriptionBook<string>(Number.MAX_SAFE_INTEGER);
 		own.add('rules', needed);
 		return {
-			mode: this.mode,
+			mode: status.mode,
 			needed,
 			rulesNeed: own.plan().usage.used,
-			refused: [...this.refused].map(([group, reason]) => ({ group, reason })),
-			usage: this.mode === 'stream' && usage ? { used: usage.used, limit: usage.limit } : null,
-			streamProblem:
-				this.mode === 'stream' && broken
-					? `${relay.state}: ${relay.reason ?? 'no reason given'}`
-					: null
+			refused: this.refusals(),
+			usage: status.usage,
+			streamProblem: status.streamProblem
 		};
 	}
 
@@ -402,65 +366,21 @@ export class AlertService {
 		return [...new Set(this.store.state.rules.filter((r) => !r.paused).map(groupOfRule))].sort();
 	}
 
+	/** Hands the holder the feeds of the rules not paused. */
 	private syncFeed(): void {
-		const needed = this.mode === 'none' ? [] : this.neededGroups();
-		this.syncHolder(this.mode === 'stream' ? needed : []);
-		this.syncPoller(this.mode === 'poll' ? needed : []);
-	}
-
-	private syncHolder(groups: string[]): void {
-		const relay = this.options.relay;
-		if (!relay) return;
-		const want = new Set(groups);
-		for (const g of [...this.refused.keys()]) if (!want.has(g)) this.refused.delete(g);
-		if (want.size === 0) {
-			if (this.holder) relay.disconnect(this.holder);
-			this.holder = undefined;
-			this.held.clear();
-			return;
-		}
-		this.holder ??= relay.connect(
-			holderSocket((refused) => {
-				for (const r of refused) {
-					this.refused.set(r.group, r.reason);
-					this.held.delete(r.group);
-				}
-			}),
-			'alerts'
+		const feeds = new Map(
+			this.store.state.rules
+				.filter((r) => !r.paused)
+				.map(feedOfRule)
+				.map((f) => [feedGroup(f), f])
 		);
-		const gone = [...this.held].filter((g) => !want.has(g));
-		if (gone.length > 0) relay.unsubscribe(this.holder, gone);
-		const added = [...want].filter((g) => !this.held.has(g));
-		if (added.length > 0) {
-			const r = relay.subscribe(this.holder, added);
-			for (const g of r.accepted) {
-				this.refused.delete(g);
-			}
-			for (const x of r.refused) {
-				this.refused.set(x.group, x.reason);
-				this.log(`alerts: the relay refused ${x.group}: ${x.reason}`);
-			}
-		}
-		this.held = new Set(relay.status(this.holder).groups.filter((g) => want.has(g)));
-	}
-
-	private syncPoller(groups: string[]): void {
-		clearInterval(this.pollTimer);
-		this.pollTimer = undefined;
-		const poll = this.options.poll;
-		if (!poll || groups.length === 0) return;
-		const paths = groups.map(routeOfGroup);
-		this.pollTimer = setInterval(() => {
-			if (this.options.isMarketOpen && !this.options.isMarketOpen()) return;
-			for (const path of paths) void poll(path).catch(() => undefined);
-		}, 1000);
-		this.pollTimer.unref?.();
+		this.options.feeds.hold([...feeds.values()]);
 	}
 
 	close(): void {
-		this.unsubscribeTap?.();
-		this.unsubscribeTap = undefined;
-		this.setFeedMode('none');
+		this.unsubscribeFeeds?.();
+		this.unsubscribeFeeds = undefined;
+		this.options.feeds.release();
 		this.store.close();
 		this.sender.close();
 		if (this.saveTimer) {
@@ -469,12 +389,6 @@ export class AlertService {
 			writeJsonFile(this.firingsPath, this.firingLog);
 		}
 	}
-}
-
-/** `SPX_classic_gex_full` -> `SPX/classic/gex_full` (the proxy's path of the same data). */
-export function routeOfGroup(group: string): string {
-	const m = /^(.+)_(classic|state|orderflow)_([a-z0-9_]+)$/.exec(group);
-	return m ? `${m[1]}/${m[2]}/${m[3]}` : group;
 }
 
 function newId(prefix: string): string {

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { AlertService } from './service';
 import { AlertStore } from './store';
@@ -19,6 +20,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const good = { id: 'good', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' };
 const bad = { id: 'bad', ticker: 'SPX', kind: 'cross', level: 'price', price: 'abc' };
+
+/** A feed client of a holder with no relay and no proxy: rules hold nothing. */
+function offlineFeeds() {
+	return new FeedHolder({ tap: new UpdateTap(), account: async () => ({ streams: false }) }).client(
+		'alerts'
+	);
+}
 
 function until(ok: () => boolean, ms = 5000): Promise<void> {
 	const deadline = Date.now() + ms;
@@ -84,7 +92,7 @@ describe('AlertService and the file on disk', () => {
 		const logs: string[] = [];
 		const service = new AlertService({
 			dataDir: dir,
-			tap: new UpdateTap(),
+			feeds: offlineFeeds(),
 			log: (m) => logs.push(m)
 		}).start();
 		try {
@@ -99,7 +107,7 @@ describe('AlertService and the file on disk', () => {
 	});
 
 	it('refuses a bad rule from the page with the reason, and keeps the file', () => {
-		const service = new AlertService({ dataDir: dir, tap: new UpdateTap(), watch: false }).start();
+		const service = new AlertService({ dataDir: dir, feeds: offlineFeeds(), watch: false }).start();
 		try {
 			expect(
 				service.saveRule({ ticker: 'SPX', kind: 'cross', level: 'price', price: 'x' })

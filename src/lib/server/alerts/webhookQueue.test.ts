@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WEBHOOKS_PER_RULE } from '../../alerts/rules';
+import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { parseAllowList } from './addressPolicy';
 import { DeliveryQueue } from './deliveryQueue';
@@ -46,7 +47,10 @@ describe('webhook delivery queue', () => {
 	it('3 test firings to 5 webhooks keep at most 4 connections open, retries included', async () => {
 		const service = new AlertService({
 			dataDir: dir,
-			tap: new UpdateTap(),
+			feeds: new FeedHolder({
+				tap: new UpdateTap(),
+				account: async () => ({ streams: false })
+			}).client('alerts'),
 			watch: false,
 			sender: {
 				allow: parseAllowList('127.0.0.1'),

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
 import { parseAllowList } from './addressPolicy';
 import { AlertService } from './service';
+import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { WebhookSender } from './webhooks';
 
@@ -115,7 +116,14 @@ describe('saving a webhook', () => {
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 	it('refuses a loopback URL with a message naming GEXDECK_WEBHOOK_ALLOW; allowed, it saves', async () => {
-		const service = new AlertService({ dataDir: dir, tap: new UpdateTap(), watch: false }).start();
+		const service = new AlertService({
+			dataDir: dir,
+			feeds: new FeedHolder({
+				tap: new UpdateTap(),
+				account: async () => ({ streams: false })
+			}).client('alerts'),
+			watch: false
+		}).start();
 		const r = await service.saveWebhook({ url: `http://0x7f000001:${port}/` });
 		expect(r.ok).toBe(false);
 		expect(!r.ok && r.error).toMatch(/GEXDECK_WEBHOOK_ALLOW/);
@@ -124,7 +132,10 @@ describe('saving a webhook', () => {
 		service.close();
 		const allowed = new AlertService({
 			dataDir: dir,
-			tap: new UpdateTap(),
+			feeds: new FeedHolder({
+				tap: new UpdateTap(),
+				account: async () => ({ streams: false })
+			}).client('alerts'),
 			watch: false,
 			sender: { allow: parseAllowList('127.0.0.1') }
 		}).start();

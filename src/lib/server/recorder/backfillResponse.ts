@@ -23,6 +23,7 @@ import {
 	encodeBackfill,
 	type BackfillEntry
 } from '../../relay/backfillBody';
+import { groupOfStream } from '../../contract/feeds';
 import { RecordKind, SPAN_CHUNK_BYTES, type RecordSpan, type StoredRecord } from './recordFile';
 import {
 	isRecordedDay,
@@ -91,10 +92,10 @@ export function backfillResponse(
 	}
 	const sources: Source[] = [];
 	const main = recorder.span(day, ticker, stream, from, to, step);
-	if (main) sources.push({ group: `${ticker}_${stream}`, span: main });
+	if (main) sources.push({ group: groupOfStream(ticker, stream), span: main });
 	if (also === 'spot' && stream !== 'spot') {
 		const spot = recorder.span(day, ticker, 'spot', from, to, step);
-		if (spot) sources.push({ group: `${ticker}_spot`, span: spot });
+		if (spot) sources.push({ group: groupOfStream(ticker, 'spot'), span: spot });
 	}
 	const records = sources.reduce((n, s) => n + s.span.plan.count, 0);
 	const { first, last } = ends(sources);

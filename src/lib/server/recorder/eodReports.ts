@@ -9,6 +9,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
+import { feedOfRoute, feedStream } from '../../contract/feeds';
 import { isRecordedDay, type SessionRecorder } from './sessionRecorder';
 import { snapshotRecords } from './snapshotRecords';
 
@@ -56,8 +57,9 @@ export interface OpenedReport {
 	streams: { stream: string; records: number }[];
 }
 
+/** `SPX/classic/gex_full/2026-11-18_....json.gz`: the feed's route, then its day. */
 const MEMBER =
-	/^([A-Z0-9_]+)\/(classic|state|orderflow)\/([a-z0-9_]+)\/(\d{4}-\d{2}-\d{2})_[^/]+\.json\.gz$/;
+	/^([A-Z0-9_]+\/(?:classic|state|orderflow)\/[a-z0-9_]+)\/(\d{4}-\d{2}-\d{2})_[^/]+\.json\.gz$/;
 
 /** Downloads the report and files every member under its day; members already filed stay. */
 export async function openEodReport(
@@ -86,9 +88,10 @@ export async function openEodReport(
 	const streams: OpenedReport['streams'] = [];
 	for (const [name, data] of Object.entries(members)) {
 		const m = MEMBER.exec(name);
-		if (!m || m[1] !== ticker || !isRecordedDay(m[4])) continue;
-		day = m[4];
-		const stream = `${m[2]}_${m[3]}`;
+		const feed = m ? feedOfRoute(m[1]) : undefined;
+		if (!m || !feed || feed.ticker !== ticker || !isRecordedDay(m[2])) continue;
+		day = m[2];
+		const stream = feedStream(feed);
 		const existing = recorder.count(day, ticker, stream);
 		if (existing > 0) {
 			streams.push({ stream, records: existing });

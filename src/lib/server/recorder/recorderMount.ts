@@ -5,23 +5,19 @@
  * there, the always-record list is the watchlist the user last opened (the watchlist page reports
  * it, `<dataDir>/last-watchlist.json`), and a fresh install's default before that.
  *
- * The always-record list is held as a server-side viewer of the stream relay (a Quant account
- * streams those groups whether or not a tab is open) and, for accounts that poll, as a
- * once-a-second poll through the proxy in market hours. SvelteKit-only (reads the config):
- * call mountRecorder() once from the init hook.
+ * The always-record list is held by the feed holder as its 'recorder' client (server/feeds: a
+ * relay viewer when the account streams, else a once-a-second poll in market hours; the recorder
+ * itself records whatever the update tap publishes). SvelteKit-only (reads the config): call
+ * mountRecorder() once from the init hook.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyticsGroupName } from '../../contract/hubs';
+import { feedOf, type Feed } from '../../contract/feeds';
 import { isStreamTicker } from '../../contract/tickers';
-import { isRegularTradingHours } from '../../contract/newYorkTime';
 import { config } from '../config';
+import { feedHolder } from '../feeds/feedsMount';
 import { CorruptFileError, readJsonFile, writeJsonFile } from '../jsonFile';
 import { log } from '../log';
-import { upstreamProxy } from '../services';
-import { streamRelay } from '../stream/relayMount';
-import type { RelayViewer } from '../stream/relay';
-import { upstreamTarget } from '../upstream';
 import { updateTap } from '../updates/tap';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, SessionRecorder } from './sessionRecorder';
 
@@ -39,7 +35,7 @@ export interface RecordingSettings {
 /** A fresh install's always-record list (the watchlist page's own default tickers). */
 export const DEFAULT_ALWAYS_RECORD = ['SPX', 'NDX', 'RUT', 'SPY', 'QQQ'];
 /** What an always-recorded ticker records: the Classic GEX views and orderflow. */
-export const ALWAYS_RECORD_ROUTES = [
+export const ALWAYS_RECORD_FEEDS = [
 	['classic', 'gex_full'],
 	['classic', 'gex_zero'],
 	['classic', 'gex_one'],
@@ -144,18 +140,12 @@ export function rememberWatchlist(tickers: readonly string[], now = Date.now()):
 	const changed = !before || before.tickers.join(',') !== list.join(',');
 	writeJsonFile(lastWatchlistPath(), { version: 1, tickers: list, openedAt: now });
 	const effective = currentAlwaysRecord();
-	if (changed && effective.source === 'watchlist' && mounted) {
-		void applyAlwaysRecord().catch((e: unknown) =>
-			log.error('always-record failed', { error: (e as Error).message })
-		);
-	}
+	if (changed && effective.source === 'watchlist' && mounted) applyAlwaysRecord();
 	return effective;
 }
 
 let recorder: SessionRecorder | undefined;
 let mounted = false;
-let alwaysViewer: RelayViewer | undefined;
-let pollTimer: ReturnType<typeof setInterval> | undefined;
 
 /** The process's recorder (created and attached to the tap on first use). */
 export function sessionRecorder(): SessionRecorder {
@@ -165,12 +155,12 @@ export function sessionRecorder(): SessionRecorder {
 			root: join(config().dataDir, 'recordings'),
 			retentionDays: s.retentionDays,
 			maxBytes: s.maxBytes,
-			log: (message) => console.log(`gexdeck: ${message}`)
+			log: (message) => log.info(message)
 		});
 		const repaired = recorder.recoverAll();
 		if (repaired.truncatedBytes > 0) {
-			console.log(
-				`gexdeck: recorder repaired ${repaired.files} files (${repaired.truncatedBytes} torn bytes cut)`
+			log.info(
+				`recorder repaired ${repaired.files} files (${repaired.truncatedBytes} torn bytes cut)`
 			);
 		}
 		recorder.enforceRetention();
@@ -199,71 +189,21 @@ export function updateRecordingSettings(
 	writeJsonFile(settingsPath(), settings);
 	// The same recorder goes on with the new limits (its counters and open files kept).
 	sessionRecorder().retain({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes });
-	void applyAlwaysRecord();
+	applyAlwaysRecord();
 	return settings;
 }
 
-/** Does the current key stream (Quant)? Then the relay records; else the poller does. */
-export async function accountStreams(): Promise<boolean> {
-	const target = await upstreamTarget();
-	if (!target.customKey) return false;
-	const info = await upstreamProxy().account(target, target.customKey);
-	return typeof info !== 'number' && info.max_level === 'quant';
+/** The feeds of an always-record list: each ticker's ALWAYS_RECORD_FEEDS. */
+export function alwaysRecordFeeds(tickers: readonly string[]): Feed[] {
+	return tickers.flatMap((t) => ALWAYS_RECORD_FEEDS.map(([p, c]) => feedOf(t, p, c)));
 }
-
-let applying: Promise<void> = Promise.resolve();
 
 /**
- * Brings the always-record viewer / poller to the list in effect. Calls run one after another
- * (a watchlist edit and a settings save at once must not both connect a viewer).
+ * Holds the list in effect as the feed holder's 'recorder' client (streamed or polled as the
+ * account allows; the holder re-decides by itself when the keys change).
  */
-export function applyAlwaysRecord(): Promise<void> {
-	const next = applying.then(applyNow, applyNow);
-	applying = next.catch(() => undefined);
-	return next;
-}
-
-async function applyNow(): Promise<void> {
-	const alwaysRecord = currentAlwaysRecord().tickers;
-	const relay = streamRelay();
-	// Make before break: the new viewer holds its groups before the old one lets go, so a
-	// ticker on both lists is not dropped from the stream (and the recording) in between.
-	const previous = alwaysViewer;
-	alwaysViewer = undefined;
-	const release = () => {
-		if (previous) relay.disconnect(previous);
-	};
-	clearInterval(pollTimer);
-	pollTimer = undefined;
-	if (alwaysRecord.length === 0) return release();
-	const streams = await accountStreams().catch(() => false);
-	if (streams) {
-		// A viewer with no browser behind it: its frames go nowhere, but the relay holds its
-		// groups, so the tap (and the recorder) sees them.
-		alwaysViewer = relay.connect(
-			{ readyState: 1, bufferedAmount: 0, send: () => undefined, close: () => undefined },
-			'always-record'
-		);
-		relay.subscribe(
-			alwaysViewer,
-			alwaysRecord.flatMap((t) => ALWAYS_RECORD_ROUTES.map(([p, c]) => analyticsGroupName(t, p, c)))
-		);
-		return release();
-	}
-	release();
-	// Polling tiers: one request per route and second through the proxy (shared with any tab
-	// polling the same route, so this costs no quota beyond what a tab would spend).
-	pollTimer = setInterval(() => {
-		if (!isRegularTradingHours(Date.now())) return;
-		for (const t of alwaysRecord) {
-			for (const [p, c] of ALWAYS_RECORD_ROUTES) {
-				void upstreamProxy()
-					.handle('GET', `${t}/${p}/${c}`, new URLSearchParams())
-					.catch(() => undefined);
-			}
-		}
-	}, 1000);
-	pollTimer.unref?.();
+export function applyAlwaysRecord(): void {
+	feedHolder().client('recorder').hold(alwaysRecordFeeds(currentAlwaysRecord().tickers));
 }
 
 /** Starts the recorder and the always-record list (idempotent). */
@@ -271,20 +211,13 @@ export function mountRecorder(): SessionRecorder {
 	const r = sessionRecorder();
 	if (!mounted) {
 		mounted = true;
-		void applyAlwaysRecord().catch((e: unknown) =>
-			log.error('always-record failed', { error: (e as Error).message })
-		);
+		applyAlwaysRecord();
 	}
 	return r;
 }
 
-/** Stops the always-record viewer and poller and closes the open day files (shutdown). */
+/** Lets go of the always-record list and closes the open day files (shutdown). */
 export function stopRecorder(): void {
-	clearInterval(pollTimer);
-	pollTimer = undefined;
-	if (alwaysViewer) {
-		streamRelay().disconnect(alwaysViewer);
-		alwaysViewer = undefined;
-	}
+	if (mounted) feedHolder().client('recorder').release();
 	recorder?.close();
 }

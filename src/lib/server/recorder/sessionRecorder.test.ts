@@ -12,7 +12,8 @@ import { spxChain } from '../../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../../wire/encode';
 import { UpdateTap } from '../updates/tap';
 import { answerBytes, backfillResponse, recordedDaysResponse } from './backfillResponse';
-import { SessionRecorder, streamOfGroup } from './sessionRecorder';
+import { streamOfGroup } from '../../contract/feeds';
+import { SessionRecorder } from './sessionRecorder';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
 let dir: string;

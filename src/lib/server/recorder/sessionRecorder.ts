@@ -16,7 +16,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { etDay } from '../../contract/newYorkTime';
-import { parseGroup } from '../../contract/hubs';
+import { streamOfGroup } from '../../contract/feeds';
 import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { frameTimestamp } from './frameStamp';
 import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
@@ -50,15 +50,6 @@ export function isStreamName(value: string): boolean {
 
 export function isRecordedTicker(value: string): boolean {
 	return TICKER.test(value);
-}
-
-/** `SPX_classic_gex_full` -> { ticker: 'SPX', stream: 'classic_gex_full' }. */
-export function streamOfGroup(group: string): { ticker: string; stream: string } | undefined {
-	const parsed = parseGroup(group);
-	if (!parsed.ok) return undefined;
-	const ticker = parsed.group.ticker;
-	const stream = parsed.group.kind === 'spot' ? 'spot' : group.slice(ticker.length + 1);
-	return STREAM.test(stream) ? { ticker, stream } : undefined;
 }
 
 /** Timestamp of a polled snapshot body (`"timestamp": <unix s>` leads every snapshot). */

@@ -15,7 +15,7 @@
  * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame); only spot
  * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
-import { DEFAULT_GROUP_LIMIT, URL_TTL_MS } from '../../contract/hubs';
+import { DEFAULT_GROUP_LIMIT, spotGroupName, URL_TTL_MS } from '../../contract/hubs';
 import type { RefusedGroup, RelayState, StatusMessage } from '../../relay/protocol';
 import { encodeRelayFrame } from '../../relay/relayFrame';
 import { tryDecodeFrame } from '../../wire/decode';
@@ -596,7 +596,7 @@ export class StreamRelay {
 	private viewerGroups(viewer: Viewer): string[] {
 		const groups = this.book.groupsOf(viewer);
 		const tickers = new Set(groups.map((g) => this.tickerOfGroup(g)));
-		return groups.concat([...tickers].map((t) => `${t}_spot`)).sort();
+		return groups.concat([...tickers].map(spotGroupName)).sort();
 	}
 
 	private tickerOfGroup(group: string): string {

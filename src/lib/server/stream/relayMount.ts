@@ -6,7 +6,7 @@
  * the session cookie when a password is set, loopback only without one).
  *
  * SvelteKit-only (it reads the dashboard's config): call mountStreamRelay() once from the init
- * hook in src/hooks.server.ts, and streamRelay().refresh() after the keys change.
+ * hook in src/hooks.server.ts. It negotiates again by itself when the settings (keys) change.
  */
 import type { IncomingMessage } from 'node:http';
 import { config } from '../config';
@@ -14,6 +14,7 @@ import { onHttpServer } from '../httpServer';
 import { log } from '../log';
 import { SESSION_COOKIE } from '../auth';
 import { checkNodeRequest, clientAddressOf } from '../requestGate';
+import { onSettingsChange } from '../settings';
 import { upstreamTarget } from '../upstream';
 import { updateTap } from '../updates/tap';
 import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../relay/protocol';
@@ -35,6 +36,8 @@ export function streamRelay(): StreamRelay {
 		tap: updateTap(),
 		log: (message) => log.info(message)
 	});
+	// New keys or another demo account: negotiate again (the slot and its groups may differ).
+	onSettingsChange(() => relay?.refresh());
 	return relay;
 }
 

@@ -1,0 +1,104 @@
+/**
+ * The levels feed's test rig: the embedded service with its hubs (in this process, simulated
+ * clock in market hours, whatever the wall clock says) behind a counting HTTP proxy, and the
+ * built dashboard (`npm start`, password mode) pointed at the proxy with the demo Quant key, so
+ * its feed holder holds fed tickers as relay memberships. Tokens are created on the dashboard's
+ * own data folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TokenStore } from '../../src/lib/server/tokens/tokenStore';
+import { startDashboard, type RunningDashboard } from '../support/processes';
+import { quantKey, startHubService, type HubService } from './service-support';
+
+export const FEED_PASSWORD = 'feed-test-password';
+
+export interface FeedRig {
+	dash: RunningDashboard;
+	svc: HubService;
+	dataDir: string;
+	/** Upstream requests per path (`/v2/SPX/classic/gex_full`), counted at the proxy. */
+	calls: Map<string, number>;
+	token(name: string): string;
+	close(): Promise<void>;
+}
+
+function countingProxy(target: URL, calls: Map<string, number>): Server {
+	return createServer((req, res) => {
+		const path = (req.url ?? '/').split('?')[0];
+		calls.set(path, (calls.get(path) ?? 0) + 1);
+		const up = request(
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: target.host }
+			},
+			(r) => {
+				res.writeHead(r.statusCode ?? 502, r.headers);
+				r.pipe(res);
+			}
+		);
+		up.on('error', () => res.writeHead(502).end());
+		req.pipe(up);
+	});
+}
+
+export async function startFeedRig(env: Record<string, string> = {}): Promise<FeedRig> {
+	// Wednesday 2026-11-18 11:00 ET.
+	const svc = await startHubService({ start: '2026-11-18T16:00:00Z', tickers: ['SPX', 'IWM'] });
+	const calls = new Map<string, number>();
+	const proxy = countingProxy(new URL(svc.service.url), calls);
+	await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-feed-'));
+	const dash = await startDashboard({
+		GEXDECK_UPSTREAM: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v2`,
+		GEXDECK_API_KEY: quantKey(),
+		GEXDECK_PASSWORD: FEED_PASSWORD,
+		GEXDECK_DATA_DIR: dataDir,
+		...env
+	});
+	const tokens = TokenStore.inDataDir(dataDir);
+	return {
+		dash,
+		svc,
+		dataDir,
+		calls,
+		token: (name) => tokens.create(name).token,
+		async close() {
+			await dash.stop();
+			await svc.close().catch(() => undefined);
+			const closed = new Promise<void>((r) => proxy.close(() => r()));
+			proxy.closeAllConnections();
+			await closed;
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	};
+}
+
+/** GET with a Bearer token (or none); status, headers and text. */
+export async function feedGet(
+	base: string,
+	path: string,
+	token?: string
+): Promise<{ status: number; headers: Headers; text: string }> {
+	const r = await fetch(base + path, {
+		headers: token ? { authorization: `Bearer ${token}` } : {},
+		redirect: 'manual'
+	});
+	return { status: r.status, headers: r.headers, text: await r.text() };
+}
+
+/** Polls the feed until it answers 200 (the first value held). */
+export async function firstValue(base: string, token: string, path = '/feed/v1/levels/IWM') {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const r = await feedGet(base, path, token);
+		if (r.status === 200 || Date.now() > deadline) return r;
+		await new Promise((res) => setTimeout(res, 500));
+	}
+}
