@@ -6,8 +6,8 @@
  * per animation frame, as the stream delivers them, each inside its own frame callback.
  */
 import { flushSync, mount, unmount } from 'svelte';
-import Histogram from '../src/lib/charts/Histogram.svg.svelte';
-import { histogramModel, type HistogramModel } from '../src/lib/charts/classicChain';
+import Histogram from '../src/lib/charts/histogram/Histogram.svg.svelte';
+import { histogramModel, type HistogramModel } from '../src/lib/charts/histogram/classicChain';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import type { StrikeWindow } from '../src/lib/state/viewState';
 

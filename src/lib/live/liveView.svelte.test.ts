@@ -7,7 +7,7 @@
  */
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseClassicChain, type ClassicChain } from '$lib/charts/classicChain';
+import { parseClassicChain, type ClassicChain } from '$lib/charts/histogram/classicChain';
 import { clock, CLOCK_TICK_MS } from './clock.svelte';
 import { chain, GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
 import { LiveView, type LiveViewSource } from './liveView.svelte';

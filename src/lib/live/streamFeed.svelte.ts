@@ -6,7 +6,7 @@
  * registers its own effects.
  */
 import { chainFromColumnar } from '$lib/wire/columnar';
-import type { ClassicChain } from '$lib/charts/classicChain';
+import type { ClassicChain } from '$lib/charts/histogram/classicChain';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
 import { clock } from './clock.svelte';
 import { sharedLiveStream } from './sharedStream';

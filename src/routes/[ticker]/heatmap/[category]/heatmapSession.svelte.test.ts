@@ -4,10 +4,10 @@
  * and a failed or empty read keeps what it has.
  */
 import { describe, expect, it } from 'vitest';
-import type { BackfillResult } from '$lib/stream/backfillClient';
-import { BackfillError } from '$lib/stream/backfillClient';
-import type { StreamUpdate } from '$lib/stream/updates';
-import type { ClassicChain } from '$lib/charts/classicChain';
+import type { BackfillResult } from '$lib/stream/backfill/backfillClient';
+import { BackfillError } from '$lib/stream/backfill/backfillClient';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
+import type { ClassicChain } from '$lib/charts/histogram/classicChain';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { HeatmapSession } from './heatmapSession.svelte';

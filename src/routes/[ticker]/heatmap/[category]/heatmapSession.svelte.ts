@@ -10,7 +10,7 @@ import {
 	columnOfGex,
 	type HeatColumn,
 	type HeatMetric
-} from '$lib/charts/heatmapGrid';
+} from '$lib/charts/heatmap/heatmapGrid';
 import type { ClassicChain } from '$lib/contract/schemas';
 import {
 	BackfillError,
@@ -18,9 +18,9 @@ import {
 	fetchSessionDay,
 	isAbort,
 	sessionQuery
-} from '$lib/stream/backfillClient';
-import type { DayPendingNote } from '$lib/stream/dayPending';
-import type { StreamUpdate } from '$lib/stream/updates';
+} from '$lib/stream/backfill/backfillClient';
+import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
 import { columnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;

@@ -1,0 +1,37 @@
+/**
+ * One State snapshot, whichever category the view shows: a GEX chain (state/gex_*) or a greek
+ * profile (state/<greek>_<zero|one>). The State page keeps one feed and one poller across
+ * category switches, so both the REST parser and the stream shape return this union.
+ */
+import { isGexCategory } from '../../contract/categories';
+import type { StreamUpdate } from '../../stream/transport/updates';
+import type { StateCategory } from '../../state/stateView';
+import { chainFromColumnar } from '../../wire/columnar';
+import { parseClassicChain, type ClassicChain } from '../histogram/classicChain';
+import {
+	greekProfileFromColumnar,
+	parseGreekProfile,
+	type GreekProfile
+} from '../greekLadder/greekLadder';
+
+export type StateSnapshot =
+	{ kind: 'gex'; chain: ClassicChain } | { kind: 'greek'; profile: GreekProfile };
+
+/** The REST parser of a category's snapshot (throws SchemaError on a malformed body). */
+export function stateSnapshotParser(category: StateCategory): (value: unknown) => StateSnapshot {
+	return isGexCategory(category)
+		? (v) => ({ kind: 'gex', chain: parseClassicChain(v) })
+		: (v) => ({ kind: 'greek', profile: parseGreekProfile(v) });
+}
+
+/** StreamFeed `shape` of a state group: GEX and greek frames; other kinds are not State data. */
+export function stateSnapshotUpdate(u: StreamUpdate): StateSnapshot | undefined {
+	if (u.kind === 'gex') return { kind: 'gex', chain: chainFromColumnar(u.value) };
+	if (u.kind === 'greek') return { kind: 'greek', profile: greekProfileFromColumnar(u.value) };
+	return undefined;
+}
+
+/** The REST body of a snapshot, for the IndexedDB cache the poller also writes. */
+export function restBody(s: StateSnapshot): ClassicChain | GreekProfile {
+	return s.kind === 'gex' ? s.chain : s.profile;
+}
