@@ -5,12 +5,13 @@
  * automatic strike window, and Histogram.svg.svelte's DOM update (flushSync), then style and
  * layout. Two sides in one page, taking turns block by block so both see the same machine:
  * `before` is the path as it was before issue 23 item 3 (bench/render.before/: the columns
- * turned back into REST rows, a model of row objects), `after` is the app's own code.
+ * turned back into REST rows, a model of row objects), `after` is the app's own code (the
+ * columns as they arrived, a columnar model, the chart reading the window it draws).
  */
 import { flushSync, mount, unmount, type Component } from 'svelte';
 import Histogram from '../src/lib/charts/histogram/Histogram.svg.svelte';
 import { defaultWindow, histogramModel, keyLevels } from '../src/lib/charts/histogram/classicChain';
-import { gexChain } from '../src/lib/live/streamFeed.svelte';
+import { gexColumns } from '../src/lib/live/streamFeed.svelte';
 import type { StreamUpdate } from '../src/lib/stream';
 import type { StrikeWindow } from '../src/lib/state/viewState';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
@@ -62,12 +63,12 @@ function mountSide(side: Side, full: boolean, first: StreamUpdate): Mounted {
 						: before.defaultWindow(m.rows, m.spot, 40, before.keyLevels(m));
 				}
 			: (u: StreamUpdate) => {
-					const chain = gexChain(u)!;
+					const chain = gexColumns(u)!;
 					const m = histogramModel(chain, 'vol');
 					model = m;
 					window = full
-						? fullWindow(m.rows.map((r) => r.strike))
-						: defaultWindow(m.rows, m.spot, 40, keyLevels(m));
+						? fullWindow(m.strikes)
+						: defaultWindow(m.strikes, m.spot, 40, keyLevels(m));
 				};
 	derive(first);
 	const props = {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { histogramModel } from '../histogram/classicChain';
 import { NA_FOR_STATE, stateOiMissing, stateValue } from './stateFields';
 import type { ClassicChain } from '../../contract/schemas';
+import { columnarGex } from '../../wire/columnar';
 
-const chain = (oi: number, sum: number): ClassicChain => ({
+const rows = (oi: number, sum: number): ClassicChain => ({
 	timestamp: 1,
 	ticker: 'SPX',
 	min_dte: 0,
@@ -23,6 +24,7 @@ const chain = (oi: number, sum: number): ClassicChain => ({
 	delta_risk_reversal: 0,
 	max_priors: []
 });
+const chain = (oi: number, sum: number) => columnarGex(rows(oi, sum));
 
 describe('State fields the service sends as 0', () => {
 	it('read n/a for State, other values as formatted', () => {

@@ -5,7 +5,7 @@
  * literal 0: not a level at 0 but "not applicable". The views show them as NA_FOR_STATE and
  * never draw them; a service that fills them (the documented profile) is shown as sent.
  */
-import type { ClassicChain } from '../../contract/schemas';
+import type { ColumnarGex } from '../../wire/columnar';
 
 export const NA_FOR_STATE = 'n/a for State';
 
@@ -15,6 +15,6 @@ export function stateValue(v: number, format: (v: number) => string): string {
 }
 
 /** Does this State chain carry no OI values at all (the live service's State chains)? */
-export function stateOiMissing(chain: Pick<ClassicChain, 'strikes' | 'sum_gex_oi'>): boolean {
-	return chain.sum_gex_oi === 0 && chain.strikes.every((r) => r[2] === 0);
+export function stateOiMissing(chain: Pick<ColumnarGex, 'gexOi' | 'sumGexOi'>): boolean {
+	return chain.sumGexOi === 0 && chain.gexOi.every((v) => v === 0);
 }

@@ -48,7 +48,10 @@ const PROFILE: GreekProfile = {
 
 describe('state snapshots', () => {
 	it('parses each category with its own schema and refuses the other shape', () => {
-		expect(stateSnapshotParser('gex_one')(CHAIN)).toEqual({ kind: 'gex', chain: CHAIN });
+		expect(stateSnapshotParser('gex_one')(CHAIN)).toEqual({
+			kind: 'gex',
+			chain: columnarGex(CHAIN)
+		});
 		expect(stateSnapshotParser('vanna_one')(PROFILE)).toEqual({ kind: 'greek', profile: PROFILE });
 		expect(() => stateSnapshotParser('gamma_zero')(CHAIN)).toThrow(SchemaError);
 		expect(() => stateSnapshotParser('gex_full')(PROFILE)).toThrow(SchemaError);
@@ -56,13 +59,16 @@ describe('state snapshots', () => {
 
 	it('shapes streamed GEX and greek frames, and ignores other kinds', () => {
 		const base = { ticker: 'SPX', timestamp: CHAIN.timestamp };
+		// The worker's columns as they arrived: no rows are built on the main thread.
+		const columns = columnarGex(CHAIN);
 		const gex = stateSnapshotUpdate({
 			...base,
 			kind: 'gex',
 			group: 'SPX_state_gex_full',
-			value: columnarGex(CHAIN)
+			value: columns
 		});
-		expect(gex).toEqual({ kind: 'gex', chain: CHAIN });
+		expect(gex).toEqual({ kind: 'gex', chain: columns });
+		expect((gex as { chain: unknown }).chain).toBe(columns);
 		const greek = stateSnapshotUpdate({
 			...base,
 			kind: 'greek',
@@ -70,8 +76,11 @@ describe('state snapshots', () => {
 			value: columnarGreekProfile(PROFILE)
 		});
 		expect(greek).toEqual({ kind: 'greek', profile: PROFILE });
-		// The cache gets the REST body, the same the poller writes.
-		expect(restBody(gex!)).toBe((gex as { chain: ClassicChain }).chain);
+		// The cache keeps a chain as its columns, which the category's parser reads back as they
+		// are; a profile as its REST body, the same the poller writes.
+		const kept = restBody(gex!);
+		expect(kept).toBe((gex as { chain: unknown }).chain);
+		expect(stateSnapshotParser('gex_full')(structuredClone(kept))).toEqual(gex);
 		expect(restBody(greek!)).toEqual(PROFILE);
 		expect(
 			stateSnapshotUpdate({ ...base, kind: 'volume', group: 'SPX_state_volume_zero', value: {} })

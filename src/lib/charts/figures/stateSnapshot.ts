@@ -6,8 +6,8 @@
 import { isGexCategory } from '../../contract/categories';
 import type { StreamUpdate } from '../../stream/transport/updates';
 import type { StateCategory } from '../../state/stateView';
-import { chainFromColumnar } from '../../wire/columnar';
-import { parseClassicChain, type ClassicChain } from '../histogram/classicChain';
+import type { ColumnarGex } from '../../wire/columnar';
+import { parseGexColumns } from '../histogram/classicChain';
 import {
 	greekProfileFromColumnar,
 	parseGreekProfile,
@@ -15,23 +15,26 @@ import {
 } from '../greekLadder/greekLadder';
 
 export type StateSnapshot =
-	{ kind: 'gex'; chain: ClassicChain } | { kind: 'greek'; profile: GreekProfile };
+	{ kind: 'gex'; chain: ColumnarGex } | { kind: 'greek'; profile: GreekProfile };
 
 /** The REST parser of a category's snapshot (throws SchemaError on a malformed body). */
 export function stateSnapshotParser(category: StateCategory): (value: unknown) => StateSnapshot {
 	return isGexCategory(category)
-		? (v) => ({ kind: 'gex', chain: parseClassicChain(v) })
+		? (v) => ({ kind: 'gex', chain: parseGexColumns(v) })
 		: (v) => ({ kind: 'greek', profile: parseGreekProfile(v) });
 }
 
 /** StreamFeed `shape` of a state group: GEX and greek frames; other kinds are not State data. */
 export function stateSnapshotUpdate(u: StreamUpdate): StateSnapshot | undefined {
-	if (u.kind === 'gex') return { kind: 'gex', chain: chainFromColumnar(u.value) };
+	if (u.kind === 'gex') return { kind: 'gex', chain: u.value };
 	if (u.kind === 'greek') return { kind: 'greek', profile: greekProfileFromColumnar(u.value) };
 	return undefined;
 }
 
-/** The REST body of a snapshot, for the IndexedDB cache the poller also writes. */
-export function restBody(s: StateSnapshot): ClassicChain | GreekProfile {
+/**
+ * What the IndexedDB cache keeps of a streamed snapshot, read back by the category's parser: a
+ * chain as its columns (parseGexColumns takes them as they are), a profile as its REST body.
+ */
+export function restBody(s: StateSnapshot): ColumnarGex | GreekProfile {
 	return s.kind === 'gex' ? s.chain : s.profile;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultWindow, histogramModel, parseClassicChain, scaleWindow } from './classicChain';
+import { columnarGex } from '../../wire/columnar';
+import {
+	defaultWindow,
+	histogramModel,
+	parseClassicChain,
+	parseGexColumns,
+	scaleWindow,
+	windowRange
+} from './classicChain';
 import { levelRows, largestMaxChange, toFuture, distance } from './phoneLevels';
 
 const chain = {
@@ -38,29 +46,55 @@ describe('classic chain model', () => {
 	});
 
 	it('sorts strikes, picks the metric column, groups max change windows', () => {
-		const byOi = histogramModel(parseClassicChain(chain), 'oi');
-		expect(byOi.rows.map((r) => [r.strike, r.value])).toEqual([
-			[6990, 8],
-			[7000, 1],
-			[7010, -2]
-		]);
+		const byOi = histogramModel(parseGexColumns(chain), 'oi');
+		expect([...byOi.strikes]).toEqual([6990, 7000, 7010]);
+		expect([...byOi.values]).toEqual([8, 1, -2]);
+		expect([...byOi.others]).toEqual([-3, 1, 5]);
+		// Each strike's priors move with it.
+		expect(byOi.priorCount).toBe(5);
+		expect([...byOi.priors.subarray(0, 5)]).toEqual([-2, -1, 0, 1, 2]);
+		expect([...byOi.priors.subarray(10, 15)]).toEqual([4, 3, 2, 1, 0]);
 		expect(byOi.zeroGamma).toBeNull(); // 0 = not computed yet
 		expect(byOi.majorPositiveStrike).toBe(7050);
 		expect(byOi.maxChange.find((m) => m.strike === 7010)?.windows).toEqual(['now', '5m']);
-		const byVol = histogramModel(parseClassicChain(chain), 'vol');
-		expect(byVol.rows[0].value).toBe(-3);
+		const byVol = histogramModel(parseGexColumns(chain), 'vol');
+		expect(byVol.values[0]).toBe(-3);
 		expect(byVol.majorNegativeStrike).toBe(6990);
 	});
 
-	it('windows: nearest strikes to spot, zoom around the centre', () => {
-		const rows = histogramModel(parseClassicChain(chain), 'vol').rows;
-		expect(defaultWindow(rows, 7000.5, 2)).toEqual({ lo: 7000, hi: 7010 });
+	it("uses ascending columns as they are: the worker's arrays reach the chart uncopied", () => {
+		const sorted = {
+			...chain,
+			strikes: [...chain.strikes].sort((a, b) => (a[0] as number) - (b[0] as number))
+		};
+		const columns = columnarGex(parseClassicChain(sorted));
+		const model = histogramModel(columns, 'vol');
+		expect(model.strikes).toBe(columns.strikes);
+		expect(model.values).toBe(columns.gexVol);
+		expect(model.others).toBe(columns.gexOi);
+		expect(model.priors).toBe(columns.priors);
+	});
+
+	it('reads a cached chain back as columns, and refuses broken columns', () => {
+		const columns = parseGexColumns(chain);
+		const cached = structuredClone(columns);
+		expect(parseGexColumns(cached)).toBe(cached);
+		expect(() => parseGexColumns({ ...cached, gexOi: new Float64Array(1) })).toThrow();
+		expect(() => parseGexColumns({ ...cached, strikes: [1, 2, 3] })).toThrow();
+	});
+
+	it('windows: nearest strikes to spot, zoom around the centre, index range', () => {
+		const strikes = histogramModel(parseGexColumns(chain), 'vol').strikes;
+		expect(defaultWindow(strikes, 7000.5, 2)).toEqual({ lo: 7000, hi: 7010 });
+		expect(windowRange(strikes, 6995, 7010)).toEqual([1, 3]);
+		expect(windowRange(strikes, 6990, 6990)).toEqual([0, 1]);
+		expect(windowRange(strikes, 7011, 7100)).toEqual([3, 3]);
 		expect(scaleWindow({ lo: 6900, hi: 7100 }, 0.5)).toEqual({ lo: 6950, hi: 7050 });
 	});
 
 	it('the automatic window takes in the nearby key levels, not the far ones', () => {
 		// Strikes 6900..7395 every 5; the 10 nearest 7150 are 7130..7175.
-		const rows = Array.from({ length: 100 }, (_, i) => ({ strike: 6900 + 5 * i, value: 1 }));
+		const rows = Array.from({ length: 100 }, (_, i) => 6900 + 5 * i);
 		const plain = defaultWindow(rows, 7151, 10)!;
 		expect(plain).toEqual({ lo: 7130, hi: 7175 });
 		// A major five strikes below, zero gamma between strikes above: both within 2 x 10 strikes.
@@ -77,12 +111,12 @@ describe('classic chain model', () => {
 	});
 
 	it('levels: largest max change, distances, futures conversion', () => {
-		expect(largestMaxChange(chain.max_priors as [number, number][])).toEqual({
+		expect(largestMaxChange(chain.max_priors.flat())).toEqual({
 			strike: 6990,
 			change: -9,
 			window: '1m'
 		});
-		const rows = levelRows(parseClassicChain(chain));
+		const rows = levelRows(parseGexColumns(chain));
 		expect(rows.find((r) => r.id === 'zero')?.value).toBeNull();
 		expect(rows.map((r) => r.id)).toContain('maxchange');
 		expect(distance(7070, 7000)).toEqual({ points: 70, percent: 1 });

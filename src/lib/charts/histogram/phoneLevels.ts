@@ -3,7 +3,8 @@
  * each with its distance from spot, optionally converted to the future
  * (futures price = index level x multiplier + additive).
  */
-import type { ClassicChain, FuturesConversionBody } from '../../contract/schemas';
+import type { FuturesConversionBody } from '../../contract/schemas';
+import type { ColumnarGex } from '../../wire/columnar';
 import { MAX_CHANGE_WINDOWS } from './classicChain';
 
 export interface LevelRow {
@@ -15,16 +16,20 @@ export interface LevelRow {
 	note?: string;
 }
 
-/** The max change window with the largest absolute change (`max_priors` order: now, 1, 5, 10, 15, 30 min). */
+/**
+ * The max change window with the largest absolute change, from the flat [strike, change] pairs
+ * of ColumnarGex.maxPriors (`max_priors` order: now, 1, 5, 10, 15, 30 min).
+ */
 export function largestMaxChange(
-	maxPriors: readonly (readonly [number, number])[]
+	maxPriors: ArrayLike<number>
 ): { strike: number; change: number; window: string } | undefined {
 	let best: { strike: number; change: number; window: string } | undefined;
-	maxPriors.forEach(([strike, change], i) => {
+	for (let i = 0; 2 * i + 1 < maxPriors.length; i++) {
+		const [strike, change] = [maxPriors[2 * i], maxPriors[2 * i + 1]];
 		if (!best || Math.abs(change) > Math.abs(best.change)) {
 			best = { strike, change, window: MAX_CHANGE_WINDOWS[i] ?? `#${i}` };
 		}
-	});
+	}
 	return best;
 }
 
@@ -33,21 +38,21 @@ export function largestMaxChange(
  * ticker shares through the proxy's coalescing, instead of two calls on the smaller majors and
  * max change pools.
  */
-export function levelRows(chain: ClassicChain): LevelRow[] {
+export function levelRows(chain: ColumnarGex): LevelRow[] {
 	const rows: LevelRow[] = [
 		{ id: 'spot', label: 'Spot', value: chain.spot, tone: 'spot' },
 		{
 			id: 'zero',
 			label: 'Zero gamma',
-			value: chain.zero_gamma === 0 ? null : chain.zero_gamma,
+			value: chain.zeroGamma === 0 ? null : chain.zeroGamma,
 			tone: 'zero'
 		},
-		{ id: 'mpos_vol', label: 'Major + (vol)', value: chain.major_pos_vol, tone: 'pos' },
-		{ id: 'mpos_oi', label: 'Major + (OI)', value: chain.major_pos_oi, tone: 'pos' },
-		{ id: 'mneg_vol', label: 'Major − (vol)', value: chain.major_neg_vol, tone: 'neg' },
-		{ id: 'mneg_oi', label: 'Major − (OI)', value: chain.major_neg_oi, tone: 'neg' }
+		{ id: 'mpos_vol', label: 'Major + (vol)', value: chain.majorPosVol, tone: 'pos' },
+		{ id: 'mpos_oi', label: 'Major + (OI)', value: chain.majorPosOi, tone: 'pos' },
+		{ id: 'mneg_vol', label: 'Major − (vol)', value: chain.majorNegVol, tone: 'neg' },
+		{ id: 'mneg_oi', label: 'Major − (OI)', value: chain.majorNegOi, tone: 'neg' }
 	];
-	const big = largestMaxChange(chain.max_priors);
+	const big = largestMaxChange(chain.maxPriors);
 	if (big) {
 		rows.push({
 			id: 'maxchange',

@@ -147,22 +147,23 @@ describe('labels', () => {
 });
 
 describe('frameChain', () => {
-	it('gives back the recorded levels and ladder as a Classic chain', () => {
+	it("gives back the recorded levels and ladder as the Classic view's columns", () => {
 		const [f] = framesOf([chunk([T0 + 10])]);
 		const c = frameChain(f, 'SPX');
 		expect(c.timestamp).toBe(T0 + 10);
 		expect(c.ticker).toBe('SPX');
 		expect(c.spot).toBe(7010);
-		expect(c.zero_gamma).toBeCloseTo(chain.zero_gamma, 6);
-		expect(c.major_pos_vol).toBe(chain.major_pos_vol);
-		expect(c.sum_gex_oi).toBeCloseTo(chain.sum_gex_oi, 6);
+		expect(c.zeroGamma).toBeCloseTo(chain.zero_gamma, 6);
+		expect(c.majorPosVol).toBe(chain.major_pos_vol);
+		expect(c.sumGexOi).toBeCloseTo(chain.sum_gex_oi, 6);
 		expect(c.strikes).toHaveLength(40);
-		expect(c.strikes[3][0]).toBe(chain.strikes[3][0]);
-		expect(c.strikes[3][1]).toBeCloseTo(chain.strikes[3][1], 0);
-		expect(c.strikes[3][2]).toBeCloseTo(chain.strikes[3][2], 0);
-		expect(c.strikes[3][3]).toEqual([]);
-		expect(c.max_priors).toEqual([]);
-		expect(c.min_dte).toBeNaN();
+		expect(c.gexVol).toHaveLength(40);
+		expect(c.strikes[3]).toBe(chain.strikes[3][0]);
+		expect(c.gexVol[3]).toBeCloseTo(chain.strikes[3][1], 0);
+		expect(c.gexOi[3]).toBeCloseTo(chain.strikes[3][2], 0);
+		expect(c.priorCount).toBe(0);
+		expect(c.maxPriors).toHaveLength(0);
+		expect(c.minDte).toBeNaN();
 	});
 
 	it('refuses a row without a ladder', () => {

@@ -4,7 +4,7 @@
  * today's session, readable ET labels, and a recorded row back as the chain the Classic view
  * draws. No IndexedDB and no runes here: the page's SessionReplay feeds it chunks.
  */
-import type { ClassicChain } from '../../contract/schemas';
+import type { ColumnarGex } from '../../wire/columnar';
 import { chunkRow, type RingChunk } from '../ring/ringChunk';
 import { etDay, etInstant, formatEtClock, formatEtMonthDay } from '../../contract/newYorkTime';
 
@@ -120,11 +120,11 @@ export function formatBehind(seconds: number): string {
 }
 
 /**
- * A recorded snapshot as the Classic chain. The ring keeps the levels, sums, spot and the
- * strike ladder (strike, GEX by volume, by OI); lookback priors, max change and the DTE are not
- * recorded: priors and max change come back empty, the DTE as NaN (the view shows a dash).
+ * A recorded snapshot as the Classic view's columns. The ring keeps the levels, sums, spot and
+ * the strike ladder (strike, GEX by volume, by OI); lookback priors, max change and the DTE are
+ * not recorded: priors and max change come back empty, the DTE as NaN (the view shows a dash).
  */
-export function frameChain(frame: RecordedFrame, ticker: string): ClassicChain {
+export function frameChain(frame: RecordedFrame, ticker: string): ColumnarGex {
 	const { scalars, ladder } = chunkRow(frame.chunk, frame.row);
 	const cols = frame.chunk.ladderColumns;
 	const width = cols.length;
@@ -132,26 +132,35 @@ export function frameChain(frame: RecordedFrame, ticker: string): ClassicChain {
 	if (!ladder || si < 0 || vi < 0 || oi < 0) {
 		throw new Error(`frameChain: ${frame.chunk.group}@${frame.timestamp} has no GEX ladder`);
 	}
-	const strikes: ClassicChain['strikes'] = [];
-	for (let r = 0; r * width < ladder.length; r++) {
+	const n = Math.ceil(ladder.length / width);
+	const strikes = new Float64Array(n);
+	const gexVol = new Float64Array(n);
+	const gexOi = new Float64Array(n);
+	for (let r = 0; r < n; r++) {
 		const at = r * width;
-		strikes.push([ladder[at + si], ladder[at + vi], ladder[at + oi], []]);
+		strikes[r] = ladder[at + si];
+		gexVol[r] = ladder[at + vi];
+		gexOi[r] = ladder[at + oi];
 	}
 	return {
 		timestamp: frame.timestamp,
 		ticker,
-		min_dte: Number.NaN,
-		sec_min_dte: Number.NaN,
+		minDte: Number.NaN,
+		secMinDte: Number.NaN,
 		spot: scalars.spot,
-		zero_gamma: scalars.zeroGamma,
-		major_pos_vol: scalars.majorPosVol,
-		major_pos_oi: scalars.majorPosOi,
-		major_neg_vol: scalars.majorNegVol,
-		major_neg_oi: scalars.majorNegOi,
+		zeroGamma: scalars.zeroGamma,
+		majorPosVol: scalars.majorPosVol,
+		majorPosOi: scalars.majorPosOi,
+		majorNegVol: scalars.majorNegVol,
+		majorNegOi: scalars.majorNegOi,
+		sumGexVol: scalars.sumGexVol,
+		sumGexOi: scalars.sumGexOi,
+		deltaRiskReversal: scalars.deltaRiskReversal,
 		strikes,
-		sum_gex_vol: scalars.sumGexVol,
-		sum_gex_oi: scalars.sumGexOi,
-		delta_risk_reversal: scalars.deltaRiskReversal,
-		max_priors: []
+		gexVol,
+		gexOi,
+		priorCount: 0,
+		priors: new Float64Array(0),
+		maxPriors: new Float64Array(0)
 	};
 }

@@ -10,7 +10,7 @@ import {
 } from '$lib/stream/backfill/backfillClient';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
 import type { ClassicChain } from '$lib/charts/histogram/classicChain';
-import { columnarGex } from '$lib/wire/columnar';
+import { columnarGex, type ColumnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { SessionReplay, type SessionReplayOptions } from './sessionReplay.svelte';
 
@@ -99,7 +99,7 @@ describe('SessionReplay', () => {
 
 	it('records polled chains into the ring and keeps the scrubbed moment as the timeline grows', async () => {
 		const dbName = await seededRing(11);
-		let polled = $state<ClassicChain | undefined>(undefined);
+		let polled = $state.raw<ColumnarGex | undefined>(undefined);
 		const { replay, stop } = replayOf({
 			polled: () => polled,
 			open: () => StreamRing.open({ dbName }),
@@ -113,7 +113,7 @@ describe('SessionReplay', () => {
 
 		// The REST poller's chains: 11..20 s (the first recorder checkpoint is immediate).
 		for (let ts = T0 + 11; ts <= T0 + 20; ts++) {
-			polled = chainAt(ts);
+			polled = columnarGex(chainAt(ts));
 			flushSync();
 		}
 		await until(() => replay.frames.length === 5);

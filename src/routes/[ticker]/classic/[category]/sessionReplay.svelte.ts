@@ -12,7 +12,7 @@
  */
 import { untrack } from 'svelte';
 import { StreamRing, type RingChunk } from '$lib/stream';
-import type { ClassicChain } from '$lib/charts/histogram/classicChain';
+import type { ColumnarGex } from '$lib/wire/columnar';
 import {
 	frameChain,
 	framesOf,
@@ -23,7 +23,6 @@ import {
 	type RecordedFrame,
 	type TimelineRange
 } from '$lib/stream/backfill/replayTimeline';
-import { columnarGex } from '$lib/wire/columnar';
 import {
 	BackfillError,
 	fetchBackfill,
@@ -85,7 +84,7 @@ export interface SessionReplayOptions {
 	group: () => string;
 	ticker: () => string;
 	/** A chain the REST poller fetched (fresh, not a cached paint), to record; else undefined. */
-	polled: () => ClassicChain | undefined;
+	polled: () => ColumnarGex | undefined;
 	/** The group's stream on the server (`classic_gex_full`): its recording backfills the ring. */
 	stream?: () => string;
 	/** A past day (ET YYYY-MM-DD) to replay instead of today; null or absent = today, live. */
@@ -123,7 +122,7 @@ export class SessionReplay {
 	readonly index: number;
 	readonly frame: RecordedFrame | undefined;
 	/** The chain to draw while replaying; undefined at the live edge. */
-	readonly chain: ClassicChain | undefined;
+	readonly chain: ColumnarGex | undefined;
 	readonly replaying: boolean;
 	private shownGroup: string | undefined;
 
@@ -271,7 +270,7 @@ export class SessionReplay {
 				group: options.group(),
 				ticker: chain.ticker,
 				timestamp: chain.timestamp,
-				value: columnarGex(chain)
+				value: chain
 			});
 		});
 	}
