@@ -77,6 +77,13 @@ const cases: [string, string, string, string, (s: string) => string][] = [
 	['charts', 'src/lib/charts/probe.ts', '../cache/routeFetch', '../stream/transport/updates', ts],
 	[
 		'charts',
+		'src/lib/charts/x/Probe.svelte',
+		'$lib/stream/backfill/backfillClient',
+		'$lib/stream/backfill/replayTimeline',
+		svelte
+	],
+	[
+		'charts',
 		'src/lib/charts/x/probe.ts',
 		'../../components/ZoomButtons.svelte',
 		'../../components/format/format',
