@@ -7,13 +7,8 @@
  * incremental canvas equals a full repaint pixel for pixel. Long tasks are observed throughout.
  */
 import { HeatmapGrid, columnOfGex, type HeatColumn } from '../src/lib/charts/heatmap/heatmapGrid';
-import {
-	HEAT_MARGINS,
-	HeatmapPainter,
-	divergingLut,
-	drawHeatmap,
-	type HeatScene
-} from '../src/lib/charts/heatmap/heatmapRender';
+import { HeatmapPainter, drawHeatmap } from '../src/lib/charts/heatmap/heatmapRender';
+import { HEAT_MARGINS, divergingLut, type HeatScene } from '../src/lib/charts/heatmap/heatmapScene';
 import type { StreamUpdate } from '../src/lib/stream/transport/updates';
 
 const longTasks: number[] = [];

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeatmapGrid, type HeatColumn } from './heatmapGrid';
-import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapRender';
+import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapScene';
 
 function col(t: number, strikes: number[], values: number[], spot = 100): HeatColumn {
 	return { timestamp: t, spot, zeroGamma: 99, majorPos: 101, majorNeg: 98, strikes, values };
