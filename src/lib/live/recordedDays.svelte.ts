@@ -10,15 +10,24 @@ export class RecordedDays {
 	days: readonly string[] = $state.raw([]);
 	/** The day the server is recording now: picked, it replays and keeps following new records. */
 	recording: string | null = $state(null);
+	/**
+	 * As values: a navigation that rebuilds the page's view object (a zoom, a toggle) but keeps
+	 * the ticker and stream must not fetch the days again.
+	 */
+	private readonly tickerNow: string = $derived.by(() => this.ticker());
+	private readonly streamNow: string = $derived.by(() => this.stream());
 
 	/**
 	 * @param ticker the view's ticker
 	 * @param stream the recorded stream whose days are offered (e.g. `classic_gex_full`)
 	 */
-	constructor(ticker: () => string, stream: () => string) {
+	constructor(
+		private readonly ticker: () => string,
+		private readonly stream: () => string
+	) {
 		$effect(() => {
 			let current = true;
-			void recordedDays(ticker(), stream()).then((d) => {
+			void recordedDays(this.tickerNow, this.streamNow).then((d) => {
 				if (!current) return;
 				this.days = d.days;
 				this.recording = d.recording;
