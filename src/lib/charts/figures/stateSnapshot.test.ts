@@ -52,7 +52,10 @@ describe('state snapshots', () => {
 			kind: 'gex',
 			chain: columnarGex(CHAIN)
 		});
-		expect(stateSnapshotParser('vanna_one')(PROFILE)).toEqual({ kind: 'greek', profile: PROFILE });
+		expect(stateSnapshotParser('vanna_one')(PROFILE)).toEqual({
+			kind: 'greek',
+			profile: columnarGreekProfile(PROFILE)
+		});
 		expect(() => stateSnapshotParser('gamma_zero')(CHAIN)).toThrow(SchemaError);
 		expect(() => stateSnapshotParser('gex_full')(PROFILE)).toThrow(SchemaError);
 	});
@@ -69,19 +72,20 @@ describe('state snapshots', () => {
 		});
 		expect(gex).toEqual({ kind: 'gex', chain: columns });
 		expect((gex as { chain: unknown }).chain).toBe(columns);
+		const profileColumns = columnarGreekProfile(PROFILE);
 		const greek = stateSnapshotUpdate({
 			...base,
 			kind: 'greek',
 			group: 'SPX_state_delta_zero',
-			value: columnarGreekProfile(PROFILE)
+			value: profileColumns
 		});
-		expect(greek).toEqual({ kind: 'greek', profile: PROFILE });
-		// The cache keeps a chain as its columns, which the category's parser reads back as they
-		// are; a profile as its REST body, the same the poller writes.
+		expect((greek as { profile: unknown }).profile).toBe(profileColumns);
+		// The cache keeps the columns, which the category's parser reads back as they are.
 		const kept = restBody(gex!);
-		expect(kept).toBe((gex as { chain: unknown }).chain);
+		expect(kept).toBe(columns);
 		expect(stateSnapshotParser('gex_full')(structuredClone(kept))).toEqual(gex);
-		expect(restBody(greek!)).toEqual(PROFILE);
+		expect(restBody(greek!)).toBe(profileColumns);
+		expect(stateSnapshotParser('delta_zero')(structuredClone(profileColumns))).toEqual(greek);
 		expect(
 			stateSnapshotUpdate({ ...base, kind: 'volume', group: 'SPX_state_volume_zero', value: {} })
 		).toBeUndefined();

@@ -8,6 +8,7 @@ import {
 	ladderMagnitude,
 	ladderModel,
 	ladderWindow,
+	parseGreekColumns,
 	parseGreekProfile,
 	type GreekProfile,
 	type LadderRow
@@ -70,7 +71,7 @@ const DELTA_ZERO: GreekProfile = {
 
 describe('greek ladder shaping', () => {
 	it('sorts strikes, keeps call and put sides apart and reads the majors', () => {
-		const m = ladderModel(DELTA_ZERO);
+		const m = ladderModel(columnarGreekProfile(DELTA_ZERO));
 		expect(m.rows.map((r) => r.strike)).toEqual([7000, 7330, 7375, 7420]);
 		const r = m.rows[3];
 		expect(r.call).toEqual({ value: 0.68, iv: 0.0875, priors: [2.04, 76.67, 0, 0, 0] });
@@ -90,7 +91,7 @@ describe('greek ladder shaping', () => {
 	it('never loses or duplicates a strike, and call/put values never swap', () => {
 		fc.assert(
 			fc.property(profile, (p) => {
-				const m = ladderModel(p);
+				const m = ladderModel(columnarGreekProfile(p));
 				const strikes = m.rows.map((r) => r.strike);
 				expect(new Set(strikes).size).toBe(strikes.length);
 				expect(new Set(strikes)).toEqual(new Set(p.mini_contracts.map((r) => r[0])));
@@ -113,7 +114,7 @@ describe('greek ladder shaping', () => {
 		fc.assert(
 			fc.property(fc.array(netRow, { minLength: 1, maxLength: 60 }), (rows) => {
 				const p = { ...DELTA_ZERO, mini_contracts: rows };
-				const m = ladderModel(p);
+				const m = ladderModel(columnarGreekProfile(p));
 				expect(m.net).toBe(true);
 				const last = new Map(rows.map((r) => [r[0], r]));
 				for (const r of m.rows) {
@@ -131,7 +132,7 @@ describe('greek ladder shaping', () => {
 	it('leaves out majors that are not computed (0)', () => {
 		fc.assert(
 			fc.property(profile, (p) => {
-				const m = ladderModel(p);
+				const m = ladderModel(columnarGreekProfile(p));
 				const named = [
 					p.major_long_gamma,
 					p.major_short_gamma,
@@ -146,7 +147,7 @@ describe('greek ladder shaping', () => {
 	it('one magnitude bounds both sides (and the priors when drawn)', () => {
 		fc.assert(
 			fc.property(profile, fc.boolean(), (p, withPriors) => {
-				const m = ladderModel(p);
+				const m = ladderModel(columnarGreekProfile(p));
 				const mag = ladderMagnitude(m.rows, withPriors);
 				for (const r of m.rows) {
 					expect(Math.abs(r.call.value)).toBeLessThanOrEqual(mag);
@@ -163,7 +164,7 @@ describe('greek ladder shaping', () => {
 	it('the automatic window holds `count` consecutive strikes around spot', () => {
 		fc.assert(
 			fc.property(profile, fc.integer({ min: 1, max: 60 }), (p, count) => {
-				const m = ladderModel(p);
+				const m = ladderModel(columnarGreekProfile(p));
 				const w = ladderWindow(m.rows, m.spot, count);
 				if (m.rows.length === 0) {
 					expect(w).toBeNull();
@@ -183,7 +184,7 @@ describe('greek ladder shaping', () => {
 		);
 	});
 
-	it('a streamed (columnar) profile comes back as the REST profile', () => {
+	it('a streamed (columnar) profile comes back as the REST profile, and reaches the ladder as columns', () => {
 		fc.assert(
 			fc.property(profile, (p) => {
 				expect(greekProfileFromColumnar(columnarGreekProfile(p))).toEqual(p);
@@ -196,7 +197,8 @@ describe('greek ladder shaping', () => {
 			timestamp: DELTA_ZERO.timestamp,
 			value: columnarGreekProfile(DELTA_ZERO)
 		};
-		expect(greekProfileUpdate(update)).toEqual(DELTA_ZERO);
+		// The worker's columns as they arrived: no rows are built on the main thread.
+		expect(greekProfileUpdate(update)).toBe(update.value);
 		expect(
 			greekProfileUpdate({
 				kind: 'spot',
@@ -214,6 +216,16 @@ describe('greek ladder shaping', () => {
 		expect(() => parseGreekProfile(bad)).toThrow(SchemaError);
 		expect(() => parseGreekProfile(bad)).toThrow(/mini_contracts/);
 		expect(parseGreekProfile(structuredClone(DELTA_ZERO))).toEqual(DELTA_ZERO);
+	});
+
+	it('reads a REST profile into columns once, and a cached one back as it is', () => {
+		const columns = parseGreekColumns(structuredClone(DELTA_ZERO));
+		expect(columns).toEqual(columnarGreekProfile(DELTA_ZERO));
+		const cached = structuredClone(columns);
+		expect(parseGreekColumns(cached)).toBe(cached);
+		expect(() => parseGreekColumns({ ...cached, putValue: new Float64Array(1) })).toThrow(
+			SchemaError
+		);
 	});
 });
 

@@ -15,13 +15,53 @@ import { greekProfileSchema, type GreekProfile } from '../../contract/schemas';
 import { parseWith } from '../../contract/validate';
 import type { StreamUpdate } from '../../stream/transport/updates';
 import type { StrikeWindow } from '../../state/viewState';
-import type { ColumnarGreekProfile } from '../../wire/columnar';
+import { columnarGreekProfile, type ColumnarGreekProfile } from '../../wire/columnar';
 
 export type { GreekProfile };
 
 /** The profile validated against the contract's runtime schema (throws SchemaError with the path). */
 export function parseGreekProfile(value: unknown): GreekProfile {
 	return parseWith(greekProfileSchema, value);
+}
+
+/**
+ * A polled REST profile in the shape the ladder reads, the worker's columns: validated, then
+ * mapped once (wire/columnar.ts columnarGreekProfile). The snapshot cache keeps streamed
+ * profiles as columns: those come back as they are, once their columns are checked.
+ */
+export function parseGreekColumns(value: unknown): ColumnarGreekProfile {
+	if (isColumnarGreekProfile(value)) return value;
+	return columnarGreekProfile(parseGreekProfile(value));
+}
+
+const COLUMNS = ['strikes', 'callIvol', 'putIvol', 'callValue', 'putValue'] as const;
+const SCALARS = [
+	'timestamp',
+	'spot',
+	'minDte',
+	'secMinDte',
+	'majorPositive',
+	'majorNegative',
+	'majorLongGamma',
+	'majorShortGamma',
+	'callPriorCount',
+	'putPriorCount'
+] as const;
+
+/** A ColumnarGreekProfile as structured clone gives it back (consistent typed arrays). */
+function isColumnarGreekProfile(v: unknown): v is ColumnarGreekProfile {
+	if (!v || typeof v !== 'object') return false;
+	const c = v as Record<string, unknown>;
+	const typed = [...COLUMNS, 'callPriors', 'putPriors'].every((k) => c[k] instanceof Float64Array);
+	if (!typed || typeof c.ticker !== 'string') return false;
+	if (!SCALARS.every((k) => typeof c[k] === 'number')) return false;
+	const g = v as ColumnarGreekProfile;
+	const n = g.strikes.length;
+	return (
+		COLUMNS.every((k) => g[k].length === n) &&
+		g.callPriors.length === n * g.callPriorCount &&
+		g.putPriors.length === n * g.putPriorCount
+	);
 }
 
 export interface LadderSide {
@@ -74,25 +114,30 @@ function ivOf(v: number): number {
 	return v > 0 ? v : Number.NaN;
 }
 
-export function ladderModel(profile: GreekProfile): LadderModel {
+/** The ladder from the worker's columns (a NaN put value: no put side, as in a net profile). */
+export function ladderModel(profile: ColumnarGreekProfile): LadderModel {
 	const byStrike = new Map<number, LadderRow>();
-	for (const [
-		strike,
-		callIv,
-		putIv,
-		callValue,
-		callPriors,
-		putValue,
-		putPriors
-	] of profile.mini_contracts) {
+	const priorsOf = (flat: Float64Array, width: number, i: number) =>
+		Array.from(flat.subarray(i * width, (i + 1) * width)).filter((v) => !Number.isNaN(v));
+	for (let i = 0; i < profile.strikes.length; i++) {
+		const strike = profile.strikes[i];
+		const putValue = profile.putValue[i];
+		const putIv = ivOf(profile.putIvol[i]);
 		byStrike.set(strike, {
 			strike,
-			call: { value: callValue, iv: ivOf(callIv), priors: [...callPriors] },
-			put:
-				putValue === null
-					? null
-					: { value: putValue, iv: ivOf(putIv), priors: [...(putPriors ?? [])] },
-			putIv: ivOf(putIv)
+			call: {
+				value: profile.callValue[i],
+				iv: ivOf(profile.callIvol[i]),
+				priors: priorsOf(profile.callPriors, profile.callPriorCount, i)
+			},
+			put: Number.isNaN(putValue)
+				? null
+				: {
+						value: putValue,
+						iv: putIv,
+						priors: priorsOf(profile.putPriors, profile.putPriorCount, i)
+					},
+			putIv
 		});
 	}
 	const rows = [...byStrike.values()].sort((a, b) => a.strike - b.strike);
@@ -101,11 +146,11 @@ export function ladderModel(profile: GreekProfile): LadderModel {
 	const net = rows.length > 0 && rows.some((r) => r.put === null);
 	if (net) for (const r of rows) r.put = null;
 	const named: [LadderLevelId, number][] = [
-		['longGamma', profile.major_long_gamma],
-		['shortGamma', profile.major_short_gamma],
+		['longGamma', profile.majorLongGamma],
+		['shortGamma', profile.majorShortGamma],
 		// The wire calls these major_call_gamma / major_put_gamma; REST major_positive / _negative.
-		['majorCall', profile.major_positive],
-		['majorPut', profile.major_negative]
+		['majorCall', profile.majorPositive],
+		['majorPut', profile.majorNegative]
 	];
 	return {
 		rows,
@@ -114,7 +159,7 @@ export function ladderModel(profile: GreekProfile): LadderModel {
 		levels: named
 			.filter(([, strike]) => strike > 0)
 			.map(([id, strike]) => ({ id, label: LEVEL_LABELS[id], strike })),
-		duplicateStrikes: profile.mini_contracts.length - rows.length
+		duplicateStrikes: profile.strikes.length - rows.length
 	};
 }
 
@@ -154,7 +199,7 @@ export function ladderMagnitude(rows: readonly LadderRow[], withPriors: boolean)
 	return m;
 }
 
-/** Back to the REST row form, so streamed profiles share the snapshot cache and the model. */
+/** Back to the REST row form (tests and exports; the views read the columns). */
 export function greekProfileFromColumnar(c: ColumnarGreekProfile): GreekProfile {
 	const side = (flat: Float64Array, width: number, i: number) =>
 		Array.from(flat.subarray(i * width, (i + 1) * width)).filter((v) => !Number.isNaN(v));
@@ -184,7 +229,7 @@ export function greekProfileFromColumnar(c: ColumnarGreekProfile): GreekProfile 
 	};
 }
 
-/** StreamFeed `shape` of a greek group: the profile, or undefined for another kind of update. */
-export function greekProfileUpdate(u: StreamUpdate): GreekProfile | undefined {
-	return u.kind === 'greek' ? greekProfileFromColumnar(u.value) : undefined;
+/** StreamFeed `shape` of a greek group: the worker's columns, or undefined for another kind. */
+export function greekProfileUpdate(u: StreamUpdate): ColumnarGreekProfile | undefined {
+	return u.kind === 'greek' ? u.value : undefined;
 }
