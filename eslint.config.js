@@ -4,6 +4,7 @@ import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 import layers from './eslint/layerZones.js';
+import apiFetch from './eslint/apiFetch.js';
 
 export default ts.config(
 	{
@@ -64,5 +65,11 @@ export default ts.config(
 		files: ['**/*.ts', '**/*.js', '**/*.svelte'],
 		plugins: { layers },
 		rules: { 'layers/zones': 'error' }
+	},
+	{
+		// One fetch path to /api from the browser: eslint/apiFetch.js.
+		files: ['src/**/*.ts', 'src/**/*.js', 'src/**/*.svelte'],
+		plugins: { apiFetch },
+		rules: { 'apiFetch/no-raw-api-fetch': 'error' }
 	}
 );

@@ -8,7 +8,7 @@ import { splitBackfill } from '../src/lib/relay/backfillBody';
 import { parseRelayFrame } from '../src/lib/relay/relayFrame';
 import { columnarGex } from '../src/lib/wire/columnar';
 import { decodeFrame } from '../src/lib/wire/decode';
-import { updateTransferables, type StreamUpdate } from '../src/lib/stream/updates';
+import { updateTransferables, type StreamUpdate } from '../src/lib/stream/transport/updates';
 
 self.onmessage = async (ev: MessageEvent<{ url: string }>) => {
 	const res = await fetch(ev.data.url);

@@ -74,7 +74,7 @@ console.error(`recorded ${SECONDS} s in ${f((performance.now() - recordStart) / 
 // ---- the server: harness files, both workers, and /history answered by the real code ---------
 const tmp = mkdtempSync(join(tmpdir(), 'gexdeck-bench-backfill-js-'));
 await bundleForBrowser('bench/backfill.harness.ts', join(tmp, 'harness.js'));
-await bundleForBrowser('src/lib/stream/backfillWorker.ts', join(tmp, 'worker.js'));
+await bundleForBrowser('src/lib/stream/backfill/backfillWorker.ts', join(tmp, 'worker.js'));
 await bundleForBrowser('bench/backfill.before-worker.ts', join(tmp, 'before.js'));
 const files: Record<string, string> = {
 	'/': '<!doctype html><meta charset="utf-8"><title>backfill bench</title><script type="module" src="/harness.js"></script>',

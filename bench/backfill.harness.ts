@@ -4,7 +4,7 @@
  *
  * - before: the previous worker (bench/time.worker-entry.ts: fetch the whole body, decode it,
  *   post every update in one message);
- * - after: the app's own client and worker (fetchBackfill -> src/lib/stream/backfillWorker.ts,
+ * - after: the app's own client and worker (fetchBackfill -> src/lib/stream/backfill/backfillWorker.ts,
  *   served at /backfillWorker.ts where the client's `new URL(...)` looks for it).
  *
  * Then the page's work before its first paint: Classic turns the updates into its timeline and
@@ -14,10 +14,14 @@
  * 50 ms long-task threshold count too).
  */
 import { chunksOf } from '../src/routes/[ticker]/classic/[category]/sessionReplay.svelte';
-import { framesOf, frameChain, sessionFrames } from '../src/lib/stream/replayTimeline';
-import { DaySeries, flowValues } from '../src/lib/stream/orderflowSeries';
-import { fetchBackfill, backfillUrl, type BackfillQuery } from '../src/lib/stream/backfillClient';
-import type { StreamUpdate } from '../src/lib/stream/updates';
+import { framesOf, frameChain, sessionFrames } from '../src/lib/stream/backfill/replayTimeline';
+import { DaySeries, flowValues } from '../src/lib/stream/series/orderflowSeries';
+import {
+	fetchBackfill,
+	backfillUrl,
+	type BackfillQuery
+} from '../src/lib/stream/backfill/backfillClient';
+import type { StreamUpdate } from '../src/lib/stream/transport/updates';
 
 type View = 'classic' | 'orderflow';
 

@@ -6,9 +6,10 @@
  * per animation frame, as the stream delivers them, each inside its own frame callback.
  */
 import { flushSync, mount, unmount } from 'svelte';
-import Histogram from '../src/lib/charts/Histogram.svg.svelte';
-import { histogramModel, type HistogramModel } from '../src/lib/charts/classicChain';
+import Histogram from '../src/lib/charts/histogram/Histogram.svg.svelte';
+import { histogramModel, type HistogramModel } from '../src/lib/charts/histogram/classicChain';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
+import { columnarGex } from '../src/lib/wire/columnar';
 import type { StrikeWindow } from '../src/lib/state/viewState';
 
 export interface RenderRun {
@@ -34,10 +35,10 @@ async function run(o: {
 	// Distinct chains (a seed each, spot drifting) so every update changes every bar.
 	const chains = Array.from({ length: 50 }, (_, i) => {
 		const c = spxChain(400, i + 1);
-		return { ...c, spot: c.spot + (i % 10) - 5, timestamp: c.timestamp + i };
+		return columnarGex({ ...c, spot: c.spot + (i % 10) - 5, timestamp: c.timestamp + i });
 	});
 	const models: HistogramModel[] = chains.map((c) => histogramModel(c, 'vol'));
-	const strikes = models[0].rows.map((r) => r.strike);
+	const strikes = models[0].strikes;
 	const window: StrikeWindow =
 		o.window === 'full'
 			? { lo: strikes[0], hi: strikes[strikes.length - 1] }

@@ -1,6 +1,10 @@
 /**
  * Browser rendering costs, in Chromium launched as the e2e tests launch it (bench/support.ts).
  *
+ * 0. Classic update path, before and after issue 23 item 3, in one run: the main-thread work per
+ *    streamed update from the decoded frame the worker posts (columns) to the histogram painted
+ *    (bench/renderPath.harness.svelte.ts; the pre-change path is kept in bench/render.before/).
+ *    The two sides take turns in blocks of RENDER_PATH_BLOCK updates in the same page.
  * 1. Classic histogram update: Histogram.svg.svelte mounted on a harness page
  *    (bench/histogram.harness.svelte.ts), a new 400-strike chain's model assigned per animation
  *    frame; time from the assignment to after Svelte's DOM update (flushSync), and to after
@@ -19,6 +23,7 @@ import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { demoAccountsFor } from '../src/service/accounts/demo';
 import type { RenderRun } from './histogram.harness.svelte';
+import type { PathRun } from './renderPath.harness.svelte';
 import {
 	bundleForBrowser,
 	launchChromium,
@@ -30,6 +35,7 @@ import {
 } from './support';
 
 const UPDATES = Number(process.env.RENDER_BENCH_UPDATES ?? 300);
+const PATH_BLOCK = Number(process.env.RENDER_PATH_BLOCK ?? 25);
 const LONGTASK_SECONDS = Number(process.env.LONGTASK_BENCH_SECONDS ?? 60);
 const TICKERS = ['SPX', ...ALL_TICKERS.filter((t) => t !== 'SPX').slice(0, 24)];
 
@@ -91,6 +97,70 @@ async function histogramUpdates() {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
+
+async function updatePath() {
+	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-render-path-'));
+	await bundleForBrowser('bench/renderPath.harness.svelte.ts', join(dir, 'harness.js'));
+	const site = await serveFiles({
+		'/': '<!doctype html><meta charset="utf-8"><title>update path bench</title><body style="margin:0"><script type="module" src="/harness.js"></script>',
+		'/harness.js': readFileSync(join(dir, 'harness.js'), 'utf8')
+	});
+	const browser = await launchChromium();
+	try {
+		const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+		await page.goto(site.origin + '/');
+		await page.waitForFunction(() => 'renderPathBench' in globalThis);
+		const out: { name: string; sides: Record<'before' | 'after', PathRun> }[] = [];
+		for (const c of [
+			{ name: 'automatic 40-strike window (the page default)', full: false },
+			{ name: 'all 400 strikes in the window', full: true }
+		]) {
+			const sides = await page.evaluate(
+				(o) =>
+					(
+						globalThis as unknown as {
+							renderPathBench: (o: unknown) => Promise<Record<'before' | 'after', PathRun>>;
+						}
+					).renderPathBench(o),
+				{ updates: UPDATES, block: PATH_BLOCK, full: c.full }
+			);
+			out.push({ name: c.name, sides });
+		}
+		return out;
+	} finally {
+		await browser.close();
+		site.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+const median = (xs: number[]) =>
+	quantile(
+		[...xs].sort((a, b) => a - b),
+		0.5
+	);
+const path = await updatePath();
+console.log(
+	`Classic view, main-thread work per streamed update of a 400-strike chain, from the decoded frame (columns, as the worker posts them) to the histogram painted; Chromium, ${UPDATES} updates per side, sides alternating in blocks of ${PATH_BLOCK}\n`
+);
+console.log(
+	'| window | side | value + model + window ms (median / p95) | + DOM update ms (median / p95) | + style & layout ms (median / p95) | bars |'
+);
+console.log('|---|---|---|---|---|---|');
+for (const { name, sides } of path) {
+	for (const side of ['before', 'after'] as const) {
+		const r = sides[side];
+		console.log(
+			`| ${name} | ${side} | ${stats(r.model)} | ${stats(r.update)} | ${stats(r.withLayout)} | ${r.bars} |`
+		);
+	}
+	const ratio = median(sides.after.update) / median(sides.before.update);
+	console.log(`| ${name} | after / before (DOM update median) | | ${f(ratio, 2)} | | |`);
+}
+console.log('');
+
+// RENDER_PATH_ONLY=1: the update path alone (before/after of the payload shape).
+if (process.env.RENDER_PATH_ONLY) process.exit(0);
 
 const histogram = await histogramUpdates();
 console.log(`Classic histogram update (Histogram.svg.svelte), Chromium, ${UPDATES} updates each\n`);

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
-import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
+import { decodeRelayMessage } from '../src/lib/stream/transport/relayDecode';
 import { parseRelayFrame } from '../src/lib/relay/relayFrame';
 
 const [url, countText, groupsJson, witnessGroup] = process.argv.slice(2);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { StreamRelay } from '../src/lib/server/stream';
-import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
+import { decodeRelayMessage } from '../src/lib/stream/transport/relayDecode';
 import { encodeRelayFrame } from '../src/lib/relay/relayFrame';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
@@ -58,7 +58,7 @@ interface BrowserNumbers {
 async function inChromium(): Promise<BrowserNumbers> {
 	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-worker-'));
 	await bundleForBrowser('bench/stream.worker-entry.ts', join(dir, 'timing.js'));
-	await bundleForBrowser('src/lib/stream/worker.ts', join(dir, 'worker.js'));
+	await bundleForBrowser('src/lib/stream/transport/worker.ts', join(dir, 'worker.js'));
 	const site = await serveFiles({
 		'/timing.js': readFileSync(join(dir, 'timing.js'), 'utf8'),
 		'/worker.js': readFileSync(join(dir, 'worker.js'), 'utf8'),

@@ -3,7 +3,7 @@
  * path (decodeRelayMessage: relay frame -> fzstd -> static protobuf -> columnar typed arrays)
  * on the frames it is sent, in batches so the timer's resolution does not matter.
  */
-import { decodeRelayMessage } from '../src/lib/stream/relayDecode';
+import { decodeRelayMessage } from '../src/lib/stream/transport/relayDecode';
 
 self.onmessage = (ev: MessageEvent<{ frame: ArrayBuffer; batches: number; batchSize: number }>) => {
 	const bytes = new Uint8Array(ev.data.frame);

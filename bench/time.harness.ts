@@ -6,15 +6,10 @@
  * only the changed pixel columns), against a full repaint per append, and checking that the
  * incremental canvas equals a full repaint pixel for pixel. Long tasks are observed throughout.
  */
-import { HeatmapGrid, columnOfGex, type HeatColumn } from '../src/lib/charts/heatmapGrid';
-import {
-	HEAT_MARGINS,
-	HeatmapPainter,
-	divergingLut,
-	drawHeatmap,
-	type HeatScene
-} from '../src/lib/charts/heatmapRender';
-import type { StreamUpdate } from '../src/lib/stream/updates';
+import { HeatmapGrid, columnOfGex, type HeatColumn } from '../src/lib/charts/heatmap/heatmapGrid';
+import { HeatmapPainter, drawHeatmap } from '../src/lib/charts/heatmap/heatmapRender';
+import { HEAT_MARGINS, divergingLut, type HeatScene } from '../src/lib/charts/heatmap/heatmapScene';
+import type { StreamUpdate } from '../src/lib/stream/transport/updates';
 
 const longTasks: number[] = [];
 new PerformanceObserver((list) => {

@@ -1,10 +1,10 @@
 /**
  * Bundled into a worker by bench/time.bench.ts and run in Chromium: fetches a backfill body and
  * decodes it with the app's backfill path (splitBackfill -> decodeRelayMessage per frame), then
- * posts the updates with their typed arrays transferred, as src/lib/stream/backfillWorker does.
+ * posts the updates with their typed arrays transferred, as src/lib/stream/backfill/backfillWorker does.
  */
-import { decodeBackfill } from '../src/lib/stream/backfill';
-import { updateTransferables } from '../src/lib/stream/updates';
+import { decodeBackfill } from '../src/lib/stream/backfill/backfill';
+import { updateTransferables } from '../src/lib/stream/transport/updates';
 
 self.onmessage = async (ev: MessageEvent<{ url: string }>) => {
 	const t0 = performance.now();

@@ -44,12 +44,12 @@ const cases: [string, string, string, string, (s: string) => string][] = [
 	['contract', 'src/lib/contract/probe.ts', '../wire/columnar', './marketCalendar', ts],
 	['analytics', 'src/lib/analytics/probe.ts', '../contract/hubs', './levels', ts],
 	['wire', 'src/lib/wire/probe.ts', '../analytics/keyStrikes', '../contract/hubs', ts],
-	['relay', 'src/lib/relay/probe.ts', '../stream/relayDecode', '../wire/columnar', ts],
+	['relay', 'src/lib/relay/probe.ts', '../stream/transport/relayDecode', '../wire/columnar', ts],
 	['service', 'src/service/http/probe.ts', '../../lib/relay/protocol', '../../lib/wire/encode', ts],
 	['service', 'src/service/probe.ts', '$lib/server/config', '$lib/contract/hubs', ts],
 	['market', 'src/service/market/probe.ts', '../engine/live', './clock', ts],
 	['market', 'src/service/market/probe.ts', '../history/dayKeys', '../source', ts],
-	['browser', 'src/lib/charts/probe.ts', '$lib/server/proxy', '$lib/stream/updates', ts],
+	['browser', 'src/lib/charts/probe.ts', '$lib/server/proxy', '$lib/stream/transport/updates', ts],
 	['browser', 'src/lib/live/probe.svelte.ts', '../../service/source', '$lib/cache/routeFetch', ts],
 	[
 		'browser',
@@ -63,17 +63,58 @@ const cases: [string, string, string, string, (s: string) => string][] = [
 		'browser',
 		'src/lib/components/Probe.svelte',
 		'../../service/source',
-		'$lib/charts/format',
+		'$lib/charts/histogram/classicChain',
 		svelte
 	],
-	['stream', 'src/lib/stream/probe.ts', '$lib/charts/format', '../relay/protocol', ts],
-	['cache', 'src/lib/cache/probe.ts', '../charts/format', '../stream/orderflowSeries', ts],
-	['charts', 'src/lib/charts/probe.ts', '../cache/routeFetch', '../stream/updates', ts],
-	['state', 'src/lib/state/probe.ts', '../stream/updates', '../contract/newYorkTime', ts],
+	['stream', 'src/lib/stream/probe.ts', '$lib/components/format/format', '../relay/protocol', ts],
+	[
+		'cache',
+		'src/lib/cache/probe.ts',
+		'../charts/histogram/classicChain',
+		'../stream/series/orderflowSeries',
+		ts
+	],
+	['charts', 'src/lib/charts/probe.ts', '../cache/routeFetch', '../stream/transport/updates', ts],
+	[
+		'charts',
+		'src/lib/charts/x/Probe.svelte',
+		'$lib/stream/backfill/backfillClient',
+		'$lib/stream/backfill/replayTimeline',
+		svelte
+	],
+	[
+		'charts',
+		'src/lib/charts/x/probe.ts',
+		'../../components/ZoomButtons.svelte',
+		'../../components/format/format',
+		ts
+	],
+	[
+		'format',
+		'src/lib/components/format/probe.ts',
+		'../ZoomButtons.svelte',
+		'../../contract/newYorkTime',
+		ts
+	],
+	[
+		'stream-folds',
+		'src/lib/stream/ring/probe.ts',
+		'../transport/workerCore',
+		'../transport/updates',
+		ts
+	],
+	[
+		'stream-folds',
+		'src/lib/stream/series/probe.ts',
+		'../backfill/backfill',
+		'../transport/updates',
+		ts
+	],
+	['state', 'src/lib/state/probe.ts', '../stream/transport/updates', '../contract/newYorkTime', ts],
 	[
 		'server',
 		'src/lib/server/stream/probe.ts',
-		'../../stream/streamClient',
+		'../../stream/transport/streamClient',
 		'../../relay/protocol',
 		ts
 	],
@@ -120,7 +161,10 @@ describe('layer zones', () => {
 		);
 		expect(await zoneErrors('src/routes/probe/+server.ts', ts('$lib/server/proxy'))).toEqual([]);
 		expect(
-			await zoneErrors('src/lib/server/recorder/probe.test.ts', ts('../../stream/backfill'))
+			await zoneErrors(
+				'src/lib/server/recorder/probe.test.ts',
+				ts('../../stream/backfill/backfill')
+			)
 		).toEqual([]);
 	});
 

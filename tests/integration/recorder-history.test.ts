@@ -5,11 +5,11 @@
  * the service's own day file at sampled cells, and a second request costs no download.
  */
 import { describe, expect, it } from 'vitest';
-import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmapGrid';
+import { HeatmapGrid, columnOfGex } from '../../src/lib/charts/heatmap/heatmapGrid';
 import type { ClassicChain } from '../../src/lib/contract/schemas';
 import { answerBytes, backfillResponse } from '../../src/lib/server/recorder/backfillResponse';
 import { importHistoryDay } from '../../src/lib/server/recorder/historyImport';
-import { decodeBackfill } from '../../src/lib/stream/backfill';
+import { decodeBackfill } from '../../src/lib/stream/backfill/backfill';
 import { keys, useHistoryService } from './recorder-history.test-support';
 import { call } from './service-support';
 

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etDay } from '../../src/lib/contract/newYorkTime';
 import { splitBackfill } from '../../src/lib/relay/backfillBody';
-import { decodeBackfill } from '../../src/lib/stream/backfill';
+import { decodeBackfill } from '../../src/lib/stream/backfill/backfill';
 import { parseRelayFrame } from '../../src/lib/relay/relayFrame';
 import { attachHubs } from '../../src/service/hubs/index';
 import { until } from '../support/until';

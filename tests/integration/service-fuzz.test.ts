@@ -16,7 +16,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServerMessage } from '../../src/lib/contract/pubsub';
-import { decodeRelayMessage } from '../../src/lib/stream/relayDecode';
+import { decodeRelayMessage } from '../../src/lib/stream/transport/relayDecode';
 import { encodeRelayFrame } from '../../src/lib/relay/relayFrame';
 import { initWireEncoder, wrapAny } from '../../src/lib/wire/encode';
 import { TYPE_URLS } from '../../src/lib/wire/typeUrls';

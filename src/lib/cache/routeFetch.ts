@@ -56,3 +56,8 @@ export function networkError(err: unknown): RouteError {
 		requires: undefined
 	};
 }
+
+/** A RouteError in one line for a place with no status line (a watchlist row, a picker). */
+export function describeRouteError(e: RouteError): string {
+	return e.requires ? `${e.message} Requires: ${e.requires}.` : e.message;
+}

@@ -7,7 +7,7 @@
  *   0  u32 magic 'OFS1'   4  u32 point count n   8  u32 series count s   12  u32 0
  *   16 f64[s * n] values, series after series   16 + 8sn  u32[n] unix seconds, increasing
  */
-import type { SeriesChunk } from '$lib/stream/orderflowSeries';
+import type { SeriesChunk } from '$lib/stream/series/orderflowSeries';
 
 const MAGIC = 0x3153464f; // 'OFS1' read little-endian
 const HEADER = 16;

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { openDB, type IDBPDatabase } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaySeries, FLOW_SERIES, type SeriesChunk } from '$lib/stream/orderflowSeries';
+import { DaySeries, FLOW_SERIES, type SeriesChunk } from '$lib/stream/series/orderflowSeries';
 import { etInstant } from '$lib/contract/newYorkTime';
 import { DB_VERSION, MIGRATIONS, upgrade, type GexdeckDB } from './schema';
 import { encodeChunk } from './seriesChunk';

@@ -10,7 +10,7 @@ import {
 	mergeChunks,
 	SERIES_COUNT,
 	type SeriesChunk
-} from '$lib/stream/orderflowSeries';
+} from '$lib/stream/series/orderflowSeries';
 import type { GexdeckDB, StoredSeriesChunk } from './schema';
 import { ChunkDecodeError, decodeChunk, encodeChunk } from './seriesChunk';
 

@@ -3,7 +3,7 @@
  * push(ts) delivers one GEX update of GROUP (tests of StreamFeed and LiveView).
  */
 import { LiveStream } from '$lib/stream';
-import type { PageToWorker, WorkerToPage } from '$lib/stream/messages';
+import type { PageToWorker, WorkerToPage } from '$lib/stream/transport/messages';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 

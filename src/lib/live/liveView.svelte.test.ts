@@ -7,7 +7,7 @@
  */
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseClassicChain, type ClassicChain } from '$lib/charts/classicChain';
+import { parseGexColumns, type ColumnarGex } from '$lib/charts/histogram/classicChain';
 import { clock, CLOCK_TICK_MS } from './clock.svelte';
 import { chain, GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
 import { LiveView, type LiveViewSource } from './liveView.svelte';
@@ -58,15 +58,15 @@ async function settle() {
 
 /** A LiveView of ROUTE / GROUP for an account that may stream, in its own effect root. */
 function classicView(
-	extra: Partial<Pick<LiveViewSource<ClassicChain>, 'open' | 'live' | 'refusals' | 'access'>>
+	extra: Partial<Pick<LiveViewSource<ColumnarGex>, 'open' | 'live' | 'refusals' | 'access'>>
 ) {
-	let view!: LiveView<ClassicChain>;
+	let view!: LiveView<ColumnarGex>;
 	const stop = $effect.root(() => {
-		view = new LiveView<ClassicChain>({
+		view = new LiveView<ColumnarGex>({
 			access: () => ({ ok: true, reason: '' }),
 			group: () => GROUP,
 			route: () => ROUTE,
-			parse: () => parseClassicChain,
+			parse: () => parseGexColumns,
 			...extra
 		});
 	});
@@ -161,13 +161,13 @@ describe('LiveView across navigations', () => {
 		// link): the source reads through it, as `route: () => \`${view.ticker}/...\`` does.
 		let data = $state({ view: { ticker: 'SPX' }, access: { ok: false, reason: 'polling' } });
 		const { live: stream, worker } = liveStreamOnFakeWorker();
-		let view!: LiveView<ClassicChain>;
+		let view!: LiveView<ColumnarGex>;
 		const stop = $effect.root(() => {
-			view = new LiveView<ClassicChain>({
+			view = new LiveView<ColumnarGex>({
 				access: () => data.access,
 				group: () => `${data.view.ticker}_classic_gex_full`,
 				route: () => `${data.view.ticker}/classic/gex_full`,
-				parse: () => parseClassicChain,
+				parse: () => parseGexColumns,
 				open: () => stream
 			});
 		});

@@ -12,7 +12,7 @@ import type { RouteError } from '$lib/cache/routeFetch';
 import { writeSnapshot } from '$lib/cache/snapshotCache.svelte';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
 import { sharedLiveStream } from './sharedStream';
-import { StreamFeed, gexChain, type StreamAccess } from './streamFeed.svelte';
+import { StreamFeed, gexColumns, type StreamAccess } from './streamFeed.svelte';
 
 export interface LiveViewSource<T> {
 	/** Whether the account may stream (the layout's server load). */
@@ -84,7 +84,7 @@ export class LiveView<T> {
 		this.feed = new StreamFeed<T>(
 			() => (live() ? source.access() : NOT_LIVE),
 			source.group,
-			source.shape ?? (gexChain as (u: StreamUpdate) => T | undefined),
+			source.shape ?? (gexColumns as (u: StreamUpdate) => T | undefined),
 			source.open ?? sharedLiveStream
 		);
 		$effect(() => {

@@ -1,7 +1,7 @@
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
-import { STREAM_STALL_MS, StreamFeed, gexChain } from './streamFeed.svelte';
+import { STREAM_STALL_MS, StreamFeed, gexColumns } from './streamFeed.svelte';
 
 describe('StreamFeed', () => {
 	beforeEach(() => vi.useFakeTimers());
@@ -14,7 +14,7 @@ describe('StreamFeed', () => {
 			feed = new StreamFeed(
 				() => ({ ok: true, reason: '' }),
 				() => GROUP,
-				gexChain,
+				gexColumns,
 				() => live
 			);
 		});
@@ -55,7 +55,7 @@ describe('StreamFeed', () => {
 			feed = new StreamFeed(
 				() => ({ ok: false, reason: 'streaming needs the Quant tier' }),
 				() => GROUP,
-				gexChain,
+				gexColumns,
 				open
 			);
 		});

@@ -5,8 +5,7 @@
  * why (the page polls REST whenever `streaming` is false). Construct during component init: it
  * registers its own effects.
  */
-import { chainFromColumnar } from '$lib/wire/columnar';
-import type { ClassicChain } from '$lib/charts/classicChain';
+import type { ColumnarGex } from '$lib/wire/columnar';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
 import { clock } from './clock.svelte';
 import { sharedLiveStream } from './sharedStream';
@@ -27,12 +26,15 @@ export interface FeedBadge {
 	canTakeBack: boolean;
 }
 
-/** A GEX group's update as the chain the Classic, State and levels views draw. */
-export function gexChain(u: StreamUpdate): ClassicChain | undefined {
-	return u.kind === 'gex' ? chainFromColumnar(u.value) : undefined;
+/**
+ * A GEX group's update as the Classic, State, levels and heatmap views read it: the worker's
+ * columns as they arrived (no rows are built on the main thread per update).
+ */
+export function gexColumns(u: StreamUpdate): ColumnarGex | undefined {
+	return u.kind === 'gex' ? u.value : undefined;
 }
 
-export class StreamFeed<T = ClassicChain> {
+export class StreamFeed<T = ColumnarGex> {
 	stream: LiveStream | undefined = $state.raw(undefined);
 	// The same update object across batches of other groups, so the value below is rebuilt only
 	// when this group's update changes.
@@ -82,7 +84,7 @@ export class StreamFeed<T = ClassicChain> {
 	constructor(
 		private readonly access: () => StreamAccess,
 		private readonly group: () => string,
-		private readonly shape: (u: StreamUpdate) => T | undefined = gexChain as (
+		private readonly shape: (u: StreamUpdate) => T | undefined = gexColumns as (
 			u: StreamUpdate
 		) => T | undefined,
 		open: () => LiveStream = sharedLiveStream

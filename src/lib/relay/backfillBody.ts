@@ -1,6 +1,6 @@
 /**
  * The backfill body: what the dashboard server recorded of one stream, as one binary answer the
- * decode worker turns into the same StreamUpdates as live frames (src/lib/stream/backfill.ts).
+ * decode worker turns into the same StreamUpdates as live frames (src/lib/stream/backfill/backfill.ts).
  *
  *   repeated [u8 entry kind][u32 big-endian length][relay frame]
  *

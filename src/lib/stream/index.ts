@@ -2,14 +2,23 @@
  * Browser side of live streaming. Pages use LiveStream (or createStreamClient); the worker
  * (./worker.ts) is started by the client and is not imported here.
  */
-export { LiveStream } from './liveStream.svelte';
-export { createStreamClient, type StreamClient, type StreamClientOptions } from './streamClient';
-export { feedMode, type FeedMode } from './mode';
-export { foldWatchlist, WATCHLIST_MAX_TICKERS, type WatchlistRow } from './watchlist';
-export { StreamRecorder, RING_DB_NAME, type RecorderOptions } from './recorder';
-export { chunkRow, type RingChunk } from './ringChunk';
-export type { StreamUpdate, AnalyticsUpdate, PairedSpot } from './updates';
-export type { ConnectionState, StreamStats, PageToWorker, WorkerToPage } from './messages';
+export { LiveStream } from './transport/liveStream.svelte';
+export {
+	createStreamClient,
+	type StreamClient,
+	type StreamClientOptions
+} from './transport/streamClient';
+export { feedMode, type FeedMode } from './transport/mode';
+export { foldWatchlist, WATCHLIST_MAX_TICKERS, type WatchlistRow } from './series/watchlist';
+export { StreamRing, RING_DB_NAME, type StreamRingOptions } from './ring/streamRing';
+export { chunkRow, type RingChunk } from './ring/ringChunk';
+export type { StreamUpdate, AnalyticsUpdate, PairedSpot } from './transport/updates';
+export type {
+	ConnectionState,
+	StreamStats,
+	PageToWorker,
+	WorkerToPage
+} from './transport/messages';
 export {
 	STREAM_PATH,
 	type RelayMessage,
@@ -18,5 +27,5 @@ export {
 	type RefusedGroup,
 	type MembershipUsage
 } from '../relay/protocol';
-export { decodeRelayMessage, type DecodeOutcome } from './relayDecode';
+export { decodeRelayMessage, type DecodeOutcome } from './transport/relayDecode';
 export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from '../relay/relayFrame';

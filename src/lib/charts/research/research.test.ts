@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cursorAfterKey, nearestValue } from '../cursor';
+import { cursorAfterKey, nearestValue } from '../cursor/cursor';
 import { exportName, toCsv, toJson, type ExportMeta } from './exportTable';
 import { parseResearchPayload, PayloadError, type ResearchPayload } from './payload';
 import { chosenSkew, shownTable, strikeBars, termPoints, type Cell } from './shownRows';

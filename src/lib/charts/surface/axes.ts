@@ -3,7 +3,7 @@
  * labels: strike or moneyness along x, days to expiry along z, the metric's value along y.
  */
 import { ticks } from 'd3';
-import { formatStrike } from '../format';
+import { formatStrike } from '../../components/format/format';
 import { toBoxX, toBoxY, toBoxZ, type SurfaceFrame } from './geometry';
 
 export interface AxisTick {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeBackfill } from '../../stream/backfill';
+import { decodeBackfill } from '../../stream/backfill/backfill';
 import { spxChain } from '../../wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../../wire/encode';
 import { UpdateTap } from '../updates/tap';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { FLOW_SERIES } from '$lib/stream/orderflowSeries';
+import { FLOW_SERIES } from '$lib/stream/series/orderflowSeries';
 import { etInstant } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import { OrderflowSession } from './orderflowSession.svelte';

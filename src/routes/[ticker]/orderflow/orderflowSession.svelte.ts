@@ -9,12 +9,17 @@
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
-import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/orderflowSeries';
+import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/series/orderflowSeries';
 import { etDay } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
-import { BackfillError, fetchSessionDay, isAbort, sessionQuery } from '$lib/stream/backfillClient';
-import type { DayPendingNote } from '$lib/stream/dayPending';
-import type { StreamUpdate } from '$lib/stream/updates';
+import {
+	BackfillError,
+	fetchSessionDay,
+	isAbort,
+	sessionQuery
+} from '$lib/stream/backfill/backfillClient';
+import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
 
 export const FLUSH_INTERVAL_MS = 2_000;
 

@@ -4,10 +4,10 @@
  * bought): DEX flow is delta bought, GEX flow is signed gamma bought ($ per 1% move, calls +
  * and puts −), convexity flow is gamma bought regardless of side.
  */
-import { formatPrice } from '$lib/charts/format';
-import { formatUsdMillions } from '$lib/charts/orderflowFormat';
-import { FLOW_SERIES, type FlowSeriesKey } from '$lib/stream/orderflowSeries';
-import type { TimelineChart } from '$lib/charts/timeChart';
+import { formatPrice } from '$lib/components/format/format';
+import { formatUsdMillions } from '$lib/components/format/orderflowFormat';
+import { FLOW_SERIES, type FlowSeriesKey } from '$lib/stream/series/orderflowSeries';
+import type { TimelineChart } from '$lib/charts/timeline/timeChart';
 import type { FlowChartId, FlowExpiry } from '$lib/state/orderflowView';
 
 export const CHART_LABELS: Record<FlowChartId, string> = {

@@ -1,16 +1,16 @@
 import 'fake-indexeddb/auto';
 import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
-import { StreamRecorder } from '$lib/stream';
+import { StreamRing } from '$lib/stream';
 import {
 	BackfillError,
 	FOLLOW_MS,
 	type BackfillQuery,
 	type BackfillResult
-} from '$lib/stream/backfillClient';
-import type { StreamUpdate } from '$lib/stream/updates';
-import type { ClassicChain } from '$lib/charts/classicChain';
-import { columnarGex } from '$lib/wire/columnar';
+} from '$lib/stream/backfill/backfillClient';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
+import type { ClassicChain } from '$lib/charts/histogram/classicChain';
+import { columnarGex, type ColumnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { SessionReplay, type SessionReplayOptions } from './sessionReplay.svelte';
 
@@ -52,7 +52,7 @@ function replayOf(options: Partial<SessionReplayOptions>) {
 let n = 0;
 async function seededRing(seconds: number, step = 1) {
 	const dbName = `replay-page-${n++}`;
-	const worker = await StreamRecorder.open({ dbName });
+	const worker = await StreamRing.open({ dbName });
 	for (let ts = T0; ts < T0 + seconds; ts += step) {
 		worker.record({
 			kind: 'gex',
@@ -70,7 +70,7 @@ describe('SessionReplay', () => {
 	it('reads the ring, scrubs to a recorded snapshot and back to live', async () => {
 		const dbName = await seededRing(30);
 		const { replay, stop } = replayOf({
-			open: () => StreamRecorder.open({ dbName }),
+			open: () => StreamRing.open({ dbName }),
 			refreshMs: 20
 		});
 		await until(() => replay.status === 'ready');
@@ -99,10 +99,10 @@ describe('SessionReplay', () => {
 
 	it('records polled chains into the ring and keeps the scrubbed moment as the timeline grows', async () => {
 		const dbName = await seededRing(11);
-		let polled = $state<ClassicChain | undefined>(undefined);
+		let polled = $state.raw<ColumnarGex | undefined>(undefined);
 		const { replay, stop } = replayOf({
 			polled: () => polled,
-			open: () => StreamRecorder.open({ dbName }),
+			open: () => StreamRing.open({ dbName }),
 			refreshMs: 20
 		});
 		await until(() => replay.status === 'ready');
@@ -113,7 +113,7 @@ describe('SessionReplay', () => {
 
 		// The REST poller's chains: 11..20 s (the first recorder checkpoint is immediate).
 		for (let ts = T0 + 11; ts <= T0 + 20; ts++) {
-			polled = chainAt(ts);
+			polled = columnarGex(chainAt(ts));
 			flushSync();
 		}
 		await until(() => replay.frames.length === 5);
@@ -127,7 +127,7 @@ describe('SessionReplay', () => {
 	it('reads a ring longer than one slice completely, without duplicates', async () => {
 		const dbName = await seededRing(25 * 60, 5);
 		const { replay, stop } = replayOf({
-			open: () => StreamRecorder.open({ dbName })
+			open: () => StreamRing.open({ dbName })
 		});
 		await until(() => replay.frames.length === 300);
 		expect(replay.range).toEqual({ from: T0, to: T0 + 1495, count: 300 });
@@ -178,7 +178,7 @@ describe('SessionReplay', () => {
 			const { replay, stop } = replayOf({
 				stream: () => 'classic_gex_full',
 				day: () => DAY,
-				open: () => StreamRecorder.open({ dbName }),
+				open: () => StreamRing.open({ dbName }),
 				backfill: async (ticker, stream, query = {}) => {
 					asked.push([ticker, stream, query]);
 					return served(updatesOf(D0, 60));
@@ -343,7 +343,7 @@ describe('SessionReplay', () => {
 			const { replay, stop } = replayOf({
 				stream: () => 'classic_gex_full',
 				day: () => day,
-				open: () => StreamRecorder.open({ dbName }),
+				open: () => StreamRing.open({ dbName }),
 				refreshMs: 20,
 				backfill: async (_t, _s, query = {}) => (query.day ? served(updatesOf(D0, 60)) : served([]))
 			});

@@ -1,7 +1,7 @@
 /**
  * Scrubbing back through today's recorded session of the Classic view's group, or through a
  * past day's. The decode worker records streamed chains into the IndexedDB ring
- * (src/lib/stream/recorder.ts); while the account polls REST, this records the polled chains
+ * (src/lib/stream/ring/streamRing.ts); while the account polls REST, this records the polled chains
  * into the same ring, so the timeline is there in both modes. The ring is read when the group
  * opens (newest first, in slices), then its tail every few seconds, and the dashboard server's
  * recording of the day (from the open) is fetched once beside it. A past day (`day`) is only
@@ -11,8 +11,8 @@
  * Construct during component init: it registers its own effects.
  */
 import { untrack } from 'svelte';
-import { StreamRecorder, type RingChunk } from '$lib/stream';
-import type { ClassicChain } from '$lib/charts/classicChain';
+import { StreamRing, type RingChunk } from '$lib/stream';
+import type { ColumnarGex } from '$lib/wire/columnar';
 import {
 	frameChain,
 	framesOf,
@@ -22,18 +22,17 @@ import {
 	withFreshChunks,
 	type RecordedFrame,
 	type TimelineRange
-} from '$lib/stream/replayTimeline';
-import { columnarGex } from '$lib/wire/columnar';
+} from '$lib/stream/backfill/replayTimeline';
 import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
 	isAbort,
 	sessionQuery
-} from '$lib/stream/backfillClient';
-import type { DayPendingNote } from '$lib/stream/dayPending';
-import { ChunkBuilder } from '$lib/stream/ringChunk';
-import type { StreamUpdate } from '$lib/stream/updates';
+} from '$lib/stream/backfill/backfillClient';
+import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import { ChunkBuilder } from '$lib/stream/ring/ringChunk';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
 
 /**
  * Backfilled updates of one group as ring chunks (60 s spans), so the timeline reads one shape,
@@ -85,20 +84,20 @@ export interface SessionReplayOptions {
 	group: () => string;
 	ticker: () => string;
 	/** A chain the REST poller fetched (fresh, not a cached paint), to record; else undefined. */
-	polled: () => ClassicChain | undefined;
+	polled: () => ColumnarGex | undefined;
 	/** The group's stream on the server (`classic_gex_full`): its recording backfills the ring. */
 	stream?: () => string;
 	/** A past day (ET YYYY-MM-DD) to replay instead of today; null or absent = today, live. */
 	day?: () => string | null;
 	/** Opens the ring (tests pass one on fake-indexeddb). */
-	open?: () => Promise<StreamRecorder>;
+	open?: () => Promise<StreamRing>;
 	/** Reads the server's recording (default: the decode worker; tests pass a fake server). */
 	backfill?: typeof fetchBackfill;
 	refreshMs?: number;
 }
 
 export class SessionReplay {
-	recorder: StreamRecorder | undefined = $state.raw(undefined);
+	recorder: StreamRing | undefined = $state.raw(undefined);
 	/** Snapshots the server's recording added to the ring (null while loading or without one). */
 	backfilled: number | null = $state(null);
 	/** Why the server's recording could not be read (none recorded is not an error). */
@@ -123,7 +122,7 @@ export class SessionReplay {
 	readonly index: number;
 	readonly frame: RecordedFrame | undefined;
 	/** The chain to draw while replaying; undefined at the live edge. */
-	readonly chain: ClassicChain | undefined;
+	readonly chain: ColumnarGex | undefined;
 	readonly replaying: boolean;
 	private shownGroup: string | undefined;
 
@@ -142,8 +141,8 @@ export class SessionReplay {
 		this.chain = $derived(this.frame ? frameChain(this.frame, options.ticker()) : undefined);
 		$effect(() => {
 			let closed = false;
-			let opened: StreamRecorder | undefined;
-			(options.open ?? (() => StreamRecorder.open()))().then(
+			let opened: StreamRing | undefined;
+			(options.open ?? (() => StreamRing.open()))().then(
 				(r) => {
 					if (closed) return void r.close();
 					opened = r;
@@ -271,7 +270,7 @@ export class SessionReplay {
 				group: options.group(),
 				ticker: chain.ticker,
 				timestamp: chain.timestamp,
-				value: columnarGex(chain)
+				value: chain
 			});
 		});
 	}

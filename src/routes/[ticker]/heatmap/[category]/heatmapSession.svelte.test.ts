@@ -4,10 +4,10 @@
  * and a failed or empty read keeps what it has.
  */
 import { describe, expect, it } from 'vitest';
-import type { BackfillResult } from '$lib/stream/backfillClient';
-import { BackfillError } from '$lib/stream/backfillClient';
-import type { StreamUpdate } from '$lib/stream/updates';
-import type { ClassicChain } from '$lib/charts/classicChain';
+import type { BackfillResult } from '$lib/stream/backfill/backfillClient';
+import { BackfillError } from '$lib/stream/backfill/backfillClient';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
+import type { ClassicChain } from '$lib/charts/histogram/classicChain';
 import { columnarGex } from '$lib/wire/columnar';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { HeatmapSession } from './heatmapSession.svelte';
@@ -58,7 +58,7 @@ describe('HeatmapSession', () => {
 		expect(session.day).toBe('2026-11-24');
 		const revision = session.revision;
 		// A live calculation arrives before the recording is complete: it waits for it.
-		session.addLive(chainAt(OPEN + 200));
+		session.addLive(columnarGex(chainAt(OPEN + 200)));
 		expect(session.grid.length).toBe(10);
 		release();
 		await loading;
@@ -69,7 +69,7 @@ describe('HeatmapSession', () => {
 			OPEN + 200
 		]);
 		// Live columns after the load append at once.
-		session.addLive(chainAt(OPEN + 201));
+		session.addLive(columnarGex(chainAt(OPEN + 201)));
 		expect(session.grid.length).toBe(22);
 	});
 
@@ -78,7 +78,7 @@ describe('HeatmapSession', () => {
 			throw new BackfillError(404, 'nothing recorded');
 		});
 		const pending = empty.load(new AbortController().signal);
-		empty.addLive(chainAt(OPEN));
+		empty.addLive(columnarGex(chainAt(OPEN)));
 		await pending;
 		expect(empty.phase).toBe('ready');
 		expect(empty.grid.length).toBe(1);

@@ -10,18 +10,17 @@ import {
 	columnOfGex,
 	type HeatColumn,
 	type HeatMetric
-} from '$lib/charts/heatmapGrid';
-import type { ClassicChain } from '$lib/contract/schemas';
+} from '$lib/charts/heatmap/heatmapGrid';
 import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
 	isAbort,
 	sessionQuery
-} from '$lib/stream/backfillClient';
-import type { DayPendingNote } from '$lib/stream/dayPending';
-import type { StreamUpdate } from '$lib/stream/updates';
-import { columnarGex } from '$lib/wire/columnar';
+} from '$lib/stream/backfill/backfillClient';
+import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import type { StreamUpdate } from '$lib/stream/transport/updates';
+import type { ColumnarGex } from '$lib/wire/columnar';
 
 export const OVERVIEW_STEP_SECONDS = 5;
 
@@ -129,7 +128,7 @@ export class HeatmapSession {
 	}
 
 	/** A live chain (streamed or polled): appended when it belongs to the day shown. */
-	addLive(chain: ClassicChain): void {
+	addLive(chain: ColumnarGex): void {
 		if (this.requestedDay !== null) return;
 		const day = etDay(chain.timestamp);
 		if (this.day !== null && day !== this.day) {
@@ -138,7 +137,7 @@ export class HeatmapSession {
 			this.grid = new HeatmapGrid();
 		}
 		this.day = day;
-		const column = columnOfGex(columnarGex(chain), this.metric);
+		const column = columnOfGex(chain, this.metric);
 		// While the day loads, live columns wait to join after the recorded ones.
 		if (this.phase === 'loading') {
 			this.arrived.push(column);

@@ -1,6 +1,6 @@
 /** How a research metric's values read: IV in percent, exposures in dollars, levels as strikes. */
 import { format } from 'd3';
-import { formatGex, formatPrice, formatStrike } from '$lib/charts/format';
+import { formatGex, formatPrice, formatStrike } from '$lib/components/format/format';
 import { isLevelMetric } from '$lib/state/researchView';
 
 const pct = format('.1%');

@@ -1,0 +1,143 @@
+/**
+ * The heatmap grid: columns by time, rows by descending strike, a strike appearing mid-session
+ * re-seats earlier cells, the same timestamp replaces its column, and the decimation picks the
+ * state at each pixel's moment.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HeatmapGrid, type HeatColumn } from './heatmapGrid';
+import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapScene';
+
+function col(t: number, strikes: number[], values: number[], spot = 100): HeatColumn {
+	return { timestamp: t, spot, zeroGamma: 99, majorPos: 101, majorNeg: 98, strikes, values };
+}
+
+describe('HeatmapGrid', () => {
+	it('stores cells by column and descending strike', () => {
+		const g = HeatmapGrid.from([col(20, [100, 105], [3, -4]), col(10, [95, 100], [1, 2])]);
+		expect([...g.strikes]).toEqual([105, 100, 95]);
+		expect([...g.times.subarray(0, g.length)]).toEqual([10, 20]);
+		expect(g.value(0, 2)).toBe(1);
+		expect(g.value(0, 1)).toBe(2);
+		expect(g.value(0, 0)).toBeNaN();
+		expect(g.value(1, 0)).toBe(-4);
+		expect(g.maxAbs).toBe(4);
+	});
+
+	it('re-seats earlier cells when a new strike appears, replaces a repeated timestamp', () => {
+		const g = new HeatmapGrid();
+		g.append(col(1, [100], [5]));
+		expect(g.append(col(2, [110, 100], [7, 6]))).toBe('appended');
+		expect([...g.strikes]).toEqual([110, 100]);
+		expect(g.value(0, 1)).toBe(5);
+		expect(g.value(0, 0)).toBeNaN();
+		expect(g.append(col(2, [110, 100], [8, 9]))).toBe('replaced');
+		expect(g.value(1, 0)).toBe(8);
+		expect(g.append(col(1, [100], [0]))).toBe('older');
+		expect(g.length).toBe(2);
+	});
+
+	it('keeps every appended value retrievable (property)', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.float({ noNaN: true })), {
+						minLength: 1,
+						maxLength: 8
+					}),
+					{ minLength: 1, maxLength: 30 }
+				),
+				(columns) => {
+					const g = new HeatmapGrid();
+					const expected: Map<number, number>[] = [];
+					columns.forEach((cells, i) => {
+						const m = new Map(cells.map(([s, v]) => [s * 5, Math.fround(v)]));
+						g.append(col(i + 1, [...m.keys()], [...m.values()]));
+						expected.push(m);
+					});
+					expected.forEach((m, c) => {
+						for (const [strike, v] of m) expect(g.value(c, g.rowNear(strike))).toBe(v);
+					});
+				}
+			)
+		);
+	});
+
+	it('decimates to the state at each pixel, blank before the first column and after a gap', () => {
+		const g = new HeatmapGrid();
+		for (let t = 100; t < 200; t++) g.append(col(t, [1], [t]));
+		for (let t = 400; t < 410; t++) g.append(col(t, [1], [t]));
+		const cols = decimateColumns(g, 0, 1000, 10, 200);
+		// Pixel centres at 50, 150, ..., 950 s: t=199 is held over the gap up to 200 s later.
+		expect([...cols]).toEqual([-1, 50, 99, 99, 109, -1, -1, -1, -1, -1]);
+	});
+
+	it('holds the last column one interval at most: the live edge does not run into the future', () => {
+		const g = new HeatmapGrid();
+		// A live view 10 s into a 30-minute window, one column a second, 600 pixels (3 s each).
+		for (let t = 1000; t < 1010; t++) g.append(col(t, [1], [t]));
+		const cols = decimateColumns(g, 1000, 2800, 600);
+		const shown = [...cols].filter((c) => c >= 0).length;
+		expect(shown).toBeGreaterThanOrEqual(3);
+		expect(shown).toBeLessThanOrEqual(4);
+		expect(cols[10]).toBe(-1);
+	});
+
+	it('maps prices to fractional rows and values to the diverging scale', () => {
+		const g = HeatmapGrid.from([col(1, [110, 105, 100], [0, 0, 0])]);
+		expect(rowOfPrice(g, 105)).toBe(1);
+		expect(rowOfPrice(g, 102.5)).toBe(1.5);
+		expect(lutIndex(0, 10)).toBe(128);
+		expect(lutIndex(-10, 10)).toBe(0);
+		expect(lutIndex(99, 10)).toBe(255);
+	});
+
+	it('an append dirties exactly the pixels whose decimated column changed or shows the new tail', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 60 }),
+				fc.integer({ min: 1, max: 40 }),
+				fc.integer({ min: 1, max: 120 }),
+				fc.integer({ min: 20, max: 200 }),
+				(before, added, step, width) => {
+					const g = new HeatmapGrid();
+					for (let i = 0; i < before; i++) g.append(col(1000 + i * step, [1], [i]));
+					const t1 = 1000 + (before + added) * step + 400;
+					const old = decimateColumns(g, 1000, t1, width, 300);
+					const from = g.length - 1;
+					for (let i = before; i < before + added; i++) g.append(col(1000 + i * step, [1], [i]));
+					const now = decimateColumns(g, 1000, t1, width, 300);
+					const range = dirtyPixels(old, now, from);
+					for (let x = 0; x < width; x++) {
+						const must = now[x] !== old[x] || (now[x] >= from && now[x] >= 0);
+						if (must) {
+							expect(range).not.toBeNull();
+							expect(x).toBeGreaterThanOrEqual(range![0]);
+							expect(x).toBeLessThanOrEqual(range![1]);
+						}
+					}
+					// Pixels left of the range still show what they showed: nothing there to repaint.
+					if (range) for (let x = 0; x < range[0]; x++) expect(now[x]).toBe(old[x]);
+				}
+			)
+		);
+	});
+
+	it('reports no dirty pixels when an append is outside the view', () => {
+		const g = new HeatmapGrid();
+		for (let t = 100; t < 110; t++) g.append(col(t, [1], [t]));
+		const old = decimateColumns(g, 0, 50, 10);
+		g.append(col(500, [1], [1]));
+		expect(dirtyPixels(old, decimateColumns(g, 0, 50, 10), g.length - 2)).toBeNull();
+	});
+
+	it('puts a line vertex on every other pixel and on the last one', () => {
+		const xs = (w: number) => {
+			const out: number[] = [];
+			for (let x = 0; x < w; x = nextVertex(x, w)) out.push(x);
+			return out;
+		};
+		expect(xs(7)).toEqual([0, 2, 4, 6]);
+		expect(xs(8)).toEqual([0, 2, 4, 6, 7]);
+	});
+});

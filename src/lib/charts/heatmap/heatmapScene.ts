@@ -1,0 +1,204 @@
+/**
+ * What one heatmap draw depends on and the pixel arithmetic of it, apart from the painting
+ * (heatmapRender.ts): the viewport, style and layout, the colour lookup table, the decimation of
+ * grid columns to device pixel columns, the rows of a price, and which pixel columns an append
+ * dirtied. Pure functions of their inputs (tests, benchmarks and the painter share them).
+ */
+import type { HeatmapGrid } from './heatmapGrid';
+
+/** What is visible: a time range and a range of rows (fractional, row 0 = highest strike). */
+export interface HeatViewport {
+	t0: number;
+	t1: number;
+	rowTop: number;
+	rowCount: number;
+}
+
+export interface HeatStyle {
+	neg: string;
+	mid: string;
+	pos: string;
+	spot: string;
+	zeroGamma: string;
+	text: string;
+	grid: string;
+	background: string;
+}
+
+export interface HeatLayout {
+	/** CSS pixels of the canvas. */
+	width: number;
+	height: number;
+	dpr: number;
+	/** Plot margins in CSS pixels (axes live there). */
+	left: number;
+	bottom: number;
+	top: number;
+	right: number;
+}
+
+export const HEAT_MARGINS = { left: 56, bottom: 22, top: 6, right: 8 };
+
+function rgb(colour: string): [number, number, number] {
+	const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour.trim());
+	if (!m) return [128, 128, 128];
+	return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+}
+
+/** 256 RGBA pixels (as little-endian Uint32) from `neg` through `mid` at 127.5 to `pos`. */
+export function divergingLut(neg: string, mid: string, pos: string): Uint32Array {
+	const a = rgb(neg);
+	const m = rgb(mid);
+	const b = rgb(pos);
+	const lut = new Uint32Array(256);
+	for (let i = 0; i < 256; i++) {
+		const t = i / 255;
+		const [from, to, f] = t < 0.5 ? [a, m, t * 2] : [m, b, (t - 0.5) * 2];
+		// sqrt: small values stay visible against the mid colour.
+		const k = t < 0.5 ? 1 - Math.sqrt(1 - f) : Math.sqrt(f);
+		const c = from.map((v, j) => Math.round(v + (to[j] - v) * k));
+		lut[i] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
+	}
+	return lut;
+}
+
+/** The lookup index of a value on a scale of ±scaleMax. */
+export function lutIndex(value: number, scaleMax: number): number {
+	const t = scaleMax > 0 ? value / scaleMax : 0;
+	const i = Math.round((Math.max(-1, Math.min(1, t)) * 0.5 + 0.5) * 255);
+	return i;
+}
+
+/**
+ * For each of `width` pixel columns, the grid column shown there (-1 = none): the state at the
+ * pixel's time, held across gaps of up to `maxGapSeconds` between columns. After the last column
+ * (the live edge) it is held only for one column interval, or to the end of its own pixel: the
+ * future, and the time after a recording stopped, stay blank.
+ */
+export function decimateColumns(
+	grid: HeatmapGrid,
+	t0: number,
+	t1: number,
+	width: number,
+	maxGapSeconds = 300,
+	/** A buffer of `width` to reuse (a live view decimates every second). */
+	out: Int32Array = new Int32Array(width)
+): Int32Array {
+	const span = t1 - t0;
+	const n = grid.length;
+	const lastT = n > 0 ? grid.times[n - 1] : Number.NaN;
+	const step = n > 1 ? (lastT - grid.times[0]) / (n - 1) : 1;
+	const tailHold = Math.min(maxGapSeconds, Math.max(step, span / width / 2));
+	for (let x = 0; x < width; x++) {
+		const t = t0 + ((x + 0.5) / width) * span;
+		const col = grid.columnAt(t);
+		const hold = col === n - 1 ? tailHold : maxGapSeconds;
+		out[x] = col >= 0 && t - grid.times[col] <= hold ? col : -1;
+	}
+	return out;
+}
+
+/** Fractional row position of a price (rows are descending strikes). */
+export function rowOfPrice(grid: HeatmapGrid, price: number): number {
+	const s = grid.strikes;
+	const n = s.length;
+	if (n === 0 || !Number.isFinite(price)) return Number.NaN;
+	if (n === 1) return 0;
+	if (price >= s[0]) return (price - s[0]) / (s[1] - s[0]);
+	if (price <= s[n - 1]) return n - 1 + (price - s[n - 1]) / (s[n - 1] - s[n - 2]);
+	let lo = 0;
+	let hi = n - 1;
+	while (hi - lo > 1) {
+		const mid = (lo + hi) >>> 1;
+		if (s[mid] >= price) lo = mid;
+		else hi = mid;
+	}
+	return lo + (s[lo] - price) / (s[lo] - s[hi]);
+}
+
+/** Everything one draw depends on: the painter repaints only what differs from the last one. */
+export interface HeatScene {
+	grid: HeatmapGrid;
+	vp: HeatViewport;
+	layout: HeatLayout;
+	style: HeatStyle;
+	lut: Uint32Array;
+	/** Half-range of the colour scale (the day's max |value|). */
+	scaleMax: number;
+	formatTime: (t: number) => string;
+	formatStrike: (s: number) => string;
+	/** A replayed moment (unix s) drawn as a vertical line; null for none. */
+	playhead: number | null;
+}
+
+export interface DrawStats {
+	columns: number;
+	rows: number;
+	ms: number;
+	/**
+	 * 'full': the whole canvas was painted; 'columns': only the pixel columns a live append
+	 * changed (plus the lines through them); 'none': the append fell outside the view.
+	 */
+	mode: 'full' | 'columns' | 'none';
+	/** Pixel columns whose cells were recomputed. */
+	dirty: number;
+}
+
+/**
+ * The pixel columns [first, last] whose shown grid column changed between two decimations,
+ * or shows a grid column at or after `from` (whose cells or lines may have changed); null when
+ * none did.
+ */
+export function dirtyPixels(
+	before: Int32Array,
+	after: Int32Array,
+	from: number
+): [number, number] | null {
+	let first = -1;
+	let last = -1;
+	for (let x = 0; x < after.length; x++) {
+		if (after[x] !== before[x] || (after[x] >= from && after[x] >= 0)) {
+			if (first < 0) first = x;
+			last = x;
+		}
+	}
+	return first < 0 ? null : [first, last];
+}
+
+/** Lines get a vertex every other device pixel, and one on the last pixel. */
+export function nextVertex(x: number, width: number): number {
+	return x + 2 < width ? x + 2 : x + 1;
+}
+
+export interface Geometry {
+	W: number;
+	H: number;
+	px0: number;
+	py0: number;
+	r0: number;
+	r1: number;
+	visibleRows: number;
+	rowPx: number;
+}
+
+export function geometryOf(scene: HeatScene): Geometry {
+	const { layout, vp, grid } = scene;
+	const { dpr } = layout;
+	const W = Math.max(1, Math.round((layout.width - layout.left - layout.right) * dpr));
+	const H = Math.max(1, Math.round((layout.height - layout.top - layout.bottom) * dpr));
+	const r0 = Math.max(0, Math.floor(vp.rowTop));
+	const r1 = Math.min(grid.rows, Math.ceil(vp.rowTop + vp.rowCount));
+	return {
+		W,
+		H,
+		px0: Math.round(layout.left * dpr),
+		py0: Math.round(layout.top * dpr),
+		r0,
+		r1,
+		visibleRows: Math.max(0, r1 - r0),
+		rowPx: H / vp.rowCount
+	};
+}
+
+export const sameFields = <T extends object>(a: T, b: T) =>
+	(Object.keys(a) as (keyof T)[]).every((k) => a[k] === b[k]);

@@ -1,0 +1,90 @@
+/**
+ * The histogram's level lines and max change markers, from the model and the x scale: which
+ * levels fall in the drawn strike window, which lie past an edge (named there with their
+ * price), and where the max change labels go without colliding.
+ */
+import { formatPrice } from '../../components/format/format';
+import type { HistogramModel, MaxChangeMark } from './classicChain';
+
+export interface LevelLine {
+	id: string;
+	value: number;
+	label: string;
+	cls: string;
+}
+
+export interface OffLevel extends LevelLine {
+	side: 'left' | 'right';
+	row: number;
+	text: string;
+}
+
+/** Spot, and with `showLevels` zero gamma and the majors the chain names. */
+export function levelLines(model: HistogramModel, showLevels: boolean): LevelLine[] {
+	const lines: LevelLine[] = [{ id: 'spot', value: model.spot, label: 'spot', cls: 'spot' }];
+	if (!showLevels) return lines;
+	if (model.zeroGamma !== null) {
+		lines.push({ id: 'zero', value: model.zeroGamma, label: 'zero γ', cls: 'zero-gamma' });
+	}
+	// A major the chain does not name (0) is never drawn as a level at 0.
+	if (model.majorPositiveStrike !== null) {
+		lines.push({
+			id: 'mpos',
+			value: model.majorPositiveStrike,
+			label: 'major +',
+			cls: 'major-pos'
+		});
+	}
+	if (model.majorNegativeStrike !== null) {
+		lines.push({
+			id: 'mneg',
+			value: model.majorNegativeStrike,
+			label: 'major −',
+			cls: 'major-neg'
+		});
+	}
+	return lines;
+}
+
+/** Levels beyond the domain [lo, hi]: named at the edge they lie past, with their price. */
+export function offLevels(all: readonly LevelLine[], lo: number, hi: number): OffLevel[] {
+	const left = all.filter((l) => l.value < lo);
+	const right = all.filter((l) => l.value > hi);
+	return [
+		...left.map((l, k) => ({
+			...l,
+			side: 'left' as const,
+			row: k,
+			text: `◀ ${l.label} ${formatPrice(l.value)}`
+		})),
+		...right.map((l, k) => ({
+			...l,
+			side: 'right' as const,
+			row: k,
+			text: `${l.label} ${formatPrice(l.value)} ▶`
+		}))
+	];
+}
+
+/**
+ * Max change markers in the window [lo, hi] at x(strike). Labels go on two rows; a label that
+ * would collide with its row's previous one is dropped (the marker and its tooltip stay).
+ */
+export function maxChangeMarks(
+	marks: readonly MaxChangeMark[],
+	lo: number,
+	hi: number,
+	x: (strike: number) => number
+): (MaxChangeMark & { x: number; row: number; label: boolean })[] {
+	const lastX = [-Infinity, -Infinity];
+	return marks
+		.filter((m) => m.strike >= lo && m.strike <= hi)
+		.sort((a, b) => a.strike - b.strike)
+		.map((m) => {
+			const px = x(m.strike);
+			const width = 14 + 6 * m.windows.join('/').length;
+			const row = px - lastX[0] >= width ? 0 : px - lastX[1] >= width ? 1 : -1;
+			if (row >= 0) lastX[row] = px;
+			return { ...m, x: px, row: Math.max(0, row), label: row >= 0 };
+		});
+}

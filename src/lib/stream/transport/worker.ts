@@ -1,0 +1,39 @@
+/// <reference lib="webworker" />
+/**
+ * The decode worker (a module worker): owns the `/stream` WebSocket and runs StreamWorkerCore,
+ * flushing coalesced updates once per animation frame (requestAnimationFrame exists in
+ * dedicated workers of current browsers; a 16 ms timer stands in where it does not).
+ */
+import type { PageToWorker } from './messages';
+import { StreamRing } from '../ring/streamRing';
+import { StreamWorkerCore, type WorkerSocket } from './workerCore';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+const core = new StreamWorkerCore({
+	post: (message, transfer) => scope.postMessage(message, transfer ?? []),
+	openSocket: (url) => new WebSocket(url) as unknown as WorkerSocket,
+	now: () => performance.now(),
+	setTimer: (fn, ms) => setTimeout(fn, ms),
+	clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>)
+});
+
+const raf: (cb: () => void) => unknown =
+	typeof scope.requestAnimationFrame === 'function'
+		? (cb) => scope.requestAnimationFrame(cb)
+		: (cb) => setTimeout(cb, 16);
+
+function frame(): void {
+	core.flush();
+	raf(frame);
+}
+raf(frame);
+setInterval(() => core.postStats(), 1000);
+
+// The ring is a convenience: without IndexedDB (private mode, quota) streaming goes on.
+StreamRing.open().then(
+	(recorder) => core.setRecorder(recorder),
+	() => undefined
+);
+
+scope.onmessage = (ev: MessageEvent<PageToWorker>) => core.handle(ev.data);
