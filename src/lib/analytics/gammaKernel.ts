@@ -25,7 +25,9 @@
  */
 import { MIN_STDDEV } from './bsm';
 import { INV_SQRT_2PI, noDiffusion, writeGreeks } from './gammaKernelGreeks';
-import { cellRoots, localPair, Z_MAX } from './gammaKernelRoots';
+import { nearestRootsOf, Z_MAX, type NearestRoots, type WarmStart } from './gammaKernelRoots';
+
+export type { NearestRoots, WarmStart };
 import { selectionIndices, type ChainArrays, type Selection } from './chain';
 import type { GreekArrays } from './greeks';
 
@@ -39,8 +41,6 @@ export const RESOLUTION = 4;
 const RUN = 16;
 /** Sub-grid points per cell at most (a contract seconds from expiry is a spike, not a level). */
 const MAX_CELL_POINTS = 1024;
-/** |H| below this fraction of the window's gross bump mass is rounding noise, not a sign. */
-const SIGNIFICANT = 1e-12;
 /** A bump is negligible where it is below this fraction of the window's gross bump mass. */
 const NEGLIGIBLE = 1e-17;
 
@@ -51,23 +51,6 @@ export interface KernelOptions {
 	upper?: number;
 	/** Also write every selected contract's greeks here (same values as computeGreeks). */
 	greeks?: GreekArrays;
-}
-
-export interface NearestRoots {
-	/** Root of G nearest spot by OI / by volume, null when G keeps its sign in the window. */
-	oi: number | null;
-	vol: number | null;
-	/** Scan points evaluated and wide-bump cell edges computed (the work done). */
-	scanPoints: number;
-	edges: number;
-	/** Did a root come from the warm-start bracket? */
-	warm: boolean;
-}
-
-export interface WarmStart {
-	spot: number;
-	oi: number | null;
-	vol: number | null;
 }
 
 function grow(a: Float64Array, n: number): Float64Array {
@@ -97,8 +80,10 @@ export class GammaKernel {
 	hc = 0;
 	private strikeSeen: Float64Array = new Float64Array(0);
 	private logStrike: Float64Array = new Float64Array(0);
-	private massOi = 0;
-	private massVol = 0;
+	/** @internal read by ./gammaKernelRoots */
+	massOi = 0;
+	/** @internal read by ./gammaKernelRoots */
+	massVol = 0;
 	private wide = new Int32Array(0);
 	private wideCount = 0;
 	private narrow = new Int32Array(0);
@@ -115,17 +100,22 @@ export class GammaKernel {
 	private cellList = new Int32Array(0);
 	private cellListEnd = 0;
 	// Scan buffers of one cell (reused across calls).
-	private readonly scanU = new Float64Array(MAX_CELL_POINTS + 1);
-	private readonly scanOi = new Float64Array(MAX_CELL_POINTS + 1);
-	private readonly scanVol = new Float64Array(MAX_CELL_POINTS + 1);
+	/** @internal read by ./gammaKernelRoots */
+	readonly scanU = new Float64Array(MAX_CELL_POINTS + 1);
+	/** @internal read by ./gammaKernelRoots */
+	readonly scanOi = new Float64Array(MAX_CELL_POINTS + 1);
+	/** @internal read by ./gammaKernelRoots */
+	readonly scanVol = new Float64Array(MAX_CELL_POINTS + 1);
 	// Wide-bump edge values and slopes, computed on first use per tick.
 	private readonly edgeReady = new Uint8Array(CELLS + 1);
 	private readonly vOi = new Float64Array(CELLS + 1);
 	private readonly vVol = new Float64Array(CELLS + 1);
 	private readonly dOi = new Float64Array(CELLS + 1);
 	private readonly dVol = new Float64Array(CELLS + 1);
-	private edges = 0;
-	private scanPoints = 0;
+	/** @internal read by ./gammaKernelRoots */
+	edges = 0;
+	/** @internal read by ./gammaKernelRoots */
+	scanPoints = 0;
 
 	/**
 	 * The tick's constants: greeks of the selected contracts (when `options.greeks` is given)
@@ -345,7 +335,8 @@ export class GammaKernel {
 	 * products is off by about RUN^2 / 2 ulps of the bump's own value (~1e-14), far below the
 	 * SIGNIFICANT floor of the window's mass, so the signs the scan reports are the exact sum's.
 	 */
-	private scanCell(c: number, u: Float64Array, hOi: Float64Array, hVol: Float64Array): number {
+	/** @internal the walk in ./gammaKernelRoots scans cell by cell */
+	scanCell(c: number, u: Float64Array, hOi: Float64Array, hVol: Float64Array): number {
 		this.edge(c);
 		this.edge(c + 1);
 		this.layCell(c);
@@ -419,81 +410,7 @@ export class GammaKernel {
 	 * there is no by-volume one).
 	 */
 	nearestRoots(tolerance = 1e-6, warm?: WarmStart, only?: 'oi' | 'vol'): NearestRoots {
-		this.edges = 0;
-		this.scanPoints = 0;
-		const spot = this.spot;
-		const out: NearestRoots = { oi: null, vol: null, scanPoints: 0, edges: 0, warm: false };
-		if (this.count === 0) return out;
-		const warmOk = warm !== undefined && Math.abs(Math.log(spot / warm.spot)) < this.hc;
-		const u = this.scanU;
-		const hOi = this.scanOi;
-		const hVol = this.scanVol;
-		const floorOi = SIGNIFICANT * this.massOi;
-		const floorVol = SIGNIFICANT * this.massVol;
-		// A weighting not asked for starts 'found' nearer than any cell, so no cell is scanned for it.
-		let bestOi = only === 'vol' ? -1 : Infinity;
-		let bestVol = only === 'oi' ? -1 : Infinity;
-		// Cells in order of their distance (in price) from spot.
-		const u0 = Math.log(spot);
-		let right = Math.min(CELLS - 1, Math.max(0, Math.floor((u0 - this.uLow) / this.hc)));
-		let left = right - 1;
-		const distance = (c: number) => {
-			const a = Math.exp(this.uLow + c * this.hc);
-			const b = Math.exp(this.uLow + (c + 1) * this.hc);
-			return spot < a ? a - spot : spot > b ? spot - b : 0;
-		};
-		while (left >= 0 || right < CELLS) {
-			const dl = left >= 0 ? distance(left) : Infinity;
-			const dr = right < CELLS ? distance(right) : Infinity;
-			const c = dl < dr ? left : right;
-			const d = Math.min(dl, dr);
-			if (d > bestOi && d > bestVol) break;
-			if (c === left) left--;
-			else right++;
-			const points = this.scanCell(c, u, hOi, hVol);
-			// One exact local sum per cell for both weightings (and two sub-grid steps around it).
-			let pair: Record<'oi' | 'vol', (x: number) => number> | undefined;
-			const margin = 2 * (u[1] - u[0]);
-			const exactOf = (by: 'oi' | 'vol') => () =>
-				(pair ??= localPair(this, u[0] - margin, u[points - 1] + margin))[by];
-			if (d <= bestOi) {
-				const r = cellRoots(
-					spot,
-					exactOf('oi'),
-					u,
-					hOi,
-					points,
-					floorOi,
-					tolerance,
-					warmOk ? warm.oi : null
-				);
-				if (r.root !== null && Math.abs(r.root - spot) < bestOi) {
-					bestOi = Math.abs(r.root - spot);
-					out.oi = r.root;
-					out.warm ||= r.warm;
-				}
-			}
-			if (d <= bestVol) {
-				const r = cellRoots(
-					spot,
-					exactOf('vol'),
-					u,
-					hVol,
-					points,
-					floorVol,
-					tolerance,
-					warmOk ? warm.vol : null
-				);
-				if (r.root !== null && Math.abs(r.root - spot) < bestVol) {
-					bestVol = Math.abs(r.root - spot);
-					out.vol = r.root;
-					out.warm ||= r.warm;
-				}
-			}
-		}
-		out.scanPoints = this.scanPoints;
-		out.edges = this.edges;
-		return out;
+		return nearestRootsOf(this, CELLS, tolerance, warm, only);
 	}
 
 	/** H(u) of one weighting over every bump (the reference the tests compare with). */

@@ -1,9 +1,9 @@
 /**
- * The gamma kernel's root refinement (./gammaKernel.ts finds the cells whose sub-grid changes
- * sign; this confirms each sign change on the exact sum and refines it): the cell's brackets
- * nearest spot first, a warm bracket around the previous second's root, Brent on the exact sum,
- * and the exact sum itself near an interval (wide bumps as one Taylor polynomial, narrow ones
- * summed directly). Pure functions of the kernel's bumps.
+ * The gamma kernel's root finding (./gammaKernel.ts lays out the bumps and scans one cell at a
+ * time): the walk outward from spot, cell by cell, until no nearer root can remain; each cell's
+ * sign changes confirmed on the exact sum and refined (a warm bracket around the previous
+ * second's root first, then Brent); the exact sum near an interval (wide bumps as one Taylor
+ * polynomial, narrow ones summed directly). Pure functions over what the kernel exposes.
  */
 import { brentRoot } from './brent';
 
@@ -18,6 +18,23 @@ const TAYLOR_DEGREE = 12;
 const TAYLOR_REACH = 6;
 const INV_N = Float64Array.from({ length: TAYLOR_DEGREE + 1 }, (_, n) => (n === 0 ? 0 : 1 / n));
 
+export interface NearestRoots {
+	/** Root of G nearest spot by OI / by volume, null when G keeps its sign in the window. */
+	oi: number | null;
+	vol: number | null;
+	/** Scan points evaluated and wide-bump cell edges computed (the work done). */
+	scanPoints: number;
+	edges: number;
+	/** Did a root come from the warm-start bracket? */
+	warm: boolean;
+}
+
+export interface WarmStart {
+	spot: number;
+	oi: number | null;
+	vol: number | null;
+}
+
 /** The kernel's Gaussian bumps: centre m, width w and weight by OI and by volume, count used. */
 export interface Bumps {
 	m: Float64Array;
@@ -25,6 +42,113 @@ export interface Bumps {
 	cOi: Float64Array;
 	cVol: Float64Array;
 	count: number;
+}
+
+/** What the walk reads of the kernel (GammaKernel): the tick's window, masses and cell scan. */
+export interface ScanSource extends Bumps {
+	spot: number;
+	uLow: number;
+	hc: number;
+	massOi: number;
+	massVol: number;
+	scanU: Float64Array;
+	scanOi: Float64Array;
+	scanVol: Float64Array;
+	edges: number;
+	scanPoints: number;
+	scanCell(c: number, u: Float64Array, hOi: Float64Array, hVol: Float64Array): number;
+}
+
+/** |H| below this fraction of the window's gross bump mass is rounding noise, not a sign. */
+export const SIGNIFICANT = 1e-12;
+
+/**
+ * The roots of the kernel's profile nearest spot: cells walked outward from spot, each scanned
+ * (k.scanCell) and its sign changes refined, until the next cell is farther than the nearest
+ * root found for every weighting asked.
+ */
+export function nearestRootsOf(
+	k: ScanSource,
+	cells: number,
+	tolerance = 1e-6,
+	warm?: WarmStart,
+	only?: 'oi' | 'vol'
+): NearestRoots {
+	k.edges = 0;
+	k.scanPoints = 0;
+	const spot = k.spot;
+	const out: NearestRoots = { oi: null, vol: null, scanPoints: 0, edges: 0, warm: false };
+	if (k.count === 0) return out;
+	const warmOk = warm !== undefined && Math.abs(Math.log(spot / warm.spot)) < k.hc;
+	const u = k.scanU;
+	const hOi = k.scanOi;
+	const hVol = k.scanVol;
+	const floorOi = SIGNIFICANT * k.massOi;
+	const floorVol = SIGNIFICANT * k.massVol;
+	// A weighting not asked for starts 'found' nearer than any cell, so no cell is scanned for it.
+	let bestOi = only === 'vol' ? -1 : Infinity;
+	let bestVol = only === 'oi' ? -1 : Infinity;
+	// Cells in order of their distance (in price) from spot.
+	const u0 = Math.log(spot);
+	let right = Math.min(cells - 1, Math.max(0, Math.floor((u0 - k.uLow) / k.hc)));
+	let left = right - 1;
+	const distance = (c: number) => {
+		const a = Math.exp(k.uLow + c * k.hc);
+		const b = Math.exp(k.uLow + (c + 1) * k.hc);
+		return spot < a ? a - spot : spot > b ? spot - b : 0;
+	};
+	while (left >= 0 || right < cells) {
+		const dl = left >= 0 ? distance(left) : Infinity;
+		const dr = right < cells ? distance(right) : Infinity;
+		const c = dl < dr ? left : right;
+		const d = Math.min(dl, dr);
+		if (d > bestOi && d > bestVol) break;
+		if (c === left) left--;
+		else right++;
+		const points = k.scanCell(c, u, hOi, hVol);
+		// One exact local sum per cell for both weightings (and two sub-grid steps around it).
+		let pair: Record<'oi' | 'vol', (x: number) => number> | undefined;
+		const margin = 2 * (u[1] - u[0]);
+		const exactOf = (by: 'oi' | 'vol') => () =>
+			(pair ??= localPair(k, u[0] - margin, u[points - 1] + margin))[by];
+		if (d <= bestOi) {
+			const r = cellRoots(
+				spot,
+				exactOf('oi'),
+				u,
+				hOi,
+				points,
+				floorOi,
+				tolerance,
+				warmOk ? warm.oi : null
+			);
+			if (r.root !== null && Math.abs(r.root - spot) < bestOi) {
+				bestOi = Math.abs(r.root - spot);
+				out.oi = r.root;
+				out.warm ||= r.warm;
+			}
+		}
+		if (d <= bestVol) {
+			const r = cellRoots(
+				spot,
+				exactOf('vol'),
+				u,
+				hVol,
+				points,
+				floorVol,
+				tolerance,
+				warmOk ? warm.vol : null
+			);
+			if (r.root !== null && Math.abs(r.root - spot) < bestVol) {
+				bestVol = Math.abs(r.root - spot);
+				out.vol = r.root;
+				out.warm ||= r.warm;
+			}
+		}
+	}
+	out.scanPoints = k.scanPoints;
+	out.edges = k.edges;
+	return out;
 }
 
 /** The root nearest spot among the sign changes of one scanned cell, refined exactly. */
