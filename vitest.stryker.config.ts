@@ -12,7 +12,7 @@ export default defineConfig({
 		testTimeout: 30_000,
 		environment: 'node',
 		include: [
-			'src/lib/server/proxy.test.ts',
+			'src/lib/server/proxy*.test.ts',
 			'src/lib/server/requestGate.test.ts',
 			'src/lib/server/cookies.test.ts',
 			'src/lib/server/auth.test.ts',
