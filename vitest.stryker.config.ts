@@ -13,7 +13,7 @@ export default defineConfig({
 		environment: 'node',
 		include: [
 			'src/lib/server/proxy*.test.ts',
-			'src/lib/server/requestGate.test.ts',
+			'src/lib/server/requestGate*.test.ts',
 			'src/lib/server/cookies.test.ts',
 			'src/lib/server/auth.test.ts',
 			'src/lib/server/quotaLedger.test.ts',
