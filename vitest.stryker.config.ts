@@ -21,7 +21,7 @@ export default defineConfig({
 			'src/lib/server/recorder/sessionRecorder*.test.ts',
 			'src/lib/server/recorder/recordFile.test.ts',
 			'src/lib/server/alerts/webhooks.test.ts',
-			'src/service/hubs/reliable.test.ts'
+			'src/service/hubs/reliable*.test.ts'
 		]
 	}
 });
