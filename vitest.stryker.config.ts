@@ -20,7 +20,7 @@ export default defineConfig({
 			'src/service/quota/*.test.ts',
 			'src/lib/server/recorder/sessionRecorder*.test.ts',
 			'src/lib/server/recorder/recordFile.test.ts',
-			'src/lib/server/alerts/webhooks.test.ts',
+			'src/lib/server/alerts/webhooks*.test.ts',
 			'src/service/hubs/reliable*.test.ts'
 		]
 	}
