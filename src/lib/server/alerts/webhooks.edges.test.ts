@@ -38,7 +38,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('message shapes at their edges', () => {
 	it('a test firing is marked, an unnamed rule shows its description, no link no dash', () => {
-		const f = { ...firing, test: true, ruleName: '', link: undefined } as AlertFiring;
+		const f: AlertFiring = { ...firing, test: true, ruleName: '', link: '' };
 		expect(JSON.parse(webhookRequest(hook('slack'), f).body).text).toBe(
 			`*[test] gexdeck: ${firing.description}*\n${firing.message}`
 		);
