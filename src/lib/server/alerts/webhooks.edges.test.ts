@@ -137,7 +137,7 @@ describe('WebhookSender schedule', () => {
 		});
 		expect(calls[0].init.signal).toBeInstanceOf(AbortSignal);
 		const plain = fakeFetch([200]);
-		await new WebhookSender({ fetch: plain.fetch }).send(hook(), firing);
+		expect(await new WebhookSender({ fetch: plain.fetch }).send(hook(), firing)).toBe(true);
 		expect((plain.calls[0].init.headers as Record<string, string>)['user-agent']).toBe('gexdeck');
 	});
 
@@ -157,6 +157,10 @@ describe('WebhookSender schedule', () => {
 		const r = new WebhookSender({ fetch: redirect.fetch, log: (m) => log.push(m) });
 		expect(await r.send(hook(), firing, 1)).toBe(false);
 		expect(r.healthOf('w1')).toMatchObject({ delivered: 0, failed: 1, lastOkAt: null });
+		expect(r.healthOf('w1').lastError).toContain('redirect');
+		const refused = new WebhookSender({ fetch: fakeFetch([400]).fetch });
+		await refused.send(hook(), firing);
+		expect(refused.healthOf('w1').lastError).not.toContain('redirect');
 		expect(log).toEqual(['alerts: webhook desk (w1) gave up on f1']);
 		r.forget('w1');
 		expect(r.healthOf('w1').failed).toBe(0);
