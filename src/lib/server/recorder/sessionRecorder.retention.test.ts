@@ -81,4 +81,24 @@ describe('SessionRecorder retention by bytes', () => {
 		expect(recorder.retain({ retentionDays: 3, maxBytes: total })).toEqual([days[0]]);
 		expect(recorder.days()).toEqual(days.slice(1));
 	});
+
+	it('never removes the day being written, even over the cap, and logs what it removes', () => {
+		recorder.close();
+		const log: string[] = [];
+		recorder = new SessionRecorder({ root: dir, log: (m) => log.push(m) });
+		recorder.attach(tap);
+		for (let d = 0; d < 3; d++) recordDay(d, 30);
+		const today = recorder.days()[2];
+		const records = recorder.count(today, 'SPX', 'classic_gex_full');
+		expect(records).toBe(30);
+		expect(recorder.retain({ retentionDays: 20, maxBytes: 5 * 1024 ** 3 })).toEqual([]);
+		expect(log).toEqual([]);
+		// A cap below today's own size: every past day goes, today's records all stay.
+		expect(recorder.retain({ retentionDays: 20, maxBytes: 1 })).toEqual([
+			'2026-11-23',
+			'2026-11-24'
+		]);
+		expect(recorder.count(today, 'SPX', 'classic_gex_full')).toBe(records);
+		expect(log).toEqual(['recorder: retention removed 2026-11-23, 2026-11-24']);
+	});
 });
