@@ -3,7 +3,7 @@
  * Host and Origin forms a browser may send, the policy read from the configuration, the client
  * address behind a proxy, the CSRF token's carriers, and the server guard's upgrade answers.
  */
-import { request as httpRequest, createServer, type IncomingMessage } from 'node:http';
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSession, SESSION_COOKIE } from './auth';
@@ -39,7 +39,18 @@ const errorOf = (v: ReturnType<typeof checkRequest>) => (v.ok ? '' : v.error);
 afterEach(() => {
 	vi.doUnmock('$env/dynamic/private');
 	vi.resetModules();
+	vi.restoreAllMocks();
 });
+
+/**
+ * The gate over a given environment: the configuration is read once from SvelteKit's private
+ * environment, so each gets a fresh module graph.
+ */
+async function gateWithEnv(env: Record<string, string>) {
+	vi.resetModules();
+	vi.doMock('$env/dynamic/private', () => ({ env }));
+	return import('./requestGate');
+}
 
 describe('loopback', () => {
 	it('knows loopback in every spelling, and nothing that merely contains it', () => {
@@ -95,6 +106,16 @@ describe('Host and Origin forms', () => {
 		expect(checkRequest(local({ host: 'localhost:3000#x' }), open).ok).toBe(false);
 		expect(checkRequest(local({ host: 'local host:3000' }), open).ok).toBe(false);
 		expect(checkRequest(local({ host: '[::1:3000' }), open).ok).toBe(false);
+		// Spellings a URL parser would normalise to loopback are not this dashboard's names.
+		for (const host of ['127.0.0.1:03000', '0x7f.1:3000', '2130706433:3000', '127.1:3000']) {
+			expect(checkRequest(local({ host }), open).ok, host).toBe(false);
+		}
+		// No local address known: only names, never a crash.
+		expect(
+			checkRequest(local({ localAddress: undefined, host: '10.0.0.5:3000', cookie: session() }), {
+				passwordRequired: true
+			})
+		).toMatchObject({ status: 421 });
 	});
 
 	it('the ORIGIN host alone does not open the door to others', () => {
@@ -152,13 +173,7 @@ describe('Host and Origin forms', () => {
 });
 
 describe('policy and client address from the configuration', () => {
-	// The configuration is read once from SvelteKit's private environment: a fresh module graph
-	// per environment.
-	async function gateWith(env: Record<string, string>) {
-		vi.resetModules();
-		vi.doMock('$env/dynamic/private', () => ({ env }));
-		return import('./requestGate');
-	}
+	const gateWith = gateWithEnv;
 	const incoming = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
 		({
 			method: 'GET',
@@ -200,6 +215,10 @@ describe('policy and client address from the configuration', () => {
 		expect(gate.clientAddressOf(incoming({}, '10.1.1.1'))).toBe('10.1.1.1');
 		gate = await gateWith({ ADDRESS_HEADER: 'x-real-ip' });
 		expect(gate.clientAddressOf(incoming({ 'x-real-ip': ' 203.0.113.8 ' }))).toBe('203.0.113.8');
+		// Only X-Forwarded-For is a list; another header is taken whole.
+		expect(gate.clientAddressOf(incoming({ 'x-real-ip': '203.0.113.8, 10.0.0.1' }))).toBe(
+			'203.0.113.8, 10.0.0.1'
+		);
 		gate = await gateWith({});
 		expect(gate.clientAddressOf(incoming({ 'x-forwarded-for': '203.0.113.9' }))).toBe('127.0.0.1');
 	});
@@ -233,9 +252,10 @@ describe('policy and client address from the configuration', () => {
 describe('CSRF', () => {
 	const post = (headers: Record<string, string>, body?: BodyInit, method = 'POST') =>
 		new Request('http://127.0.0.1:3000/alerts', { method, headers, body });
-	const token = newCsrfToken();
+	let token = '';
 
 	it('makes fresh url-safe tokens; safe methods need none', async () => {
+		token = newCsrfToken();
 		expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
 		expect(newCsrfToken()).not.toBe(token);
 		expect(CSRF_COOKIE).toBe('gexdeck_csrf');
@@ -307,6 +327,36 @@ describe('the http.Server guard', () => {
 		} finally {
 			await new Promise<void>((r) => server.close(() => r()));
 		}
+	});
+
+	it('stops the process when the server turns out bound to the network without a password', async () => {
+		const gate = await gateWithEnv({});
+		const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+		const error = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+		// Server stand-ins: only what the guard reads (no socket is bound).
+		const fake = (address: unknown, listening: boolean) => {
+			const listeners: (() => void)[] = [];
+			return {
+				listening,
+				address: () => address,
+				prependListener: () => undefined,
+				on: (_event: string, fn: () => void) => listeners.push(fn),
+				emitListening: () => listeners.forEach((fn) => fn())
+			};
+		};
+		const asServer = (f: ReturnType<typeof fake>) => f as unknown as Server;
+		gate.guardHttpServer(asServer(fake({ address: '127.0.0.1', port: 1 }, true)), []);
+		gate.guardHttpServer(asServer(fake('/tmp/gexdeck.sock', true)), []);
+		gate.guardHttpServer(asServer(fake(null, true)), []);
+		expect(exit).not.toHaveBeenCalled();
+		const later = fake({ address: '0.0.0.0', port: 1 }, false);
+		gate.guardHttpServer(asServer(later), []);
+		expect(exit).not.toHaveBeenCalled();
+		later.emitListening();
+		expect(exit).toHaveBeenCalledWith(1);
+		gate.guardHttpServer(asServer(fake({ address: '192.168.1.5', port: 1 }, true)), []);
+		expect(exit).toHaveBeenCalledTimes(2);
+		expect(error.mock.calls.flat().join(' ')).toContain('HOST=0.0.0.0 would expose');
 	});
 
 	it('installs one unhandled-rejection logger however often it is called', () => {
