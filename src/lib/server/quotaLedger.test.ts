@@ -121,6 +121,8 @@ describe('QuotaLedger', () => {
 		state.fail = true;
 		ledger.record('a', 'api_default', 200);
 		expect(() => ledger.flush()).toThrow(/could not be saved \(ENOSPC\)/);
+		expect(errors).toHaveBeenCalledTimes(1);
+		expect(String(errors.mock.calls[0][0])).toMatch(/^gexdeck: .*could not be saved \(ENOSPC\)/);
 		expect(() => ledger.flush()).toThrow(/ENOSPC/);
 		expect(errors).toHaveBeenCalledTimes(1);
 		expect(ledger.lastWriteError).toMatch(/ENOSPC/);
