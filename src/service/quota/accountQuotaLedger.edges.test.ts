@@ -93,6 +93,17 @@ describe('service QuotaLedger files', () => {
 			daily: { window: '2026-04-03', used: 0 },
 			monthly: { window: '2026-04', used: 1 }
 		});
+		// A new month starts its counter from zero and counts again.
+		now = new Date('2026-05-01T16:00:00Z');
+		expect(ledger.consume('a', 'api_default', { daily: 10, monthly: 10 })).toEqual({
+			ok: true,
+			daily: 1,
+			monthly: 1
+		});
+		expect(ledger.usage('a').find((u) => u.pool === 'api_default')?.monthly).toEqual({
+			window: '2026-05',
+			used: 1
+		});
 		await ledger.close();
 	});
 
