@@ -106,6 +106,32 @@ describe('reliable connection edges', () => {
 		conn.close('shutdown');
 	});
 
+	it("the client's close frame ends it; a policy close of a live one tells the client why", () => {
+		const a = reliable();
+		a.socket.peerClose(1000);
+		a.conn.released();
+		expect(a.closed).toEqual([a.conn]);
+		const b = reliable();
+		b.conn.close('Websocket Session Limit Reached');
+		expect(b.socket.readyState).toBe(3);
+		expect(b.socket.sent.map((t) => JSON.parse(t))).toEqual([
+			expect.objectContaining({ type: 'system', event: 'disconnected' })
+		]);
+		expect(b.closed).toEqual([b.conn]);
+	});
+
+	it('a recovered connection counts as alive for the next heartbeat', () => {
+		const { conn, socket } = reliable();
+		socket.peerClose(1006);
+		conn.released();
+		const next = new Socket();
+		conn.resume(next);
+		conn.heartbeat();
+		expect(next.terminated).toBe(false);
+		conn.heartbeat(); // no pong since: cut
+		expect(next.terminated).toBe(true);
+	});
+
 	it('a policy close of a dropped connection ends it at once', () => {
 		const { conn, socket, registry, closed } = reliable();
 		socket.peerClose(1006);
@@ -155,6 +181,9 @@ describe('reliable connection edges', () => {
 			ok: false,
 			reason: 'Connection cannot be recovered: negotiate again.'
 		});
+		expect(subprotocolRefusal(['a', 'b'])).toBe(
+			'Subprotocol a, b is not supported: use one of json.webpubsub.azure.v1, json.reliable.webpubsub.azure.v1.'
+		);
 		expect(subprotocolRefusal([])).toBe(
 			'No subprotocol was requested: use one of json.webpubsub.azure.v1, json.reliable.webpubsub.azure.v1.'
 		);
