@@ -16,7 +16,9 @@ export default ts.config(
 			'test-results/',
 			'playwright-report/',
 			'bench/results/',
-			'src/lib/proto/generated/'
+			'src/lib/proto/generated/',
+			'.stryker-tmp/',
+			'reports/'
 		]
 	},
 	js.configs.recommended,

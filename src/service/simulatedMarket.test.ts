@@ -109,6 +109,12 @@ describe('createMarket', async () => {
 			expect((err as HistoryUnavailableError).status).toBe(status);
 		};
 		await refused('2026-08-20', 400); // older than 90 days
+		await refused('2026-08-21', 400); // day 91 (a Friday): outside the window
+		await refused('2026-08-22', 404); // day 90: inside the window, but a Saturday
+		const tomorrow = await market
+			.history('VIX', 'classic', 'gex_full', '2026-11-21')
+			.catch((e: unknown) => e as Error);
+		expect((tomorrow as Error).message).toBe('No history for future date 2026-11-21.');
 		await refused('2026-11-21', 404); // Saturday
 		await refused('2026-11-23', 404); // future
 		await refused('2026-11-31', 400);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-test('a reload paints the last snapshot from IndexedDB, marked stale, and stays readable offline', async ({
+test('a reload offline paints the last snapshot from IndexedDB (stream and proxy blocked), marked stale', async ({
 	page
 }) => {
 	await page.goto('/SPX/classic/gex_full');
@@ -29,11 +29,49 @@ test('a reload paints the last snapshot from IndexedDB, marked stale, and stays 
 		)
 		.toBe(true);
 
-	// The upstream becomes unreachable: the proxy answers nothing.
+	// Leave the view for a same-origin document that writes nothing, and mark the cached
+	// snapshot with a spot that only IndexedDB holds.
+	await page.goto('/favicon.svg');
+	const marked = await page.evaluate(
+		() =>
+			new Promise<number>((resolve, reject) => {
+				const open = indexedDB.open('gexdeck');
+				open.onerror = () => reject(open.error);
+				open.onsuccess = () => {
+					const db = open.result;
+					const store = db.transaction('snapshots', 'readwrite').objectStore('snapshots');
+					const get = store.get('SPX/classic/gex_full');
+					get.onsuccess = () => {
+						const record = get.result as { data: { spot: number } };
+						const spot = Math.floor(record.data.spot) + 0.42;
+						record.data.spot = spot;
+						store.put(record).onsuccess = () => {
+							db.close();
+							resolve(spot);
+						};
+					};
+				};
+			})
+	);
+
+	// Offline: the proxy answers nothing, and the live stream never starts (its socket lives in
+	// a worker, which Playwright cannot route: the worker's script does not load).
+	let streamBlocked = 0;
+	await page.route(/\/workers\/worker-[^/]*\.js/, (route) => {
+		streamBlocked++;
+		return route.abort('internetdisconnected');
+	});
 	await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
-	await page.reload();
+	await page.goto('/SPX/classic/gex_full');
 	await expect(page.locator('rect.bar').first()).toBeVisible();
+	// What is painted is the IndexedDB copy (the marked spot), marked stale.
+	const shown = marked.toLocaleString('en-US', {
+		minimumFractionDigits: 2,
+		maximumFractionDigits: 2
+	});
+	await expect(page.getByTestId('spot')).toHaveText(shown);
 	await expect(page.getByTestId('stale')).toBeVisible();
+	expect(streamBlocked).toBeGreaterThan(0);
 	await expect(page.getByTestId('error')).toContainText('Network error');
 	await page.screenshot({ path: 'test-results/offline-cached.png' });
 });

@@ -37,6 +37,31 @@ test('the histogram renders bars and levels for SPX', async ({ page }) => {
 	await expect(page.getByTestId('readout')).toContainText('from spot');
 });
 
+test('the histogram keys move the cursor the way the axis runs: → higher strikes, ← lower', async ({
+	page
+}) => {
+	await page.goto('/SPX/classic/gex_full');
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	const hist = page.getByTestId('histogram');
+	const strike = async () => Number(await hist.getAttribute('aria-valuenow'));
+	await hist.focus();
+	await expect(hist).toHaveAttribute('aria-valuetext', 'no strike selected');
+	const spot = await strike();
+	await page.keyboard.press('ArrowRight');
+	await expect(hist).toHaveAttribute('aria-valuetext', /^strike /);
+	const first = await strike();
+	expect(first).toBeGreaterThan(spot);
+	await page.keyboard.press('ArrowRight');
+	await expect.poll(strike).toBeGreaterThan(first);
+	const second = await strike();
+	await expect(page.locator(`rect.bar.selected[data-strike="${second}"]`)).toHaveCount(1);
+	await page.keyboard.press('ArrowLeft');
+	await expect.poll(strike).toBe(first);
+	await page.keyboard.press('ArrowLeft');
+	await page.keyboard.press('ArrowLeft');
+	await expect.poll(strike).toBeLessThan(spot);
+});
+
 test('levels outside a zoomed window are named at the edge they lie past', async ({ page }) => {
 	await page.goto('/SPX/classic/gex_full');
 	await expect(page.locator('rect.bar').first()).toBeVisible();

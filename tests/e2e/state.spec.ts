@@ -151,6 +151,30 @@ test('the delta ladder draws the profile as the API publishes it', async ({ page
 	await page.screenshot({ path: `test-results/state-delta-${PROFILE}.png`, fullPage: true });
 });
 
+test('the ladder keys move the cursor the way the rows run: ↓ lower strikes, ↑ higher', async ({
+	page
+}) => {
+	await page.goto('/SPX/state/delta_zero');
+	await expectLadder(page);
+	const ladder = page.getByTestId('ladder');
+	const strike = async () => Number(await ladder.getAttribute('aria-valuenow'));
+	await ladder.focus();
+	await expect(ladder).toHaveAttribute('aria-valuetext', 'no strike selected');
+	// With nothing selected the value is the row at spot.
+	const atSpot = await strike();
+	await page.keyboard.press('ArrowDown');
+	await expect(ladder).toHaveAttribute('aria-valuetext', /^strike /);
+	const first = await strike();
+	expect(first).toBeLessThan(atSpot);
+	await page.keyboard.press('ArrowDown');
+	await expect.poll(strike).toBeLessThan(first);
+	await page.keyboard.press('ArrowUp');
+	await expect.poll(strike).toBe(first);
+	await page.keyboard.press('ArrowUp');
+	await page.keyboard.press('ArrowUp');
+	await expect.poll(strike).toBeGreaterThan(atSpot);
+});
+
 test('the State GEX view draws the histogram with the majors and max change', async ({ page }) => {
 	await page.goto('/SPX/state/gex_full');
 	await expect(page.locator('rect.bar').first()).toBeVisible();

@@ -14,6 +14,7 @@ import {
 	startDashboard,
 	startStubUpstream,
 	upgradeStatus,
+	type RawAnswer,
 	type RunningDashboard,
 	type StubUpstream
 } from './dashboard-support';
@@ -29,6 +30,18 @@ afterAll(async () => {
 	await Promise.all(running.map((d) => d.stop()));
 	await stub?.close();
 });
+
+/** The lower-cased attributes (`secure`, `samesite=strict`, ...) of the cookie `name` set by an answer. */
+function cookieAttributes(headers: RawAnswer['headers'], name: string): string[] {
+	const line = ([] as string[])
+		.concat(headers['set-cookie'] ?? [])
+		.find((c) => c.startsWith(`${name}=`));
+	expect(line, `Set-Cookie ${name}`).toBeDefined();
+	return line!
+		.split(';')
+		.slice(1)
+		.map((a) => a.trim().toLowerCase());
+}
 
 async function dashboard(
 	env: Record<string, string | undefined> = {},
@@ -135,6 +148,19 @@ describe('password-protected dashboard', () => {
 		).toBe(200);
 	});
 
+	it('sets its cookies HttpOnly and SameSite=Strict, not Secure on plain http', async () => {
+		const { answer, headers } = await logIn(d, 'correct horse');
+		for (const [h, name] of [
+			[answer.headers, 'gexdeck_session'],
+			[(await rawRequest(d.port, 'GET', '/login')).headers, 'gexdeck_csrf']
+		] as const) {
+			const attrs = cookieAttributes(h, name);
+			expect(attrs, name).toEqual(expect.arrayContaining(['httponly', 'samesite=strict']));
+			expect(attrs, name).not.toContain('secure');
+		}
+		expect(headers.origin).toBe(d.base);
+	});
+
 	it('logging out ends the session', async () => {
 		const { csrf, headers: form, session: own } = await logIn(d, 'correct horse');
 		const cookie = `gexdeck_session=${own}; gexdeck_csrf=${csrf}`;
@@ -188,6 +214,29 @@ describe('https ORIGIN behind a reverse proxy', () => {
 		expect(api.status).toBe(200);
 		expect(api.headers['strict-transport-security']).toMatch(/max-age=\d+/);
 		expect((await rawRequest(d.port, 'GET', '/login', { host: 'evil.example' })).status).toBe(421);
+
+		// Both cookies are Secure (and HttpOnly, SameSite=Strict) under the https ORIGIN.
+		const csrfCookie = cookieAttributes(api.headers, 'gexdeck_csrf');
+		expect(csrfCookie).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=strict']));
+		const csrf = setCookies(api.headers).gexdeck_csrf;
+		const login = await rawRequest(
+			d.port,
+			'POST',
+			'/login?/login',
+			{
+				host: 'dash.example.com',
+				origin: 'https://dash.example.com',
+				'x-forwarded-for': '203.0.113.7',
+				accept: 'text/html',
+				cookie: `gexdeck_csrf=${csrf}`,
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			new URLSearchParams({ csrf, password: 'pw' }).toString()
+		);
+		expect(login.status).toBe(303);
+		expect(cookieAttributes(login.headers, 'gexdeck_session')).toEqual(
+			expect.arrayContaining(['secure', 'httponly', 'samesite=strict', 'path=/'])
+		);
 	});
 });
 

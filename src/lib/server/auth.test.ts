@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
 	createSession,
+	endSession,
 	LoginThrottle,
 	passwordMatches,
 	safeNext,
@@ -58,11 +59,67 @@ describe('dashboard access', () => {
 	});
 });
 
+describe('sessions and the throttle at their limits', () => {
+	it('lasts 12 hours; a logout ends it', () => {
+		expect(SESSION_TTL_MS).toBe(12 * 3_600_000);
+		const t = createSession(0);
+		endSession(t);
+		expect(sessionValid(t, 1)).toBe(false);
+		endSession(undefined);
+	});
+
+	it('when full, drops expired sessions before any live one', async () => {
+		vi.resetModules();
+		const fresh = await import('./auth');
+		const ttl = fresh.SESSION_TTL_MS;
+		const live = fresh.createSession(0); // the oldest, valid until ttl
+		for (let i = 0; i < 9_999; i++) fresh.createSession(-1); // expire at ttl - 1
+		fresh.createSession(ttl - 1);
+		expect(fresh.sessionValid(live, ttl - 1)).toBe(true);
+	});
+
+	it('forgets failures after 15 minutes by default, and a client once it logs in', () => {
+		let now = 0;
+		const t = new LoginThrottle({ freeFailures: 1, now: () => now });
+		t.failed('a');
+		now = 15 * 60_000 - 1;
+		expect(t.failed('a').delayMs).toBe(1000);
+		now += 15 * 60_000; // exactly the window after the last failure
+		expect(t.failed('a').delayMs).toBe(0);
+		expect(t.failed('a').delayMs).toBe(1000);
+		t.succeeded('a');
+		expect(t.failed('a').delayMs).toBe(0);
+	});
+
+	it('remembers at most 10,000 clients, the least recently failed forgotten first', () => {
+		const t = new LoginThrottle({ freeFailures: 1, globalCap: 1e9, now: () => 0 });
+		t.failed('first');
+		for (let i = 0; i < 9_999; i++) t.failed(`c${i}`);
+		expect(t.failed('first').delayMs).toBe(1000); // 10,000 clients: still known
+		for (let i = 0; i < 10_000; i++) t.failed(`d${i}`);
+		expect(t.failed('first').delayMs).toBe(0);
+	});
+
+	it('counts dashboard-wide failures per minute over the whole window', () => {
+		let now = 0;
+		const t = new LoginThrottle({ globalCap: 4, windowMs: 120_000, now: () => now });
+		for (let i = 0; i < 4; i++) expect(t.failed(`x${i}`).globalCapped).toBe(false);
+		now = 60_000; // the next minute: the first one's four still count
+		expect(t.failed('y').globalCapped).toBe(true);
+		now = 120_000; // minute 0 left the window: 1 (minute 1) + this one
+		expect(t.failed('z').globalCapped).toBe(false);
+	});
+});
+
 describe('the page after login (next)', () => {
 	it('keeps same-origin paths', () => {
 		expect(safeNext('/account')).toBe('/account');
 		expect(safeNext('/SPX/classic?x=1#top')).toBe('/SPX/classic?x=1#top');
 		expect(safeNext('/a/../b')).toBe('/b');
+		expect(safeNext('/a//')).toBe('/a//');
+		const long = `/${'a'.repeat(2047)}`;
+		expect(safeNext(long)).toBe(long);
+		expect(safeNext(`${long}a`)).toBe('/');
 	});
 
 	it('refuses other sites, control characters and backslashes', () => {
@@ -72,6 +129,8 @@ describe('the page after login (next)', () => {
 			'/x\u0000y',
 			'/\u007f',
 			'//evil.example',
+			'//evil.example/account',
+			'/.//evil.example',
 			'/\\evil.example',
 			'https://evil.example/',
 			'evil.example',

@@ -22,6 +22,8 @@ let mode:
 	| '429'
 	| 'leak-location'
 	| 'leak-disposition'
+	| 'leak-body'
+	| 'leak-body-large'
 	| 'disposition-ok'
 	| 'disposition-bad'
 	| 'disposition-research' = 'ok';
@@ -54,6 +56,15 @@ beforeAll(async () => {
 		if (mode === '429') return res.writeHead(429).end('{"error":"Rate limit exceeded."}');
 		if (mode === 'leak-location') {
 			return res.writeHead(302, { location: `https://dl.example/x.zip?k=${key}` }).end();
+		}
+		// An upstream that echoes the request's credentials in its answer (a debugging proxy,
+		// an error page quoting the header); the large one splits the key across TCP chunks.
+		if (mode === 'leak-body') {
+			return res.end(JSON.stringify({ error: `Bad request`, authorization: `Bearer ${key}` }));
+		}
+		if (mode === 'leak-body-large') {
+			const pad = 'x'.repeat(256 * 1024 - 7);
+			return res.end(`{"a":"${pad}","echo":"${key}","b":"${pad}"}`);
 		}
 		const disposition = {
 			'leak-disposition': `attachment; filename="${key}.zip"`,
@@ -233,14 +244,26 @@ describe('UpstreamProxy', () => {
 		expect(text(res.body)).not.toContain(quantKey);
 	});
 
-	it('withholds an answer whose Location or passed headers carry the key', async () => {
+	it('withholds an answer whose body, Location or passed headers carry the key', async () => {
 		const { proxy } = proxyWith(quantKey);
-		for (const leak of ['leak-location', 'leak-disposition'] as const) {
+		const leaks = ['leak-location', 'leak-disposition', 'leak-body', 'leak-body-large'] as const;
+		for (const leak of leaks) {
 			mode = leak;
-			const res = await proxy.handle('GET', 'hist/eod/SPX', new URLSearchParams());
-			expect(res.status, leak).toBe(502);
-			expect(JSON.stringify(res), leak).not.toContain(quantKey);
+			// A live route (coalesced, published on the tap) and a download route alike.
+			for (const path of ['SPX/classic/gex_full', 'hist/eod/SPX']) {
+				const res = await proxy.handle('GET', path, new URLSearchParams());
+				expect(res.status, `${leak} ${path}`).toBe(502);
+				expect(res.headers['x-gexdeck-refused'], `${leak} ${path}`).toBe('unreachable');
+				expect(text(res.body), `${leak} ${path}`).toContain('withheld');
+				expect(JSON.stringify(res), `${leak} ${path}`).not.toContain(quantKey);
+			}
 		}
+		// The research key on a research route, too.
+		const { proxy: research } = proxyWith(undefined, researchKey);
+		mode = 'leak-body';
+		const res = await research.handle('GET', 'research/^SPX/gex_oi', new URLSearchParams());
+		expect(res.status).toBe(502);
+		expect(text(res.body)).not.toContain(researchKey);
 	});
 
 	it('passes content-disposition only with a safe file name', async () => {

@@ -1,8 +1,33 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { etWindowIds } from '../contract/newYorkTime';
+import { CorruptFileError, nodeFileOps, type FileOps } from './jsonFile';
 import { QuotaLedger } from './quotaLedger';
+
+const fresh = () => join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'ledger.json');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The real file operations, counting renames (one per completed write) and failing on demand. */
+function countingOps() {
+	const state = { writes: 0, fail: false };
+	const ops: FileOps = {
+		...nodeFileOps,
+		openSync: ((...args: Parameters<typeof fs.openSync>) => {
+			if (state.fail) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+			return fs.openSync(...args);
+		}) as typeof fs.openSync,
+		renameSync: (a, b) => {
+			state.writes++;
+			fs.renameSync(a, b);
+		}
+	};
+	return { ops, state };
+}
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('QuotaLedger', () => {
 	it('counts per account and pool, resets at 00:00 New York, and survives a restart', () => {
@@ -38,5 +63,75 @@ describe('QuotaLedger', () => {
 		ledger.record('a', 'api_majors', 200);
 		expect(ledger.usage('a').api_majors.daily.requests).toBe(1);
 		expect(ledger.usage('a').api_majors.monthly.requests).toBe(2);
+	});
+
+	it('refuses a file gexdeck did not write, keeping it', () => {
+		for (const text of [
+			'null',
+			'"ledger"',
+			'{"accounts":{}}',
+			'{"version":2,"accounts":{}}',
+			'{"version":1}',
+			'{"version":1,"accounts":null}',
+			'{"version":1,"accounts":"x"}'
+		]) {
+			const path = fresh();
+			writeFileSync(path, text);
+			expect(() => new QuotaLedger(path), text).toThrow(CorruptFileError);
+			expect(readFileSync(path, 'utf8'), text).toBe(text);
+		}
+		const ok = fresh();
+		writeFileSync(ok, '{"version":1,"accounts":{}}');
+		expect(new QuotaLedger(ok).usage('a')).toEqual({});
+	});
+
+	it('counts in the current ET windows by default and lives in <dataDir>/ledger.json', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-'));
+		const ledger = QuotaLedger.inDataDir(dir);
+		ledger.record('a', 'api_default', 200);
+		const ids = etWindowIds(new Date());
+		expect(ledger.usage('a').api_default).toEqual({
+			daily: { window: ids.daily, requests: 1, rateLimited: 0 },
+			monthly: { window: ids.monthly, requests: 1, rateLimited: 0 }
+		});
+		ledger.flush();
+		expect(JSON.parse(readFileSync(join(dir, 'ledger.json'), 'utf8')).accounts.a).toBeDefined();
+	});
+
+	it('writes once shortly after a burst of records; an explicit flush cancels the pending write', async () => {
+		const { ops, state } = countingOps();
+		const path = fresh();
+		const ledger = new QuotaLedger(path, () => new Date(), 20, ops);
+		for (let i = 0; i < 5; i++) ledger.record('a', 'api_default', 200);
+		expect(state.writes).toBe(0);
+		await sleep(120);
+		expect(state.writes).toBe(1);
+		expect(JSON.parse(readFileSync(path, 'utf8')).accounts.a.api_default.daily.requests).toBe(5);
+		ledger.record('a', 'api_default', 200);
+		ledger.flush();
+		expect(state.writes).toBe(2);
+		await sleep(120);
+		expect(state.writes).toBe(2);
+	});
+
+	it('keeps counting through write failures, says so once, and recovers', async () => {
+		const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		const { ops, state } = countingOps();
+		const ledger = new QuotaLedger(fresh(), () => new Date(), 20, ops);
+		state.fail = true;
+		ledger.record('a', 'api_default', 200);
+		expect(() => ledger.flush()).toThrow(/could not be saved \(ENOSPC\)/);
+		expect(errors).toHaveBeenCalledTimes(1);
+		expect(String(errors.mock.calls[0][0])).toMatch(/^gexdeck: .*could not be saved \(ENOSPC\)/);
+		expect(() => ledger.flush()).toThrow(/ENOSPC/);
+		expect(errors).toHaveBeenCalledTimes(1);
+		expect(ledger.lastWriteError).toMatch(/ENOSPC/);
+		// A scheduled write that fails does not throw out of its timer.
+		ledger.record('a', 'api_default', 200);
+		await sleep(80);
+		state.fail = false;
+		ledger.flush();
+		expect(ledger.lastWriteError).toBeUndefined();
+		expect(ledger.usage('a').api_default.daily.requests).toBe(2);
 	});
 });

@@ -189,51 +189,78 @@ describe('reliable connection', () => {
 		expect(closed).toEqual([conn]);
 	});
 
-	it('resends gap-free for any interleaving of deliveries, acks and drops', () => {
+	it('resends gap-free for any interleaving of deliveries, acks, drops and recoveries', () => {
+		type Op =
+			{ op: 'deliver' } | { op: 'ack' } | { op: 'drop'; arrived: number } | { op: 'recover' };
+		let runsWithLoss = 0;
 		fc.assert(
 			fc.property(
 				fc.array(
 					fc.oneof(
-						fc.constant({ op: 'deliver' as const }),
-						fc.constant({ op: 'ack' as const }),
-						fc.constant({ op: 'drop' as const })
+						{ weight: 4, arbitrary: fc.constant<Op>({ op: 'deliver' }) },
+						{ weight: 1, arbitrary: fc.constant<Op>({ op: 'ack' }) },
+						// The socket drops with only the first `arrived` of its unread frames
+						// delivered: the rest are lost in flight and only a resend brings them.
+						{
+							weight: 2,
+							arbitrary: fc.nat({ max: 2 }).map((arrived): Op => ({ op: 'drop', arrived }))
+						},
+						{ weight: 1, arbitrary: fc.constant<Op>({ op: 'recover' }) }
 					),
-					{ maxLength: 60 }
+					{ minLength: 10, maxLength: 60 }
 				),
 				(ops) => {
 					let socket = new FakeSocket();
-					const { conn } = reliable(socket);
+					const { conn, closed } = reliable(socket);
+					let dropped = false;
+					let lost = 0;
 					// What the client saw, deduplicated by sequenceId as the SDKs do.
 					let lastSeen = 0;
 					const seen: number[] = [];
-					const read = () => {
-						for (const id of socket.sequenceIds()) {
+					const read = (limit = Infinity) => {
+						const ids = socket.sequenceIds();
+						for (const id of ids.slice(0, limit)) {
 							if (id > lastSeen) {
 								expect(id).toBe(lastSeen + 1);
 								lastSeen = id;
 								seen.push(id);
 							}
 						}
+						lost += Math.max(0, ids.length - limit);
 						socket.sent = [];
 					};
-					for (const { op } of ops) {
-						if (op === 'deliver') conn.deliver(frame(seen.length));
-						else if (op === 'ack') {
+					const recover = () => {
+						socket = new FakeSocket();
+						conn.resume(socket);
+						dropped = false;
+					};
+					for (const o of ops) {
+						if (o.op === 'deliver') {
+							expect(conn.deliver(frame(conn.sequenceId))).toBe(true);
+						} else if (o.op === 'ack') {
+							if (dropped) continue;
 							read();
 							conn.ack(lastSeen);
-						} else {
-							read();
+						} else if (o.op === 'drop') {
+							if (dropped) continue;
+							read(o.arrived);
 							socket.readyState = 3;
 							conn.released();
-							socket = new FakeSocket();
-							conn.resume(socket);
-						}
+							expect(conn.isSuspended).toBe(true);
+							dropped = true;
+						} else if (dropped) recover();
 					}
+					if (dropped) recover();
 					read();
 					expect(seen).toEqual(Array.from({ length: conn.sequenceId }, (_, i) => i + 1));
+					expect(closed).toEqual([]);
+					conn.close('shutdown');
+					if (lost > 0) runsWithLoss++;
 				}
 			)
 		);
+		// Frames really were lost in flight (without that, no resend would be needed).
+		expect(runsWithLoss).toBeGreaterThan(50);
 	});
 });
 

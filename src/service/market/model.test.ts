@@ -104,6 +104,41 @@ describe('futures conversion', () => {
 		expect(futuresConversionAt(1, 'AAPL', 'ES', DATE, 100)).toBeUndefined();
 	});
 
+	it('converts with the multiplier: a ticker and its index give the same future price', () => {
+		const at = (ticker: string, tick: number) => {
+			const mark = Math.min(Math.floor(tick / 900) * 900, 23_400);
+			return sessionPath(1, ticker, DATE)[mark];
+		};
+		for (const [etf, index, future] of [
+			['SPY', 'SPX', 'ES'],
+			['QQQ', 'NDX', 'NQ'],
+			['IWM', 'RUT', 'RTY']
+		]) {
+			for (const tick of [100, 9_000, 23_400]) {
+				const a = futuresConversionAt(1, etf, future, DATE, tick)!;
+				const b = futuresConversionAt(1, index, future, DATE, tick)!;
+				expect(a.multiplier, etf).toBeGreaterThan(4);
+				const viaEtf = at(etf, tick) * a.multiplier + a.additive;
+				const viaIndex = at(index, tick) * b.multiplier + b.additive;
+				// The multiplier is quoted to 4 decimals, the additive to cents.
+				expect(Math.abs(viaEtf - viaIndex), `${etf}/${future} at ${tick}`).toBeLessThan(0.1);
+			}
+		}
+		// The contract's other multipliers: the basis is carry on the future's own level
+		// (a fraction of a percent of it), not on the ETF's.
+		for (const [ticker, future, multiplier] of [
+			['DIA', 'YM', 100],
+			['GLD', 'GC', 10.87],
+			['USO', 'CL', 0.82]
+		] as const) {
+			const c = futuresConversionAt(1, ticker, future, DATE, 9_000)!;
+			expect(c.multiplier).toBe(multiplier);
+			const basis = c.additive / (at(ticker, 9_000) * multiplier);
+			expect(basis, ticker).toBeGreaterThan(0.0005);
+			expect(basis, ticker).toBeLessThan(0.01);
+		}
+	});
+
 	it('re-marks the basis every 15 minutes only', () => {
 		const a = futuresConversionAt(1, 'NDX', 'NQ', DATE, 900);
 		const b = futuresConversionAt(1, 'NDX', 'NQ', DATE, 1799);

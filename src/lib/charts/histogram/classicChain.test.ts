@@ -121,5 +121,12 @@ describe('classic chain model', () => {
 		expect(rows.map((r) => r.id)).toContain('maxchange');
 		expect(distance(7070, 7000)).toEqual({ points: 70, percent: 1 });
 		expect(toFuture(7000, { future_contract: 'ESZ6', multiplier: 1, additive: 39.5 })).toBe(7039.5);
+		// Multipliers other than 1 (DIA -> YM, USO -> CL): level x multiplier + additive.
+		expect(toFuture(474.26, { future_contract: 'YMZ6', multiplier: 100, additive: 162.73 })).toBe(
+			47588.73
+		);
+		expect(
+			toFuture(63.09, { future_contract: 'CLF7', multiplier: 0.82, additive: 0.15 })
+		).toBeCloseTo(51.8838, 6);
 	});
 });

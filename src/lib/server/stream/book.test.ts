@@ -86,4 +86,58 @@ describe('SubscriptionBook', () => {
 		]);
 		expect(r.refused[2].reason).toMatch(/needs 6 .* limit is 4/);
 	});
+
+	it("a spot frame's audience follows viewers leaving after it was computed", () => {
+		const book = new SubscriptionBook<string>();
+		book.add('a', ['SPX_classic_gex_full']);
+		book.add('b', ['SPX_state_gamma_zero', 'SPY_classic_gex_zero']);
+		book.add('c', ['SPX_classic_gex_full']);
+		expect([...(book.viewersOfTicker('SPX') ?? [])].sort()).toEqual(['a', 'b', 'c']);
+		// b leaves its SPX group (the union keeps SPX_classic_gex_full): no SPX frames for b.
+		book.remove('b', ['SPX_state_gamma_zero']);
+		expect([...(book.viewersOfTicker('SPX') ?? [])].sort()).toEqual(['a', 'c']);
+		expect([...(book.viewersOfTicker('SPY') ?? [])]).toEqual(['b']);
+		// c closes its socket while a still holds the same group.
+		expect(book.removeViewer('c')).toEqual([]);
+		expect([...(book.viewersOfTicker('SPX') ?? [])]).toEqual(['a']);
+		book.removeViewer('b');
+		expect(book.viewersOfTicker('SPY')).toBeUndefined();
+	});
+
+	it('the ticker audience equals its holders after any sequence, read between the changes', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.tuple(
+						fc.constantFrom('a', 'b', 'c'),
+						fc.constantFrom('add', 'remove', 'leave'),
+						fc.array(groupArb, { maxLength: 4 })
+					),
+					{ maxLength: 30 }
+				),
+				(ops) => {
+					const book = new SubscriptionBook<string>(10_000);
+					const model = new Map<string, Set<string>>();
+					for (const [viewer, op, groups] of ops) {
+						const mine = model.get(viewer) ?? new Set<string>();
+						model.set(viewer, mine);
+						if (op === 'add') for (const g of book.add(viewer, groups).accepted) mine.add(g);
+						else if (op === 'remove') for (const g of book.remove(viewer, groups)) mine.delete(g);
+						else {
+							book.removeViewer(viewer);
+							mine.clear();
+						}
+						for (const ticker of TICKERS) {
+							const want = [...model]
+								.filter(([, gs]) => [...gs].some((g) => book.tickerOfGroup(g) === ticker))
+								.map(([v]) => v)
+								.sort();
+							const got = [...(book.viewersOfTicker(ticker) ?? [])].sort();
+							expect(got, ticker).toEqual(want);
+						}
+					}
+				}
+			)
+		);
+	});
 });

@@ -1,0 +1,183 @@
+/**
+ * Webhook messages and the sender's schedule at their edges (what `npm run mutate` found
+ * untested), through the sender's injectable fetch and fake timers: the title and link rules of
+ * every format, which statuses are retried, the backoff steps with jitter and cap, health
+ * counters, and close() stopping retries. Delivery over real sockets: webhooks.test.ts.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AlertFiring } from '../../alerts/firing';
+import type { Webhook } from '../../alerts/rules';
+import { webhookRequest, WebhookSender } from './webhooks';
+
+const firing: AlertFiring = {
+	type: 'gexdeck.alert',
+	id: 'f1',
+	ruleId: 'r1',
+	ruleName: 'SPX zero gamma',
+	description: 'SPX spot crosses zero gamma (gex_full)',
+	ticker: 'SPX',
+	kind: 'cross',
+	at: 1795014823,
+	time: '2026-11-18T15:13:43.000Z',
+	firedAt: 1795014823500,
+	direction: 'up',
+	message: 'SPX spot 6801 crossed above zero gamma 6800',
+	values: { spot: 6801, level: 6800 },
+	link: 'http://127.0.0.1:3000/SPX/classic/gex_full?at=1795014823',
+	test: false
+};
+const hook = (format: Webhook['format'] = 'json'): Webhook => ({
+	id: 'w1',
+	name: 'desk',
+	url: 'https://hooks.example/x',
+	format,
+	paused: false
+});
+
+afterEach(() => vi.useRealTimers());
+
+describe('message shapes at their edges', () => {
+	it('a test firing is marked, an unnamed rule shows its description, no link no dash', () => {
+		const f: AlertFiring = { ...firing, test: true, ruleName: '', link: '' };
+		expect(JSON.parse(webhookRequest(hook('slack'), f).body).text).toBe(
+			`*[test] gexdeck: ${firing.description}*\n${firing.message}`
+		);
+		expect(webhookRequest(hook('json'), f).headers).toEqual({
+			'content-type': 'application/json'
+		});
+		expect(webhookRequest(hook('discord'), f).headers).toEqual({
+			'content-type': 'application/json'
+		});
+	});
+
+	it('Discord content stops at 2000 characters', () => {
+		const long = { ...firing, message: 'x'.repeat(3000) };
+		const content = JSON.parse(webhookRequest(hook('discord'), long).body).content as string;
+		expect(content).toHaveLength(2000);
+		expect(content.startsWith('**gexdeck: SPX zero gamma**\nxxx')).toBe(true);
+	});
+
+	it('ntfy: ASCII title, a tag per direction, a click link only for http(s)', () => {
+		const down = { ...firing, direction: 'down', ruleName: 'SPX ↓ zero', link: '/SPX' };
+		const r = webhookRequest(hook('ntfy'), down as AlertFiring);
+		expect(r.headers).toEqual({
+			'content-type': 'text/plain; charset=utf-8',
+			title: 'gexdeck: SPX ? zero',
+			tags: 'chart_with_downwards_trend'
+		});
+		expect(webhookRequest(hook('ntfy'), firing).headers).toMatchObject({
+			tags: 'chart_with_upwards_trend',
+			click: firing.link
+		});
+	});
+});
+
+/** A fetch that answers the given statuses in turn (then the last), recording each call. */
+function fakeFetch(statuses: (number | Error)[]) {
+	const calls: { at: number; url: string; init: RequestInit }[] = [];
+	const fetch = (async (url: string, init: RequestInit) => {
+		calls.push({ at: Date.now(), url, init });
+		const s = statuses[Math.min(calls.length - 1, statuses.length - 1)];
+		if (s instanceof Error) throw s;
+		return new Response(null, { status: s });
+	}) as unknown as typeof globalThis.fetch;
+	return { fetch, calls };
+}
+
+describe('WebhookSender schedule', () => {
+	it('backs off 1, 2, 4 ... s capped, with jitter of half a step', async () => {
+		vi.useFakeTimers({ now: 0 });
+		const { fetch, calls } = fakeFetch([503]);
+		const sender = new WebhookSender({ fetch, maxDelayMs: 3_000, random: () => 0.5 });
+		const done = sender.send(hook(), firing);
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(await done).toBe(false);
+		// Steps 1000, 2000, 3000 (capped), 3000: each waits 3/4 of its step here.
+		expect(calls.map((c) => c.at)).toEqual([0, 750, 2_250, 4_500, 6_750]);
+		vi.useFakeTimers({ now: 0 });
+		const low = fakeFetch([503]);
+		const s2 = new WebhookSender({ fetch: low.fetch, maxAttempts: 3, random: () => 0 });
+		const d2 = s2.send(hook(), firing);
+		await vi.advanceTimersByTimeAsync(60_000);
+		await d2;
+		expect(low.calls.map((c) => c.at)).toEqual([0, 500, 1_500]);
+	});
+
+	it('retries 408, 429, 5xx and network errors; not other 4xx', async () => {
+		for (const [status, attempts] of [
+			[408, 2],
+			[429, 2],
+			[500, 2],
+			[400, 1],
+			[403, 1],
+			[499, 1]
+		] as const) {
+			const { fetch, calls } = fakeFetch([status]);
+			const sender = new WebhookSender({ fetch, maxAttempts: 2, baseDelayMs: 1 });
+			expect(await sender.send(hook(), firing), String(status)).toBe(false);
+			expect(calls, String(status)).toHaveLength(attempts);
+		}
+		const net = fakeFetch([new TypeError('fetch failed', { cause: new Error('ECONNRESET') })]);
+		const s = new WebhookSender({ fetch: net.fetch, maxAttempts: 2, baseDelayMs: 1 });
+		expect(await s.send(hook(), firing)).toBe(false);
+		expect(net.calls).toHaveLength(2);
+		expect(s.healthOf('w1').lastError).toContain('ECONNRESET');
+	});
+
+	it('posts the message to the entered URL only, no redirects, with its User-Agent', async () => {
+		const { fetch, calls } = fakeFetch([204]);
+		const sender = new WebhookSender({ fetch, userAgent: 'gexdeck/9' });
+		expect(await sender.send(hook('slack'), firing)).toBe(true);
+		expect(calls[0].url).toBe('https://hooks.example/x');
+		expect(calls[0].init).toMatchObject({
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/json', 'user-agent': 'gexdeck/9' },
+			body: webhookRequest(hook('slack'), firing).body
+		});
+		expect(calls[0].init.signal).toBeInstanceOf(AbortSignal);
+		const plain = fakeFetch([200]);
+		expect(await new WebhookSender({ fetch: plain.fetch }).send(hook(), firing)).toBe(true);
+		expect((plain.calls[0].init.headers as Record<string, string>)['user-agent']).toBe('gexdeck');
+	});
+
+	it('a 2xx is delivered and heals the webhook; 3xx is not', async () => {
+		const { fetch } = fakeFetch([500, 299]);
+		const log: string[] = [];
+		const sender = new WebhookSender({ fetch, baseDelayMs: 1, log: (m) => log.push(m) });
+		const sending = sender.send(hook(), firing);
+		expect(sender.healthOf('w1').pending).toBe(1);
+		expect(await sending).toBe(true);
+		const h = sender.healthOf('w1');
+		expect(h).toMatchObject({ delivered: 1, failed: 0, consecutiveFailures: 0, pending: 0 });
+		expect(h.lastOkAt).toBeGreaterThan(0);
+		expect(h.lastErrorAt).toBeGreaterThan(0);
+		expect(log).toEqual([]);
+		const redirect = fakeFetch([300]);
+		const r = new WebhookSender({ fetch: redirect.fetch, log: (m) => log.push(m) });
+		expect(await r.send(hook(), firing, 1)).toBe(false);
+		expect(r.healthOf('w1')).toMatchObject({ delivered: 0, failed: 1, lastOkAt: null });
+		expect(r.healthOf('w1').lastError).toContain('redirect');
+		const refused = new WebhookSender({ fetch: fakeFetch([400]).fetch });
+		await refused.send(hook(), firing);
+		expect(refused.healthOf('w1').lastError).not.toContain('redirect');
+		expect(log).toEqual(['alerts: webhook desk (w1) gave up on f1']);
+		r.forget('w1');
+		expect(r.healthOf('w1').failed).toBe(0);
+	});
+
+	it('close() stops retrying: pending deliveries give up at their next step', async () => {
+		vi.useFakeTimers({ now: 0 });
+		const { fetch, calls } = fakeFetch([503]);
+		const sender = new WebhookSender({ fetch, random: () => 0 });
+		const done = sender.send(hook(), firing);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(calls).toHaveLength(1);
+		sender.close();
+		await vi.advanceTimersByTimeAsync(60_000);
+		expect(await done).toBe(false);
+		expect(calls).toHaveLength(1);
+		expect(await sender.send(hook(), firing)).toBe(false);
+		expect(calls).toHaveLength(1);
+	});
+});
