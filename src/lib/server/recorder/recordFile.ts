@@ -181,11 +181,13 @@ export class RecordFile {
 
 	/** Opens (creating) `<path>` and `<path minus .rec>.idx`, repairing a torn tail. */
 	static open(path: string): RecordFile {
-		mkdirSync(dirname(path), { recursive: true });
-		const dataFd = openSync(path, 'a+');
+		// Recordings are the account's data: readable by this user only (folders made here 0700,
+		// files 0600; a folder that already exists is the recorder's to tighten, see ensurePrivate).
+		mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+		const dataFd = openSync(path, 'a+', 0o600);
 		let indexFd: number;
 		try {
-			indexFd = openSync(indexPathOf(path), 'a+');
+			indexFd = openSync(indexPathOf(path), 'a+', 0o600);
 		} catch (e) {
 			closeSync(dataFd);
 			throw e;
