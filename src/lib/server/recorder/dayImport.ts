@@ -17,9 +17,19 @@ import {
 import { dirname, join } from 'node:path';
 import { indexPathOf, RecordFile, type RecordKind } from './recordFile';
 
+/** Records held before they are written in one go (RecordFile.appendAll). */
+const BATCH_BYTES = 1 << 20;
+
 export class DayImport {
 	private readonly file: RecordFile;
 	private done = false;
+	private batch: {
+		kind: RecordKind;
+		timestamp: number;
+		receivedAt: number;
+		payload: Uint8Array;
+	}[] = [];
+	private batchBytes = 0;
 
 	constructor(
 		private readonly tempDir: string,
@@ -36,28 +46,33 @@ export class DayImport {
 	}
 
 	get records(): number {
-		return this.file.records;
-	}
-
-	/** Bytes written so far (data and index). */
-	get bytes(): number {
-		return this.file.bytes;
+		return this.file.records + this.batch.length;
 	}
 
 	append(kind: RecordKind, timestamp: number, payload: Uint8Array): void {
 		if (this.done) throw new Error('the import is finished');
-		this.file.append(kind, timestamp, Date.now(), payload);
+		this.batch.push({ kind, timestamp, receivedAt: Date.now(), payload });
+		this.batchBytes += payload.length;
+		if (this.batchBytes >= BATCH_BYTES) this.flush();
+	}
+
+	private flush(): void {
+		if (this.batch.length === 0) return;
+		this.file.appendAll(this.batch);
+		this.batch = [];
+		this.batchBytes = 0;
 	}
 
 	/**
-	 * Moves the complete stream into place and returns its records; false when the stream was
-	 * filed meanwhile by someone else (theirs is kept, this copy dropped).
+	 * Moves the complete stream into place: true, or false when the stream was filed meanwhile
+	 * by someone else (theirs is kept, this copy dropped).
 	 */
 	commit(): boolean {
 		if (this.done) throw new Error('the import is finished');
-		this.done = true;
-		this.file.close();
 		try {
+			this.flush();
+			this.done = true;
+			this.file.close();
 			if (existsSync(this.finalPath)) return false;
 			mkdirSync(dirname(this.finalPath), { recursive: true, mode: 0o700 });
 			// The index first: a stream exists for readers once its data file does (has()).
@@ -65,6 +80,8 @@ export class DayImport {
 			renameSync(this.file.path, this.finalPath);
 			return true;
 		} finally {
+			this.done = true;
+			this.file.close();
 			rmSync(this.tempDir, { recursive: true, force: true });
 		}
 	}

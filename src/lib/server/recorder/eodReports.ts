@@ -11,7 +11,10 @@ import { DEFAULT_IMPORT_MAX_BYTES } from './historyImport';
 import { ImportQueueFullError, importQueue } from './importQueue';
 import { EodError, ReportMembers, type OpenedReport } from './reportMembers';
 import type { SessionRecorder } from './sessionRecorder';
-import { formatBytes } from './snapshotRecords';
+import { formatBytes, loopTurns } from './snapshotRecords';
+
+/** Bytes of the zip handed to the unzipper at a time. */
+const SLICE_BYTES = 16 * 1024;
 
 export interface EodTarget {
 	baseUrl: string;
@@ -91,6 +94,7 @@ async function openNow(
 			throw new EodError(res.statusCode ?? 502, message);
 		}
 		let received = 0;
+		const turn = loopTurns();
 		for await (const chunk of res) {
 			received += (chunk as Buffer).length;
 			if (received > maxBytes) {
@@ -99,7 +103,11 @@ async function openNow(
 					`The EOD report is larger than the ${formatBytes(maxBytes)} import limit.`
 				);
 			}
-			members.push(chunk as Buffer, false);
+			// In slices, each a few hundred records at most, with turns of the event loop between.
+			for (let at = 0; at < (chunk as Buffer).length; at += SLICE_BYTES) {
+				members.push((chunk as Buffer).subarray(at, at + SLICE_BYTES), false);
+				await turn();
+			}
 		}
 		if (!res.complete) throw new EodError(502, 'The EOD report download was cut short.');
 		members.push(new Uint8Array(0), true);

@@ -23,7 +23,7 @@ import {
 	type ImportStatus
 } from './importQueue';
 import type { SessionRecorder } from './sessionRecorder';
-import { SnapshotFiler, SnapshotTooLargeError } from './snapshotRecords';
+import { loopTurns, SnapshotFiler, SnapshotTooLargeError } from './snapshotRecords';
 
 export class HistoryImportError extends Error {
 	constructor(
@@ -289,9 +289,11 @@ async function download(
 			if (total > 0) progress(received / total);
 		};
 		const source = gzipped ? gunzipped(res, count) : res;
+		const turn = loopTurns();
 		for await (const piece of source) {
 			if (!gzipped) count((piece as Buffer).length);
 			filer.push(piece as Buffer);
+			await turn();
 		}
 		if (!res.complete) throw new Error('the download was cut short');
 		const records = filer.end();

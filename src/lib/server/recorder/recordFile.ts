@@ -263,26 +263,48 @@ export class RecordFile {
 
 	/** Appends one record (synchronously handed to the OS: a process kill loses nothing). */
 	append(kind: RecordKind, timestamp: number, receivedAt: number, payload: Uint8Array): void {
+		this.appendAll([{ kind, timestamp, receivedAt, payload }]);
+	}
+
+	/**
+	 * Appends records in two writes (data, then index) instead of two per record: an import
+	 * files hundreds of thousands of records, and the syscalls were a third of its time.
+	 */
+	appendAll(
+		records: readonly {
+			kind: RecordKind;
+			timestamp: number;
+			receivedAt: number;
+			payload: Uint8Array;
+		}[]
+	): void {
 		if (this.closed) throw new Error(`${this.path} is closed`);
-		if (payload.length > MAX_RECORD_PAYLOAD) {
-			throw new RangeError(`record of ${payload.length} bytes exceeds ${MAX_RECORD_PAYLOAD}`);
-		}
-		// (Node's crc32 of a zero-length view of an empty ArrayBuffer is 0, not the seed: use a
-		// plain empty Buffer.)
-		const body =
-			payload.length === 0
-				? Buffer.alloc(0)
-				: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-		const header = encodeHeader(kind, body.length, timestamp, receivedAt);
-		header.writeUInt32LE(checksum(header, body), 24);
-		const offset = this.dataSize;
-		writeSync(this.dataFd, Buffer.concat([header, body]));
-		this.dataSize += RECORD_HEADER_BYTES + body.length;
-		const entry = Buffer.allocUnsafe(INDEX_ENTRY_BYTES);
-		entry.writeDoubleLE(timestamp, 0);
-		entry.writeDoubleLE(offset, 8);
-		writeSync(this.indexFd, entry);
-		this.index.push(timestamp, offset);
+		const parts: Buffer[] = [];
+		const entries = Buffer.allocUnsafe(records.length * INDEX_ENTRY_BYTES);
+		let offset = this.dataSize;
+		records.forEach(({ kind, timestamp, receivedAt, payload }, i) => {
+			if (payload.length > MAX_RECORD_PAYLOAD) {
+				throw new RangeError(`record of ${payload.length} bytes exceeds ${MAX_RECORD_PAYLOAD}`);
+			}
+			// (Node's crc32 of a zero-length view of an empty ArrayBuffer is 0, not the seed: use
+			// a plain empty Buffer.)
+			const body =
+				payload.length === 0
+					? Buffer.alloc(0)
+					: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+			const header = encodeHeader(kind, body.length, timestamp, receivedAt);
+			header.writeUInt32LE(checksum(header, body), 24);
+			parts.push(header, body);
+			entries.writeDoubleLE(timestamp, i * INDEX_ENTRY_BYTES);
+			entries.writeDoubleLE(offset, i * INDEX_ENTRY_BYTES + 8);
+			offset += RECORD_HEADER_BYTES + body.length;
+		});
+		writeSync(this.dataFd, Buffer.concat(parts));
+		writeSync(this.indexFd, entries);
+		records.forEach((r, i) =>
+			this.index.push(r.timestamp, entries.readDoubleLE(i * INDEX_ENTRY_BYTES + 8))
+		);
+		this.dataSize = offset;
 		this.lastWriteAt = Date.now();
 	}
 

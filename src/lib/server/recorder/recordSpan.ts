@@ -105,10 +105,7 @@ export class RecordSpan {
 		}
 	}
 
-	private async *sequential(
-		file: import('node:fs/promises').FileHandle,
-		chunkBytes: number
-	): AsyncGenerator<StoredRecord[]> {
+	private async *sequential(file: FileHandle, chunkBytes: number): AsyncGenerator<StoredRecord[]> {
 		const { i0, i1, from, to } = this.at;
 		let position = this.offsets[i0];
 		const end = i1 < this.length ? this.offsets[i1] : this.at.dataEnd;
@@ -151,10 +148,7 @@ export class RecordSpan {
 		}
 	}
 
-	private async *thinned(
-		file: import('node:fs/promises').FileHandle,
-		chunkBytes: number
-	): AsyncGenerator<StoredRecord[]> {
+	private async *thinned(file: FileHandle, chunkBytes: number): AsyncGenerator<StoredRecord[]> {
 		const { i0, i1, from, to, step } = this.at;
 		let out: StoredRecord[] = [];
 		let bytes = 0;

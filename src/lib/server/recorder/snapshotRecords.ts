@@ -148,3 +148,17 @@ export function formatBytes(n: number): string {
 	if (n >= 1024 ** 2) return `${+(n / 1024 ** 2).toFixed(1)} MB`;
 	return `${n} bytes`;
 }
+
+/**
+ * An await that gives the event loop a turn (setImmediate: timers, sockets, /healthz) once
+ * `everyMs` of work went by since the last one. An import's pieces arrive buffered faster than
+ * they are filed; without turns a for-await over them only ever yields to microtasks.
+ */
+export function loopTurns(everyMs = 8): () => Promise<void> {
+	let last = performance.now();
+	return async () => {
+		if (performance.now() - last < everyMs) return;
+		await new Promise((r) => setImmediate(r));
+		last = performance.now();
+	};
+}
