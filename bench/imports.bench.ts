@@ -188,8 +188,9 @@ async function watch(proc: ChildProcess, base: string, maxMb: number, work: () =
 	try {
 		outcome = await work();
 	} catch (e) {
-		outcome = killed ? `stopped: RSS passed ${maxMb} MB` : `failed: ${(e as Error).message}`;
+		outcome = `failed: ${(e as Error).message}`;
 	}
+	if (killed) outcome = `stopped: RSS passed ${maxMb} MB`;
 	const seconds = (Date.now() - t0) / 1000;
 	probing = false;
 	await probe;
