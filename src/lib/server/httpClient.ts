@@ -37,15 +37,18 @@ export function httpGet(
 	url: URL,
 	headers: Record<string, string>,
 	timeoutMs: number,
-	maxBytes = MAX_BUFFERED_BYTES
+	maxBytes = MAX_BUFFERED_BYTES,
+	retryStale = true
 ): Promise<UpstreamResponse> {
 	const secure = url.protocol === 'https:';
 	const lib = secure ? https : http;
 	return new Promise((resolve, reject) => {
+		let answered = false;
 		const req = lib.request(
 			url,
 			{ method: 'GET', headers, agent: secure ? httpsAgent : httpAgent, timeout: timeoutMs },
 			(res) => {
+				answered = true;
 				const chunks: Buffer[] = [];
 				let length = 0;
 				res.on('data', (c: Buffer) => {
@@ -84,11 +87,22 @@ export function httpGet(
 		const deadline = setTimeout(timedOut, timeoutMs);
 		req.on('close', () => clearTimeout(deadline));
 		req.on('timeout', timedOut);
-		req.on('error', (err) =>
+		req.on('error', (err) => {
+			// A pooled keep-alive socket the server closed while it idled fails at once: a GET on
+			// it was never answered, so it is sent again, once, on a fresh socket (Node's advice).
+			if (
+				retryStale &&
+				!answered &&
+				req.reusedSocket &&
+				(err as NodeJS.ErrnoException).code === 'ECONNRESET'
+			) {
+				resolve(httpGet(url, headers, timeoutMs, maxBytes, false));
+				return;
+			}
 			reject(
 				err instanceof UpstreamUnreachableError ? err : new UpstreamUnreachableError(err.message)
-			)
-		);
+			);
+		});
 		req.end();
 	});
 }
