@@ -9,9 +9,12 @@
  *   index <stream>.idx : one [f64 data time][f64 record offset] per record (little endian)
  *
  * A record is written with one write() call, then its index entry. After a kill -9 the tail of
- * either file can be torn: open() keeps every index entry whose record checks out, scans the
- * data file from there, truncates a torn record (bad magic, short, crc mismatch) and re-creates
- * the missing index entries. Nothing before the first bad byte is ever lost.
+ * either file can be torn: open() keeps the index entries it can trust (increasing offsets
+ * inside the data), scans the data file from the last of them, re-creates the missing entries
+ * and truncates a torn tail (bad magic, short, crc mismatch with nothing good after it). A
+ * corrupt stretch inside the data (a flipped byte) is passed over, not cut: the scan
+ * resynchronises on the next record that checks out, and reads go on at the next indexed
+ * record, so one bad byte costs one record, never the rest of the day.
  *
  * Reads: read() for small synchronous reads; span() for a whole day served to a client, read
  * later in bounded chunks with async reads (RecordSpan) so the event loop never stalls on it.

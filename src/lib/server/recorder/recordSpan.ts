@@ -28,8 +28,9 @@ export interface SpanPlan {
  * A read of one record file fixed in time (RecordFile.span): the same records read() returned
  * at that moment, read on demand in chunks of about SPAN_CHUNK_BYTES with async reads. The range
  * [from, to] is found by the index, then the bytes are parsed in order exactly like read(): a
- * record out of [from, to] is skipped, and the first record that does not check out ends the
- * read (with `step`, it is passed over and the bucket's next record taken instead).
+ * record out of [from, to] is skipped, and a record that does not check out is passed over (the
+ * read goes on at the next indexed record; with `step`, the bucket's next record is taken) and
+ * remembered by the file, so later spans neither announce nor read it.
  */
 export class RecordSpan {
 	readonly plan: SpanPlan;
