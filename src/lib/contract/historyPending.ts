@@ -7,11 +7,16 @@
  * both the dashboard server and the browser read it.
  */
 
-export type HistoryPendingState = 'requesting' | 'queued' | 'generating';
+/**
+ * `import-queued` and `importing` are the dashboard's own: the service has the day and it waits
+ * for, or is being downloaded in, this server's import slot (one import at a time).
+ */
+export type HistoryPendingState =
+	'requesting' | 'queued' | 'generating' | 'import-queued' | 'importing';
 
 export interface HistoryPending {
 	state: HistoryPendingState;
-	/** 1-based place in the service's queue (0 while generating or unknown). */
+	/** 1-based place in the service's (or this server's import) queue (0 when not queued). */
 	position: number;
 	/** Fraction of the day generated, 0..1 (0 while queued or unknown). */
 	progress: number;
@@ -21,7 +26,13 @@ export interface HistoryPending {
 	message: string;
 }
 
-const STATES: readonly HistoryPendingState[] = ['requesting', 'queued', 'generating'];
+const STATES: readonly HistoryPendingState[] = [
+	'requesting',
+	'queued',
+	'generating',
+	'import-queued',
+	'importing'
+];
 
 /**
  * The pending state of a 504 body, or undefined when the body is not one (a plain gateway

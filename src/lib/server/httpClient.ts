@@ -20,21 +20,47 @@ const PASSED_HEADERS = ['location', 'content-disposition', 'cache-control', 'ret
 
 export class UpstreamUnreachableError extends Error {}
 
-/** GET `url`; redirects are returned, not followed (a redirect could lead off the allowlist). */
+/** An answer longer than the caller's cap: refused before it is all held in memory. */
+export class UpstreamTooLargeError extends UpstreamUnreachableError {}
+
+/**
+ * The most a buffered answer may hold (the proxy's answers are JSON of a few MB at most; a day
+ * of history is downloaded as a stream by openGet instead).
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024 ** 2;
+
+/**
+ * GET `url`; redirects are returned, not followed (a redirect could lead off the allowlist). An
+ * answer over `maxBytes` is cut and rejected with UpstreamTooLargeError.
+ */
 export function httpGet(
 	url: URL,
 	headers: Record<string, string>,
-	timeoutMs: number
+	timeoutMs: number,
+	maxBytes = MAX_BUFFERED_BYTES,
+	retryStale = true
 ): Promise<UpstreamResponse> {
 	const secure = url.protocol === 'https:';
 	const lib = secure ? https : http;
 	return new Promise((resolve, reject) => {
+		let answered = false;
 		const req = lib.request(
 			url,
 			{ method: 'GET', headers, agent: secure ? httpsAgent : httpAgent, timeout: timeoutMs },
 			(res) => {
+				answered = true;
 				const chunks: Buffer[] = [];
-				res.on('data', (c: Buffer) => chunks.push(c));
+				let length = 0;
+				res.on('data', (c: Buffer) => {
+					length += c.length;
+					if (length > maxBytes) {
+						req.destroy(
+							new UpstreamTooLargeError(`the upstream answer is larger than ${maxBytes} bytes`)
+						);
+						return;
+					}
+					chunks.push(c);
+				});
 				res.on('error', (err) => reject(new UpstreamUnreachableError(err.message)));
 				res.on('end', () => {
 					// Done: the socket may go back to the pool, where this request's deadline must
@@ -58,6 +84,44 @@ export function httpGet(
 		// silent, so the whole exchange has a deadline too.
 		const timedOut = () =>
 			req.destroy(new UpstreamUnreachableError(`upstream timed out after ${timeoutMs} ms`));
+		const deadline = setTimeout(timedOut, timeoutMs);
+		req.on('close', () => clearTimeout(deadline));
+		req.on('timeout', timedOut);
+		req.on('error', (err) => {
+			// A pooled keep-alive socket the server closed while it idled fails at once: a GET on
+			// it was never answered, so it is sent again, once, on a fresh socket (Node's advice).
+			if (
+				retryStale &&
+				!answered &&
+				req.reusedSocket &&
+				(err as NodeJS.ErrnoException).code === 'ECONNRESET'
+			) {
+				resolve(httpGet(url, headers, timeoutMs, maxBytes, false));
+				return;
+			}
+			reject(
+				err instanceof UpstreamUnreachableError ? err : new UpstreamUnreachableError(err.message)
+			);
+		});
+		req.end();
+	});
+}
+
+/**
+ * GET `url` as a stream: resolves with the response once its headers are in, for the caller to
+ * read at its own pace (a download of any size held a piece at a time). The whole exchange has
+ * the `timeoutMs` deadline; a response abandoned by the caller must be destroyed by it.
+ */
+export function openGet(
+	url: URL,
+	headers: Record<string, string>,
+	timeoutMs: number
+): Promise<http.IncomingMessage> {
+	const lib = url.protocol === 'https:' ? https : http;
+	return new Promise((resolve, reject) => {
+		const req = lib.request(url, { method: 'GET', headers, timeout: timeoutMs }, resolve);
+		const timedOut = () =>
+			req.destroy(new UpstreamUnreachableError(`the download timed out after ${timeoutMs} ms`));
 		const deadline = setTimeout(timedOut, timeoutMs);
 		req.on('close', () => clearTimeout(deadline));
 		req.on('timeout', timedOut);

@@ -31,6 +31,7 @@ import { GenerationQueue, type JobPriority, type JobStatus } from './generationQ
 import { holidayName } from '../market/holidays';
 import { dayKeyOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
 import { dayFileName, readManifest, type DayManifest } from './tickerDayFiles';
+import { DEFAULT_DAY_CACHE_LIMITS, DayManifests, type DayCacheLimits } from './dayCacheLimits';
 import { writeTickerDayInProcesses } from './tickerDayProcesses';
 import { viewOf } from '../market/universe';
 import { TickerDay } from '../engine/tickerDay';
@@ -201,6 +202,8 @@ export interface HistoryStoreOptions {
 	processes?: number;
 	/** Shape of the payloads (./dayKeys.ts); default observed, as the live service. */
 	profile?: PayloadProfile;
+	/** Generated ticker-days kept on disk, least recently used removed first (dayCacheLimits). */
+	cacheLimits?: Partial<DayCacheLimits>;
 }
 
 /** First guess of engine time per contract-second before a generation was measured (ms). */
@@ -214,10 +217,14 @@ const MS_PER_CONTRACT_SECOND = 1e-3;
  */
 export class HistoryStore {
 	readonly queue: GenerationQueue;
-	/** Manifests of complete days seen (small: a few hundred bytes each). */
-	private readonly manifests = new Map<string, DayManifest>();
+	/** Manifests of complete days seen, and the on-disk cache's limits over them. */
+	private readonly manifests: DayManifests;
 
 	constructor(private readonly options: HistoryStoreOptions) {
+		this.manifests = new DayManifests(
+			join(options.dataDir, 'history', historyCacheFolder(options.seed)),
+			{ ...DEFAULT_DAY_CACHE_LIMITS, ...options.cacheLimits }
+		);
 		this.queue = new GenerationQueue({
 			concurrency: options.concurrency ?? 1,
 			msPerUnit: MS_PER_CONTRACT_SECOND
@@ -236,6 +243,7 @@ export class HistoryStore {
 				await rm(join(root, entry), { recursive: true, force: true });
 			}
 		}
+		await this.manifests.evict(new Set());
 	}
 
 	/** The folder of one ticker-day's files (the documented profile's days are kept apart). */
@@ -370,15 +378,8 @@ export class HistoryStore {
 		const cached = this.manifests.get(key);
 		if (cached) return cached;
 		const manifest = await readManifest(this.dayDir(ticker, date), this.profile);
-		if (manifest) this.remember(key, manifest);
+		if (manifest) await this.manifests.remember(key, this.dayDir(ticker, date), manifest);
 		return manifest;
-	}
-
-	private remember(key: string, manifest: DayManifest): void {
-		this.manifests.delete(key);
-		this.manifests.set(key, manifest);
-		while (this.manifests.size > 2000)
-			this.manifests.delete(this.manifests.keys().next().value as string);
 	}
 
 	/** Work units of a ticker-day, for the queue's estimates. */
@@ -433,7 +434,9 @@ export class HistoryStore {
 				},
 				{ processes: this.options.processes ?? 1 }
 			);
-			this.remember(`${ticker}|${date}`, manifest);
+			const dir = this.dayDir(ticker, date);
+			await this.manifests.remember(`${ticker}|${date}`, dir, manifest);
+			await this.manifests.evict(new Set([dir]));
 			return manifest;
 		} catch (err) {
 			if (err instanceof HistoryUnavailableError) throw err;

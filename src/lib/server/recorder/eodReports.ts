@@ -7,11 +7,14 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { gunzipSync } from 'node:zlib';
-import { unzipSync } from 'fflate';
-import { feedOfRoute, feedStream } from '../../contract/feeds';
-import { isRecordedDay, type SessionRecorder } from './sessionRecorder';
-import { snapshotRecords } from './snapshotRecords';
+import { DEFAULT_IMPORT_MAX_BYTES } from './historyImport';
+import { ImportQueueFullError, importQueue } from './importQueue';
+import { EodError, ReportMembers, type OpenedReport } from './reportMembers';
+import type { SessionRecorder } from './sessionRecorder';
+import { formatBytes, loopTurns } from './snapshotRecords';
+
+/** Bytes of the zip handed to the unzipper at a time. */
+const SLICE_BYTES = 16 * 1024;
 
 export interface EodTarget {
 	baseUrl: string;
@@ -36,76 +39,81 @@ export function eodDownload(target: EodTarget, ticker: string): Promise<Incoming
 	});
 }
 
-async function readAll(res: IncomingMessage): Promise<Buffer> {
+/** The start of an error answer (at most 64 KB: an error body is a sentence of JSON). */
+async function readHead(res: IncomingMessage): Promise<string> {
 	const chunks: Buffer[] = [];
-	for await (const c of res) chunks.push(c as Buffer);
-	return Buffer.concat(chunks);
-}
-
-export class EodError extends Error {
-	constructor(
-		readonly status: number,
-		message: string
-	) {
-		super(message);
+	let length = 0;
+	for await (const c of res) {
+		chunks.push(c as Buffer);
+		length += (c as Buffer).length;
+		if (length >= 64 * 1024) break;
 	}
+	return Buffer.concat(chunks).toString('utf8');
 }
 
-export interface OpenedReport {
-	day: string;
-	/** Streams filed (`classic_gex_full`, ...), with their calculation counts. */
-	streams: { stream: string; records: number }[];
-}
+export { EodError, type OpenedReport } from './reportMembers';
 
-/** `SPX/classic/gex_full/2026-11-18_....json.gz`: the feed's route, then its day. */
-const MEMBER =
-	/^([A-Z0-9_]+\/(?:classic|state|orderflow)\/[a-z0-9_]+)\/(\d{4}-\d{2}-\d{2})_[^/]+\.json\.gz$/;
-
-/** Downloads the report and files every member under its day; members already filed stay. */
-export async function openEodReport(
+/**
+ * Downloads the report and files every member under its day; members already filed stay. The
+ * zip is read as it arrives (fflate's streaming Unzip and Gunzip), each member filed aside and
+ * moved into place once complete (DayImport), so memory holds one piece of the download, never
+ * the file: a report over `maxBytes`, or a member whose JSON is, fails with nothing of the
+ * unfinished member kept. Runs in the dashboard's import queue, one import at a time.
+ */
+export function openEodReport(
 	target: EodTarget,
 	recorder: SessionRecorder,
-	ticker: string
+	ticker: string,
+	maxBytes = DEFAULT_IMPORT_MAX_BYTES
+): Promise<OpenedReport> {
+	return importQueue()
+		.run(`eod/${ticker}`, () => openNow(target, recorder, ticker, maxBytes))
+		.catch((e: unknown) => {
+			if (e instanceof ImportQueueFullError)
+				throw new EodError(503, `This server is busy: ${e.message}`);
+			throw e;
+		});
+}
+
+async function openNow(
+	target: EodTarget,
+	recorder: SessionRecorder,
+	ticker: string,
+	maxBytes: number
 ): Promise<OpenedReport> {
 	const res = await eodDownload(target, ticker);
-	const body = await readAll(res);
-	if (res.statusCode !== 200) {
-		let message = `the service answered ${res.statusCode}`;
-		try {
-			message = (JSON.parse(body.toString('utf8')) as { error?: string }).error ?? message;
-		} catch {
-			// not JSON
-		}
-		throw new EodError(res.statusCode ?? 502, message);
-	}
-	let members: Record<string, Uint8Array>;
+	const members = new ReportMembers(recorder, ticker, maxBytes);
 	try {
-		members = unzipSync(body);
-	} catch (e) {
-		throw new EodError(502, `The EOD report is not a zip: ${(e as Error).message}`);
-	}
-	let day: string | undefined;
-	const streams: OpenedReport['streams'] = [];
-	for (const [name, data] of Object.entries(members)) {
-		const m = MEMBER.exec(name);
-		const feed = m ? feedOfRoute(m[1]) : undefined;
-		if (!m || !feed || feed.ticker !== ticker || !isRecordedDay(m[2])) continue;
-		day = m[2];
-		const stream = feedStream(feed);
-		const existing = recorder.count(day, ticker, stream);
-		if (existing > 0) {
-			streams.push({ stream, records: existing });
-			continue;
+		if (res.statusCode !== 200) {
+			let message = `the service answered ${res.statusCode}`;
+			try {
+				message = (JSON.parse(await readHead(res)) as { error?: string }).error ?? message;
+			} catch {
+				// not JSON
+			}
+			throw new EodError(res.statusCode ?? 502, message);
 		}
-		let records;
-		try {
-			records = await snapshotRecords(gunzipSync(data).toString('utf8'));
-		} catch (e) {
-			throw new EodError(502, `The report's ${stream} is not a JSON list: ${(e as Error).message}`);
+		let received = 0;
+		const turn = loopTurns();
+		for await (const chunk of res) {
+			received += (chunk as Buffer).length;
+			if (received > maxBytes) {
+				throw new EodError(
+					413,
+					`The EOD report is larger than the ${formatBytes(maxBytes)} import limit.`
+				);
+			}
+			// In slices, each a few hundred records at most, with turns of the event loop between.
+			for (let at = 0; at < (chunk as Buffer).length; at += SLICE_BYTES) {
+				members.push((chunk as Buffer).subarray(at, at + SLICE_BYTES), false);
+				await turn();
+			}
 		}
-		recorder.import(day, ticker, stream, records);
-		streams.push({ stream, records: records.length });
+		if (!res.complete) throw new EodError(502, 'The EOD report download was cut short.');
+		members.push(new Uint8Array(0), true);
+		return members.opened();
+	} finally {
+		members.abandon();
+		res.destroy();
 	}
-	if (!day) throw new EodError(502, 'The EOD report holds no member for this ticker.');
-	return { day, streams: streams.sort((a, b) => a.stream.localeCompare(b.stream)) };
 }

@@ -12,10 +12,18 @@ import {
 	parseRetryAfter,
 	type HistoryPending
 } from '../../contract/historyPending';
-import { httpGet } from '../httpClient';
+import type { IncomingMessage } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { openGet } from '../httpClient';
 import type { UpstreamProxy } from '../proxy';
+import {
+	ImportAbandonedError,
+	ImportQueueFullError,
+	importQueue,
+	type ImportStatus
+} from './importQueue';
 import type { SessionRecorder } from './sessionRecorder';
-import { snapshotRecords } from './snapshotRecords';
+import { loopTurns, SnapshotFiler, SnapshotTooLargeError } from './snapshotRecords';
 
 export class HistoryImportError extends Error {
 	constructor(
@@ -34,8 +42,13 @@ export interface HistoryImportDeps {
 	recorder: SessionRecorder;
 	proxy: Pick<UpstreamProxy, 'handle'>;
 	userAgent: string;
-	get?: typeof httpGet;
+	/** Most JSON one day of one stream may hold (default DEFAULT_IMPORT_MAX_BYTES). */
+	maxBytes?: number;
 }
+
+/** The default cap of one imported day of one stream, as JSON (a full SPX day is ~300 MB). */
+export const DEFAULT_IMPORT_MAX_BYTES = 1024 ** 3;
+const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 const inFlight = new Map<string, Promise<number>>();
 
@@ -156,6 +169,9 @@ export async function historyDayStatus(
 	} finally {
 		clearTimeout(timer);
 	}
+	// Waiting for this server's import slot, or downloading: where it stands.
+	const slot = importQueue().status(key);
+	if (slot) return { ready: false, pending: slotPending(slot), retryAfter: REQUESTING_RETRY_S };
 	// Still waiting for the service's answer: what it said last time, else that it was asked.
 	const latest = pendingNotes.get(key);
 	return {
@@ -210,25 +226,100 @@ async function run(
 	if (!url || !/^https?:\/\//.test(url)) {
 		throw new HistoryImportError(502, 'The service gave no download link.');
 	}
-	const file = await (deps.get ?? httpGet)(
-		new URL(url),
-		{ 'user-agent': deps.userAgent, accept: 'application/json' },
-		120_000
-	);
-	if (file.status !== 200) {
-		throw new HistoryImportError(502, `The history download answered ${file.status}.`);
-	}
-	let records;
+	// The service has the day: the download waits for a free import slot (importQueue).
 	try {
-		records = await snapshotRecords(file.body.toString('utf8'));
-	} catch (e) {
-		throw new HistoryImportError(
-			502,
-			`The history file is not a JSON list: ${(e as Error).message}`
+		return await importQueue().run(`${ticker}/${stream}/${day}`, (progress) =>
+			download(deps, new URL(url), { ticker, stream, day }, progress)
 		);
+	} catch (e) {
+		if (e instanceof ImportQueueFullError || e instanceof ImportAbandonedError) {
+			throw new HistoryImportError(503, `This server is busy importing: ${e.message}.`);
+		}
+		throw e;
 	}
-	if (records.length === 0)
-		throw new HistoryImportError(404, `The service has no ${stream} for ${day}.`);
-	deps.recorder.import(day, ticker, stream, records);
-	return records.length;
+}
+
+/** The page's progress note of an import waiting for, or holding, this server's slot. */
+function slotPending(slot: ImportStatus): HistoryPending {
+	return slot.state === 'queued'
+		? {
+				state: 'import-queued',
+				position: slot.position,
+				progress: 0,
+				etaSeconds: null,
+				message: `Waiting for ${slot.position} import${slot.position === 1 ? '' : 's'} ahead on this server.`
+			}
+		: {
+				state: 'importing',
+				position: 0,
+				progress: slot.progress,
+				etaSeconds: null,
+				message: `Downloading the day from the service: ${Math.floor(slot.progress * 100)}%.`
+			};
+}
+
+/**
+ * Downloads the day file (gzip-encoded when the server offers it) and files it as it arrives,
+ * aside until complete (DayImport): a failure or a file over the cap leaves nothing behind.
+ */
+async function download(
+	deps: HistoryImportDeps,
+	url: URL,
+	{ ticker, stream, day }: { ticker: string; stream: string; day: string },
+	progress: (fraction: number) => void
+): Promise<number> {
+	const draft = deps.recorder.beginImport(day, ticker, stream);
+	if (!draft) return deps.recorder.count(day, ticker, stream);
+	let res: IncomingMessage | undefined;
+	try {
+		res = await openGet(
+			url,
+			{ 'user-agent': deps.userAgent, accept: 'application/json', 'accept-encoding': 'gzip' },
+			DOWNLOAD_TIMEOUT_MS
+		);
+		if (res.statusCode !== 200) {
+			throw new HistoryImportError(502, `The history download answered ${res.statusCode}.`);
+		}
+		const total = Number(res.headers['content-length']) || 0;
+		const gzipped = /^\s*gzip\s*$/i.test(res.headers['content-encoding'] ?? '');
+		const filer = new SnapshotFiler(draft, deps.maxBytes ?? DEFAULT_IMPORT_MAX_BYTES);
+		let received = 0;
+		const count = (n: number) => {
+			received += n;
+			if (total > 0) progress(received / total);
+		};
+		const source = gzipped ? gunzipped(res, count) : res;
+		const turn = loopTurns();
+		for await (const piece of source) {
+			if (!gzipped) count((piece as Buffer).length);
+			filer.push(piece as Buffer);
+			await turn();
+		}
+		if (!res.complete) throw new Error('the download was cut short');
+		const records = filer.end();
+		if (records === 0)
+			throw new HistoryImportError(404, `The service has no ${stream} for ${day}.`);
+		deps.recorder.commitImport(day, draft);
+		return deps.recorder.count(day, ticker, stream);
+	} catch (e) {
+		draft.abort();
+		if (e instanceof HistoryImportError) throw e;
+		if (e instanceof SnapshotTooLargeError) throw new HistoryImportError(413, e.message);
+		if (e instanceof SyntaxError)
+			throw new HistoryImportError(502, `The history file is not a JSON list: ${e.message}`);
+		throw new HistoryImportError(502, `The history download failed: ${(e as Error).message}`);
+	} finally {
+		res?.destroy();
+	}
+}
+
+/** The response's body gunzipped, counting the bytes received; a broken response ends it. */
+function gunzipped(res: IncomingMessage, count: (n: number) => void): AsyncIterable<unknown> {
+	const gunzip = createGunzip();
+	res.on('data', (c: Buffer) => count(c.length));
+	res.on('error', (err) => gunzip.destroy(err));
+	res.on('close', () => {
+		if (!res.complete) gunzip.destroy(new Error('the download was cut short'));
+	});
+	return res.pipe(gunzip);
 }

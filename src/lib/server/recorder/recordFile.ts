@@ -9,9 +9,12 @@
  *   index <stream>.idx : one [f64 data time][f64 record offset] per record (little endian)
  *
  * A record is written with one write() call, then its index entry. After a kill -9 the tail of
- * either file can be torn: open() keeps every index entry whose record checks out, scans the
- * data file from there, truncates a torn record (bad magic, short, crc mismatch) and re-creates
- * the missing index entries. Nothing before the first bad byte is ever lost.
+ * either file can be torn: open() keeps the index entries it can trust (increasing offsets
+ * inside the data), scans the data file from the last of them, re-creates the missing entries
+ * and truncates a torn tail (bad magic, short, crc mismatch with nothing good after it). A
+ * corrupt stretch inside the data (a flipped byte) is passed over, not cut: the scan
+ * resynchronises on the next record that checks out, and reads go on at the next indexed
+ * record, so one bad byte costs one record, never the rest of the day.
  *
  * Reads: read() for small synchronous reads; span() for a whole day served to a client, read
  * later in bounded chunks with async reads (RecordSpan) so the event loop never stalls on it.
@@ -25,30 +28,35 @@ import {
 	readSync,
 	writeSync
 } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { crc32 } from 'node:zlib';
+import {
+	checksum,
+	encodeHeader,
+	indexPathOf,
+	MAX_RECORD_PAYLOAD,
+	nextGoodRecord,
+	parseRecord,
+	RECORD_HEADER_BYTES,
+	RECORD_MAGIC,
+	type RecordKind,
+	type StoredRecord
+} from './recordFormat';
+import { RecordSpan } from './recordSpan';
 
-export const RECORD_MAGIC = 0xa7;
-export const RECORD_HEADER_BYTES = 28;
+export {
+	checksum,
+	encodeHeader,
+	indexPathOf,
+	MAX_RECORD_PAYLOAD,
+	parseRecord,
+	RECORD_HEADER_BYTES,
+	RECORD_MAGIC,
+	RecordKind,
+	type StoredRecord
+} from './recordFormat';
+export { RecordSpan, SPAN_CHUNK_BYTES, type SpanPlan } from './recordSpan';
+
 const INDEX_ENTRY_BYTES = 16;
-/** A single record larger than this is corrupt (the wire's own frame bound is 4 MiB). */
-export const MAX_RECORD_PAYLOAD = 16 * 1024 * 1024;
-
-/** What a record holds: a stream frame's Any bytes, or a polled JSON snapshot, gzipped. */
-export const enum RecordKind {
-	StreamAny = 1,
-	SnapshotGzipJson = 2
-}
-
-export interface StoredRecord {
-	kind: RecordKind;
-	/** Data time of the record (unix seconds, from the frame or snapshot itself). */
-	timestamp: number;
-	/** Server wall clock when it arrived (unix ms). */
-	receivedAt: number;
-	payload: Buffer;
-}
 
 export interface Recovery {
 	records: number;
@@ -56,47 +64,8 @@ export interface Recovery {
 	truncatedBytes: number;
 	/** Index entries re-created from the data file. */
 	reindexed: number;
-}
-
-function encodeHeader(kind: RecordKind, length: number, timestamp: number, receivedAt: number) {
-	const h = Buffer.alloc(RECORD_HEADER_BYTES);
-	h[0] = RECORD_MAGIC;
-	h[1] = kind;
-	h.writeUInt32LE(length, 4);
-	h.writeDoubleLE(timestamp, 8);
-	h.writeDoubleLE(receivedAt, 16);
-	return h;
-}
-
-function checksum(header: Buffer, payload: Buffer): number {
-	return crc32(payload, crc32(header.subarray(0, 24)));
-}
-
-/** Parses the record at `at` of `buf`; undefined when it is torn or corrupt. */
-export function parseRecord(
-	buf: Buffer,
-	at: number
-): { record: StoredRecord; next: number } | undefined {
-	if (at + RECORD_HEADER_BYTES > buf.length) return undefined;
-	if (buf[at] !== RECORD_MAGIC) return undefined;
-	const kind = buf[at + 1];
-	if (kind !== RecordKind.StreamAny && kind !== RecordKind.SnapshotGzipJson) return undefined;
-	const length = buf.readUInt32LE(at + 4);
-	if (length > MAX_RECORD_PAYLOAD) return undefined;
-	const end = at + RECORD_HEADER_BYTES + length;
-	if (end > buf.length) return undefined;
-	const header = buf.subarray(at, at + RECORD_HEADER_BYTES);
-	const payload = buf.subarray(at + RECORD_HEADER_BYTES, end);
-	if (checksum(header, payload) !== header.readUInt32LE(24)) return undefined;
-	return {
-		record: {
-			kind,
-			timestamp: header.readDoubleLE(8),
-			receivedAt: header.readDoubleLE(16),
-			payload
-		},
-		next: end
-	};
+	/** Corrupt stretches passed over inside the data (a flipped byte): the records around stay. */
+	skipped: number;
 }
 
 function readAt(fd: number, position: number, length: number): Buffer {
@@ -136,6 +105,18 @@ class TimeIndex {
 		this.length++;
 	}
 
+	/** First entry whose offset is >= `offset` (offsets strictly increase). */
+	offsetAtOrAfter(offset: number): number {
+		let lo = 0;
+		let hi = this.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.offsets[mid] < offset) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+
 	/** First entry whose key is >= t. */
 	lowerBound(t: number): number {
 		let lo = 0;
@@ -163,6 +144,8 @@ class TimeIndex {
 
 export class RecordFile {
 	private readonly index = new TimeIndex();
+	/** Index positions of records a read found corrupt (left out of every later span). */
+	private readonly bad = new Set<number>();
 	private dataSize = 0;
 	private closed = false;
 	/** Server wall clock of the last append (to close idle files). */
@@ -181,11 +164,13 @@ export class RecordFile {
 
 	/** Opens (creating) `<path>` and `<path minus .rec>.idx`, repairing a torn tail. */
 	static open(path: string): RecordFile {
-		mkdirSync(dirname(path), { recursive: true });
-		const dataFd = openSync(path, 'a+');
+		// Recordings are the account's data: readable by this user only (folders made here 0700,
+		// files 0600; a folder that already exists is the recorder's to tighten, see ensurePrivate).
+		mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+		const dataFd = openSync(path, 'a+', 0o600);
 		let indexFd: number;
 		try {
-			indexFd = openSync(indexPathOf(path), 'a+');
+			indexFd = openSync(indexPathOf(path), 'a+', 0o600);
 		} catch (e) {
 			closeSync(dataFd);
 			throw e;
@@ -239,14 +224,24 @@ export class RecordFile {
 		}
 		const tail = readAt(this.dataFd, scanFrom, dataLength - scanFrom);
 		let at = 0;
+		let end = 0;
+		let skipped = 0;
 		const found: { time: number; offset: number }[] = [];
 		for (;;) {
 			const parsed = parseRecord(tail, at);
-			if (!parsed) break;
-			found.push({ time: parsed.record.timestamp, offset: scanFrom + at });
-			at = parsed.next;
+			if (parsed) {
+				found.push({ time: parsed.record.timestamp, offset: scanFrom + at });
+				at = end = parsed.next;
+				continue;
+			}
+			// A bad record: a torn tail if nothing good follows (cut below), else a corrupt
+			// stretch (a flipped byte) passed over, never indexed, so the rest of the day stays.
+			const next = nextGoodRecord(tail, at + 1);
+			if (next === undefined) break;
+			skipped++;
+			at = next;
 		}
-		const goodEnd = scanFrom + at;
+		const goodEnd = scanFrom + end;
 		const truncatedBytes = dataLength - goodEnd;
 		if (truncatedBytes > 0) ftruncateSync(this.dataFd, goodEnd);
 		this.dataSize = goodEnd;
@@ -264,32 +259,55 @@ export class RecordFile {
 		return {
 			records: this.index.length,
 			truncatedBytes,
-			reindexed: Math.max(0, this.index.length - entries)
+			reindexed: Math.max(0, this.index.length - entries),
+			skipped
 		};
 	}
 
 	/** Appends one record (synchronously handed to the OS: a process kill loses nothing). */
 	append(kind: RecordKind, timestamp: number, receivedAt: number, payload: Uint8Array): void {
+		this.appendAll([{ kind, timestamp, receivedAt, payload }]);
+	}
+
+	/**
+	 * Appends records in two writes (data, then index) instead of two per record: an import
+	 * files hundreds of thousands of records, and the syscalls were a third of its time.
+	 */
+	appendAll(
+		records: readonly {
+			kind: RecordKind;
+			timestamp: number;
+			receivedAt: number;
+			payload: Uint8Array;
+		}[]
+	): void {
 		if (this.closed) throw new Error(`${this.path} is closed`);
-		if (payload.length > MAX_RECORD_PAYLOAD) {
-			throw new RangeError(`record of ${payload.length} bytes exceeds ${MAX_RECORD_PAYLOAD}`);
-		}
-		// (Node's crc32 of a zero-length view of an empty ArrayBuffer is 0, not the seed: use a
-		// plain empty Buffer.)
-		const body =
-			payload.length === 0
-				? Buffer.alloc(0)
-				: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-		const header = encodeHeader(kind, body.length, timestamp, receivedAt);
-		header.writeUInt32LE(checksum(header, body), 24);
-		const offset = this.dataSize;
-		writeSync(this.dataFd, Buffer.concat([header, body]));
-		this.dataSize += RECORD_HEADER_BYTES + body.length;
-		const entry = Buffer.allocUnsafe(INDEX_ENTRY_BYTES);
-		entry.writeDoubleLE(timestamp, 0);
-		entry.writeDoubleLE(offset, 8);
-		writeSync(this.indexFd, entry);
-		this.index.push(timestamp, offset);
+		const parts: Buffer[] = [];
+		const entries = Buffer.allocUnsafe(records.length * INDEX_ENTRY_BYTES);
+		let offset = this.dataSize;
+		records.forEach(({ kind, timestamp, receivedAt, payload }, i) => {
+			if (payload.length > MAX_RECORD_PAYLOAD) {
+				throw new RangeError(`record of ${payload.length} bytes exceeds ${MAX_RECORD_PAYLOAD}`);
+			}
+			// (Node's crc32 of a zero-length view of an empty ArrayBuffer is 0, not the seed: use
+			// a plain empty Buffer.)
+			const body =
+				payload.length === 0
+					? Buffer.alloc(0)
+					: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+			const header = encodeHeader(kind, body.length, timestamp, receivedAt);
+			header.writeUInt32LE(checksum(header, body), 24);
+			parts.push(header, body);
+			entries.writeDoubleLE(timestamp, i * INDEX_ENTRY_BYTES);
+			entries.writeDoubleLE(offset, i * INDEX_ENTRY_BYTES + 8);
+			offset += RECORD_HEADER_BYTES + body.length;
+		});
+		writeSync(this.dataFd, Buffer.concat(parts));
+		writeSync(this.indexFd, entries);
+		records.forEach((r, i) =>
+			this.index.push(r.timestamp, entries.readDoubleLE(i * INDEX_ENTRY_BYTES + 8))
+		);
+		this.dataSize = offset;
 		this.lastWriteAt = Date.now();
 	}
 
@@ -312,7 +330,14 @@ export class RecordFile {
 		let at = 0;
 		while (at < buf.length) {
 			const parsed = parseRecord(buf, at);
-			if (!parsed) break;
+			if (!parsed) {
+				// A record that does not check out (a flipped byte) is passed over: the index says
+				// where the next one starts.
+				const next = this.badAt(start + at);
+				if (next === undefined || next >= end) break;
+				at = next - start;
+				continue;
+			}
 			// Copy out of the shared read buffer only what is kept.
 			if (parsed.record.timestamp >= from && parsed.record.timestamp <= to) out.push(parsed.record);
 			at = parsed.next;
@@ -339,8 +364,22 @@ export class RecordFile {
 			from,
 			to,
 			step,
-			arrivalAt: (i) => this.arrivalAt(i)
+			arrivalAt: (i) => this.arrivalAt(i),
+			bad: this.bad,
+			badAt: (offset) => this.badAt(offset)
 		});
+	}
+
+	/**
+	 * A read found the record at data offset `offset` corrupt: it is remembered (when it is an
+	 * indexed record) so later spans neither announce nor look for it; returns the offset of the
+	 * next indexed record, where the read goes on.
+	 */
+	badAt(offset: number): number | undefined {
+		const i = this.index.offsetAtOrAfter(offset);
+		if (i < this.index.length && this.index.offsets[i] === offset) this.bad.add(i);
+		const next = i < this.index.length && this.index.offsets[i] === offset ? i + 1 : i;
+		return next < this.index.length ? this.index.offsets[next] : undefined;
 	}
 
 	/** Server arrival stamp of the record at index position `i` (its header only, 24 bytes). */
@@ -365,7 +404,10 @@ export class RecordFile {
 			if (t < from || t > to || Math.floor(t / step) === bucket) continue;
 			const end = i + 1 < this.index.length ? offsets[i + 1] : this.dataSize;
 			const parsed = parseRecord(readAt(this.dataFd, offsets[i], end - offsets[i]), 0);
-			if (!parsed) continue;
+			if (!parsed) {
+				this.badAt(offsets[i]);
+				continue;
+			}
 			bucket = Math.floor(t / step);
 			out.push(parsed.record);
 		}
@@ -378,175 +420,4 @@ export class RecordFile {
 		closeSync(this.dataFd);
 		closeSync(this.indexFd);
 	}
-}
-
-/** Bytes a streamed read reads at a time (one chunk in flight per reader). */
-export const SPAN_CHUNK_BYTES = 256 * 1024;
-
-/** What a RecordSpan the index says it holds, before a byte of it is read. */
-export interface SpanPlan {
-	/** Records the read returns (every one of them checked out when it was written). */
-	count: number;
-	/** Index positions of the first and last of them (-1 when none). */
-	first: number;
-	last: number;
-}
-
-/**
- * A read of one record file fixed in time (RecordFile.span): the same records read() returned
- * at that moment, read on demand in chunks of about SPAN_CHUNK_BYTES with async reads. The range
- * [from, to] is found by the index, then the bytes are parsed in order exactly like read(): a
- * record out of [from, to] is skipped, and the first record that does not check out ends the
- * read (with `step`, it is passed over and the bucket's next record taken instead).
- */
-export class RecordSpan {
-	readonly plan: SpanPlan;
-
-	constructor(
-		readonly path: string,
-		private readonly times: Float64Array,
-		private readonly offsets: Float64Array,
-		/** Index entries when the span was taken. */
-		private readonly length: number,
-		private readonly at: {
-			dataEnd: number;
-			i0: number;
-			i1: number;
-			from: number;
-			to: number;
-			step: number;
-			arrivalAt: (i: number) => number | undefined;
-		}
-	) {
-		this.plan = this.planned();
-	}
-
-	/** Arrival stamp (unix ms) of the record at index position `i`, read from its header now. */
-	arrivalAt(i: number): number | undefined {
-		return i < 0 ? undefined : this.at.arrivalAt(i);
-	}
-
-	timeAt(i: number): number | undefined {
-		return i < 0 ? undefined : this.times[i];
-	}
-
-	private planned(): SpanPlan {
-		const { i0, i1, from, to, step } = this.at;
-		const plan: SpanPlan = { count: 0, first: -1, last: -1 };
-		let bucket = Number.NaN;
-		for (let i = i0; i < i1; i++) {
-			const t = this.times[i];
-			if (t < from || t > to) continue;
-			if (step > 1) {
-				if (Math.floor(t / step) === bucket) continue;
-				bucket = Math.floor(t / step);
-			}
-			if (plan.count++ === 0) plan.first = i;
-			plan.last = i;
-		}
-		return plan;
-	}
-
-	/** Where the record at index position `i` ends (the next one's offset, or the data's end). */
-	private endOf(i: number): number {
-		return i + 1 < this.length ? this.offsets[i + 1] : this.at.dataEnd;
-	}
-
-	/**
-	 * The records in order, a chunk at a time (payloads are views into that chunk's buffer).
-	 * The file is opened on the first chunk and closed when the last is taken, when the caller
-	 * stops early (return(), as for await does on break) or on an error: an abandoned read holds
-	 * no descriptor.
-	 */
-	async *chunks(chunkBytes = SPAN_CHUNK_BYTES): AsyncGenerator<StoredRecord[]> {
-		if (this.plan.count === 0) return;
-		const file = await open(this.path, 'r');
-		try {
-			if (this.at.step > 1) yield* this.thinned(file, chunkBytes);
-			else yield* this.sequential(file, chunkBytes);
-		} finally {
-			await file.close();
-		}
-	}
-
-	private async *sequential(
-		file: import('node:fs/promises').FileHandle,
-		chunkBytes: number
-	): AsyncGenerator<StoredRecord[]> {
-		const { i0, i1, from, to } = this.at;
-		let position = this.offsets[i0];
-		const end = i1 < this.length ? this.offsets[i1] : this.at.dataEnd;
-		// Bytes of a record cut by the previous chunk's end, carried into the next read.
-		let carry = Buffer.alloc(0);
-		while (position < end) {
-			// A record longer than a chunk is read whole: as much as its header says it needs.
-			let want = Math.min(chunkBytes, end - position);
-			if (carry.length >= RECORD_HEADER_BYTES) {
-				const need = RECORD_HEADER_BYTES + carry.readUInt32LE(4) - carry.length;
-				want = Math.min(Math.max(want, need), end - position);
-			}
-			const piece = Buffer.allocUnsafe(want);
-			const { bytesRead } = await file.read(piece, 0, want, position);
-			if (bytesRead === 0) return;
-			position += bytesRead;
-			const buf =
-				carry.length > 0
-					? Buffer.concat([carry, piece.subarray(0, bytesRead)])
-					: piece.subarray(0, bytesRead);
-			const out: StoredRecord[] = [];
-			let at = 0;
-			while (at < buf.length) {
-				const parsed = parseRecord(buf, at);
-				if (!parsed) break;
-				if (parsed.record.timestamp >= from && parsed.record.timestamp <= to)
-					out.push(parsed.record);
-				at = parsed.next;
-			}
-			carry = buf.subarray(at);
-			if (out.length > 0) yield out;
-			// What is left either waits for more bytes (a record cut by this read) or is bad: read()
-			// stops at the first record that does not check out, and so does this.
-			if (carry.length > 0 && (position >= end || !isCut(carry))) return;
-		}
-	}
-
-	private async *thinned(
-		file: import('node:fs/promises').FileHandle,
-		chunkBytes: number
-	): AsyncGenerator<StoredRecord[]> {
-		const { i0, i1, from, to, step } = this.at;
-		let out: StoredRecord[] = [];
-		let bytes = 0;
-		let bucket = Number.NaN;
-		for (let i = i0; i < i1; i++) {
-			const t = this.times[i];
-			if (t < from || t > to || Math.floor(t / step) === bucket) continue;
-			const length = this.endOf(i) - this.offsets[i];
-			const buf = Buffer.allocUnsafe(length);
-			const { bytesRead } = await file.read(buf, 0, length, this.offsets[i]);
-			const parsed = parseRecord(buf.subarray(0, bytesRead), 0);
-			if (!parsed) continue;
-			bucket = Math.floor(t / step);
-			out.push(parsed.record);
-			bytes += length;
-			if (bytes >= chunkBytes) {
-				yield out;
-				out = [];
-				bytes = 0;
-			}
-		}
-		if (out.length > 0) yield out;
-	}
-}
-
-/** Whether `rest` (what a chunk left unparsed) is the start of a good record cut short. */
-function isCut(rest: Buffer): boolean {
-	if (rest.length < RECORD_HEADER_BYTES) return rest[0] === RECORD_MAGIC;
-	if (rest[0] !== RECORD_MAGIC) return false;
-	const length = rest.readUInt32LE(4);
-	return length <= MAX_RECORD_PAYLOAD && RECORD_HEADER_BYTES + length > rest.length;
-}
-
-export function indexPathOf(dataPath: string): string {
-	return dataPath.replace(/\.rec$/, '') + '.idx';
 }

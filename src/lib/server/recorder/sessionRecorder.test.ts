@@ -3,7 +3,7 @@
  * snapshots kept once per calculation, retention by days and bytes, and the backfill answer
  * (ranges, thinning, refusals) decoding back to the recorded updates.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { encodeFrame, initWireEncoder } from '../../wire/encode';
 import { UpdateTap } from '../updates/tap';
 import { answerBytes, backfillResponse, recordedDaysResponse } from './backfillResponse';
 import { streamOfGroup } from '../../contract/feeds';
+import { RecordKind } from './recordFile';
 import { SessionRecorder } from './sessionRecorder';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
@@ -187,5 +188,73 @@ describe('SessionRecorder', () => {
 		publishGex(OPEN + 4 * 86_400 + 60);
 		expect(recorder.counters.records).toBe(before + 1);
 		expect(recorder.days()).toEqual(['2026-11-27']);
+	});
+
+	it('holds a realistic byte cap after every import: the oldest days go, the day being written stays', () => {
+		recorder.close();
+		const MB = 1024 ** 2;
+		recorder = new SessionRecorder({ root: dir, maxBytes: 64 * MB });
+		recorder.attach(tap);
+		publishGex(OPEN + 10 * 86_400); // 2026-12-03: the day being written
+		const importDay = (day: string, mb: number) => {
+			const draft = recorder.beginImport(day, 'SPX', 'classic_gex_full')!;
+			for (let i = 0; i < mb; i++)
+				draft.append(RecordKind.SnapshotGzipJson, i, Buffer.alloc(MB - 44, i));
+			recorder.commitImport(day, draft);
+		};
+		importDay('2026-11-16', 20);
+		importDay('2026-11-17', 20);
+		importDay('2026-11-18', 20);
+		expect(recorder.days()).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-12-03']);
+		// 80 MB > 64 MB: the oldest goes, and only it (each day's own size comes off the total).
+		importDay('2026-11-19', 20);
+		expect(recorder.days()).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-12-03']);
+		// A day bigger than the cap on its own: every other day goes but the one being written,
+		// and the one just imported (its viewer is waiting for it).
+		importDay('2026-11-20', 70);
+		expect(recorder.days()).toEqual(['2026-11-20', '2026-12-03']);
+		expect(recorder.read('2026-12-03', 'SPX', 'classic_gex_full')).toHaveLength(1);
+	});
+
+	it('holds the retention on a timer too, not only when the recorded day changes', async () => {
+		for (const d of [0, 1, 2]) publishGex(OPEN + d * 86_400);
+		recorder.close();
+		// Three days on disk, a one-day limit, and nothing written: only the timer can apply it.
+		recorder = new SessionRecorder({ root: dir, retentionDays: 1, retentionEveryMs: 50 });
+		recorder.attach(tap);
+		expect(recorder.days()).toHaveLength(3);
+		await new Promise((r) => setTimeout(r, 300));
+		expect(recorder.days()).toEqual(['2026-11-25']);
+	});
+
+	it('leaves nothing of an import that is aborted, and never overwrites a stream', () => {
+		publishGex(OPEN);
+		expect(recorder.beginImport('2026-11-23', 'SPX', 'classic_gex_full')).toBeUndefined();
+		const draft = recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
+		draft.append(RecordKind.SnapshotGzipJson, 1, Buffer.from('x'));
+		expect(recorder.has('2026-11-20', 'SPX', 'classic_gex_full')).toBe(false);
+		draft.abort();
+		expect(readdirSync(dir).sort()).toEqual(['2026-11-23']);
+	});
+
+	it('writes recordings 0600 in folders 0700, and tightens a recordings folder made 0755', () => {
+		recorder.close();
+		const root = join(dir, 'recordings');
+		mkdirSync(root, { mode: 0o755 });
+		chmodSync(root, 0o755);
+		recorder = new SessionRecorder({ root });
+		recorder.attach(tap);
+		publishGex(OPEN);
+		const mode = (p: string) => statSync(p).mode & 0o777;
+		expect(mode(root)).toBe(0o700);
+		expect(mode(join(root, '2026-11-23'))).toBe(0o700);
+		expect(mode(join(root, '2026-11-23', 'SPX'))).toBe(0o700);
+		expect(mode(join(root, '2026-11-23', 'SPX', 'classic_gex_full.rec'))).toBe(0o600);
+		expect(mode(join(root, '2026-11-23', 'SPX', 'classic_gex_full.idx'))).toBe(0o600);
+		const draft = recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
+		draft.append(RecordKind.SnapshotGzipJson, 1, Buffer.from('x'));
+		recorder.commitImport('2026-11-20', draft);
+		expect(mode(join(root, '2026-11-20'))).toBe(0o700);
+		expect(mode(join(root, '2026-11-20', 'SPX', 'classic_gex_full.rec'))).toBe(0o600);
 	});
 });

@@ -12,14 +12,16 @@
  * Retention keeps the newest `retentionDays` recorded days and at most `maxBytes` in total,
  * whichever is reached first; the day being written is never removed.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { etDay } from '../../contract/newYorkTime';
 import { streamOfGroup } from '../../contract/feeds';
 import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { frameTimestamp } from './frameStamp';
+import { DayImport, preparePrivateRoot } from './dayImport';
 import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
+import { daySizes, daysToRemove } from './retention';
 
 export interface SessionRecorderOptions {
 	/** Folder of the recordings (created on first write). */
@@ -30,6 +32,8 @@ export interface SessionRecorderOptions {
 	maxBytes?: number;
 	/** Files not written for this long are closed (default 5 minutes). */
 	idleCloseMs?: number;
+	/** Retention is also enforced this often once attached (default 10 minutes). */
+	retentionEveryMs?: number;
 	log?: (message: string) => void;
 }
 
@@ -81,6 +85,8 @@ export class SessionRecorder {
 	private readonly lastTime = new Map<string, number>();
 	private unsubscribe: (() => void) | undefined;
 	private sweepTimer: ReturnType<typeof setInterval> | undefined;
+	private retentionTimer: ReturnType<typeof setInterval> | undefined;
+	private rootChecked = false;
 	private currentDay: string | undefined;
 	private lastArrival = 0;
 	private readonly log: (message: string) => void;
@@ -111,6 +117,27 @@ export class SessionRecorder {
 		this.unsubscribe = tap.subscribe((u) => this.record(u));
 		this.sweepTimer ??= setInterval(() => this.sweep(), 60_000);
 		this.sweepTimer.unref?.();
+		// Days also arrive by import and a day change may be hours away: the limits hold on a
+		// clock too, not only when the recorded day changes.
+		this.retentionTimer ??= setInterval(
+			() => this.enforceRetentionSafely(),
+			this.options.retentionEveryMs ?? 10 * 60_000
+		);
+		this.retentionTimer.unref?.();
+	}
+
+	private enforceRetentionSafely(keep?: string): void {
+		try {
+			this.enforceRetention(keep);
+		} catch (e) {
+			this.log(`recorder: retention failed: ${e instanceof Error ? e.message : String(e)}`);
+		}
+	}
+
+	private ensureRoot(): void {
+		if (this.rootChecked) return;
+		preparePrivateRoot(this.options.root);
+		this.rootChecked = true;
 	}
 
 	/** Writes one update. Never throws (a failing disk is counted, the relay goes on). */
@@ -177,7 +204,7 @@ export class SessionRecorder {
 			const first = this.currentDay === undefined;
 			this.currentDay = day;
 			// A new day: the previous days' files are done, and retention may free space.
-			if (!first) this.closeDaysBefore(day);
+			if (!first) this.closeDays((d) => d < day);
 			this.enforceRetention();
 		}
 		this.lastTime.set(ticker, ts);
@@ -197,6 +224,7 @@ export class SessionRecorder {
 		const key = `${day}/${ticker}/${stream}`;
 		let f = this.files.get(key);
 		if (!f) {
+			this.ensureRoot();
 			f = RecordFile.open(this.pathOf(day, ticker, stream));
 			if (f.recovery.truncatedBytes > 0) {
 				this.log(
@@ -213,6 +241,7 @@ export class SessionRecorder {
 	 * at start rather than at the first read. Returns what was repaired.
 	 */
 	recoverAll(): { files: number; truncatedBytes: number } {
+		this.ensureRoot();
 		let files = 0;
 		let truncatedBytes = 0;
 		for (const day of this.days()) {
@@ -314,90 +343,71 @@ export class SessionRecorder {
 	}
 
 	/**
-	 * Writes records fetched from elsewhere (a history download) as one day's stream, so the day
-	 * is fetched once. Refuses to overwrite a stream that already has records.
+	 * Starts writing one day's stream fetched from elsewhere (a history download, an EOD report),
+	 * so the day is fetched once: written aside and moved into place when complete (DayImport).
+	 * Undefined when the stream already has records (never overwritten).
 	 */
-	import(
-		day: string,
-		ticker: string,
-		stream: string,
-		records: Iterable<{ kind: RecordKind; timestamp: number; payload: Uint8Array }>
-	): number {
+	beginImport(day: string, ticker: string, stream: string): DayImport | undefined {
 		if (!DAY.test(day) || !TICKER.test(ticker) || !STREAM.test(stream)) {
 			throw new RangeError(`not a recordable stream: ${day}/${ticker}/${stream}`);
 		}
-		const f = this.file(day, ticker, stream);
-		if (f.records > 0) return 0;
-		let n = 0;
-		const now = Date.now();
-		for (const r of records) {
-			f.append(r.kind, r.timestamp, now, r.payload);
-			n++;
-		}
-		return n;
+		if (this.count(day, ticker, stream) > 0) return undefined;
+		this.ensureRoot();
+		return DayImport.begin(this.options.root, this.pathOf(day, ticker, stream));
+	}
+
+	/**
+	 * Moves a complete import into place (false when the stream was filed meanwhile), then holds
+	 * the retention limits, keeping the imported day: a viewer is waiting for it.
+	 */
+	commitImport(day: string, draft: DayImport): boolean {
+		const moved = draft.commit();
+		this.enforceRetentionSafely(day);
+		return moved;
 	}
 
 	diskUsage(): DiskUsage {
-		let bytes = 0;
-		let files = 0;
 		const days = this.days();
-		for (const day of days) {
-			for (const ticker of this.tickers(day)) {
-				const dir = join(this.options.root, day, ticker);
-				for (const f of readdirSync(dir)) {
-					bytes += statSync(join(dir, f)).size;
-					files++;
-				}
-			}
-		}
-		return { bytes, days, files };
+		const sizes = daySizes(this.options.root, days);
+		return {
+			bytes: sizes.reduce((sum, d) => sum + d.bytes, 0),
+			days,
+			files: sizes.reduce((sum, d) => sum + d.files, 0)
+		};
 	}
 
-	/** Removes the oldest days beyond the retention; returns the removed days. */
-	enforceRetention(): string[] {
-		const keepDays = this.retention.retentionDays ?? DEFAULT_RETENTION_DAYS;
-		const maxBytes = this.retention.maxBytes ?? DEFAULT_MAX_BYTES;
+	/**
+	 * Removes the oldest days beyond the retention; returns the removed days. The day being
+	 * written is never removed, nor `keep` (a day just imported for a viewer).
+	 */
+	enforceRetention(keep?: string): string[] {
 		const days = this.days();
-		const sizes = new Map<string, number>();
-		let total = 0;
-		for (const day of days) {
-			let size = 0;
-			for (const ticker of this.tickers(day)) {
-				const dir = join(this.options.root, day, ticker);
-				for (const f of readdirSync(dir)) size += statSync(join(dir, f)).size;
-			}
-			sizes.set(day, size);
-			total += size;
-		}
-		const removed: string[] = [];
+		const kept = new Set<string>();
+		if (this.currentDay !== undefined) kept.add(this.currentDay);
+		if (keep !== undefined) kept.add(keep);
 		// The day about to be written counts even before its folder exists.
-		let remaining =
-			days.length + (this.currentDay !== undefined && !days.includes(this.currentDay) ? 1 : 0);
-		for (const day of days) {
-			if (day === this.currentDay) break;
-			if (remaining <= keepDays && total <= maxBytes) break;
-			this.closeDay(day);
+		const extra = this.currentDay !== undefined && !days.includes(this.currentDay) ? 1 : 0;
+		const removed = daysToRemove(
+			daySizes(this.options.root, days),
+			{
+				keepDays: this.retention.retentionDays ?? DEFAULT_RETENTION_DAYS,
+				maxBytes: this.retention.maxBytes ?? DEFAULT_MAX_BYTES
+			},
+			kept,
+			extra
+		);
+		for (const day of removed) {
+			this.closeDays((d) => d === day);
 			rmSync(join(this.options.root, day), { recursive: true, force: true });
-			total -= sizes.get(day) ?? 0;
-			remaining--;
-			removed.push(day);
 		}
 		if (removed.length > 0) this.log(`recorder: retention removed ${removed.join(', ')}`);
 		return removed;
 	}
 
-	private closeDay(day: string): void {
+	/** Closes the open files of the days `which` picks (removed days, days before a new one). */
+	private closeDays(which: (day: string) => boolean): void {
 		for (const [key, f] of this.files) {
-			if (key.startsWith(`${day}/`)) {
-				f.close();
-				this.files.delete(key);
-			}
-		}
-	}
-
-	private closeDaysBefore(day: string): void {
-		for (const [key, f] of this.files) {
-			if (key.slice(0, 10) < day) {
+			if (which(key.slice(0, 10))) {
 				f.close();
 				this.files.delete(key);
 			}
@@ -421,6 +431,8 @@ export class SessionRecorder {
 		this.unsubscribe = undefined;
 		clearInterval(this.sweepTimer);
 		this.sweepTimer = undefined;
+		clearInterval(this.retentionTimer);
+		this.retentionTimer = undefined;
 		for (const f of this.files.values()) f.close();
 		this.files.clear();
 	}

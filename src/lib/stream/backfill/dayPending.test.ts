@@ -56,4 +56,13 @@ describe('pendingSummary', () => {
 			'Asking the service for this day…'
 		);
 	});
+
+	it("says the day's place in this server's import queue, then the download's progress", () => {
+		expect(pendingSummary(note({ state: 'import-queued', position: 3 }), 0)).toBe(
+			"Waiting to download this day: position 3 in this server's queue"
+		);
+		expect(pendingSummary(note({ state: 'importing', progress: 0.42 }), 0)).toBe(
+			'Downloading this day from the service: 42%'
+		);
+	});
 });

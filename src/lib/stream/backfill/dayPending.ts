@@ -53,6 +53,10 @@ export function pendingSummary(note: DayPendingNote, now: number): string {
 			return `Queued on the service${p.position > 0 ? `: position ${p.position}` : ''}${wait}`;
 		case 'generating':
 			return `Generating this day on the service: ${Math.floor(p.progress * 100)}%${wait}`;
+		case 'import-queued':
+			return `Waiting to download this day: position ${p.position} in this server's queue`;
+		case 'importing':
+			return `Downloading this day from the service: ${Math.floor(p.progress * 100)}%`;
 		default:
 			return `Asking the service for this day…${wait}`;
 	}
