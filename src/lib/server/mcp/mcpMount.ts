@@ -9,10 +9,13 @@ import { feedDeps, tokenStore } from '../feed/feedMount';
 import { levelsAnswer } from '../feed/levelsAnswer';
 import { interceptRequests, onHttpServer } from '../httpServer';
 import { currentAlwaysRecord, sessionRecorder } from '../recorder/recorderMount';
-import { RateLimiter } from '../tokens/rateLimit';
+import { RateLimiter, type RateLimitOptions } from '../tokens/rateLimit';
 import { McpSessions, SWEEP_MS, type McpHttpDeps } from './mcpHandler';
 import type { McpDeps } from './tools';
 import { WatchlistWatch } from './watchlist';
+
+/** An assistant fires a few calls at once (initialize, the stream, tools in parallel). */
+export const MCP_RATE_LIMIT: RateLimitOptions = { burst: 30, perSecond: 10 };
 
 let deps: McpHttpDeps | undefined;
 let sessions: McpSessions | undefined;
@@ -29,7 +32,7 @@ export function mcpDeps(): McpHttpDeps {
 	};
 	deps = {
 		tokens: tokenStore(),
-		limiter: new RateLimiter(),
+		limiter: new RateLimiter(MCP_RATE_LIMIT),
 		tools,
 		watch: new WatchlistWatch(tools, (listener) => feedDeps().client.subscribe(listener))
 	};
