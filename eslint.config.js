@@ -47,7 +47,20 @@ export default ts.config(
 		}
 	},
 	{
-		// DESIGN.md "Layers": eslint/layerZones.js holds the zones.
+		// One logger on the server (src/lib/server/log.ts, honouring GEXDECK_LOG=json): a console
+		// line there would not be JSON. Tests may print.
+		files: [
+			'src/lib/server/**/*.ts',
+			'src/service/**/*.ts',
+			'src/hooks.server.ts',
+			'src/routes/**/*.server.ts',
+			'src/routes/**/+server.ts'
+		],
+		ignores: ['**/*.test.ts', '**/*.test-support.ts'],
+		rules: { 'no-console': 'error' }
+	},
+	{
+		// docs/ARCHITECTURE.md "Layers and zones": eslint/layerZones.js holds the zones.
 		files: ['**/*.ts', '**/*.js', '**/*.svelte'],
 		plugins: { layers },
 		rules: { 'layers/zones': 'error' }

@@ -1,7 +1,7 @@
 /**
- * The project's layers as a lint rule (DESIGN.md "Layers"): every import of a project module is
- * resolved to its path under the repository (relative specifiers and `$lib/`) and checked against
- * the zones below, so a wrong-way import fails `npm run lint` instead of waiting for a reviewer.
+ * The project's layers as a lint rule (docs/ARCHITECTURE.md "Layers and zones"): every import of
+ * a project module is resolved to its path under the repository (relative specifiers and
+ * `$lib/`) and checked against the zones below, so a wrong-way import fails `npm run lint` instead of waiting for a reviewer.
  * A local rule rather than `no-restricted-imports` patterns because those match the specifier
  * text, and `../../stream/protocol` means a different module in every folder.
  */
@@ -24,11 +24,14 @@ const BROWSER = [
 	'src/lib/chainImport/'
 ];
 const SERVER_ONLY = ['src/service/', 'src/lib/server/'];
+/** The one logger (it imports nothing of the project): the dashboard's and the service's. */
+const LOG = 'src/lib/server/log/';
 
 /**
  * `files`: regexes on the linting file's repository path; `except`: files of those that the zone
  * leaves alone; `allow`: the only project folders it may import (besides its own); `deny`: folders
- * it may not import. A file in several zones must satisfy all of them.
+ * it may not import; `typesFromAnywhere`: `import type` is exempt (it leaves no runtime edge).
+ * A file in several zones must satisfy all of them.
  */
 export const ZONES = [
 	{
@@ -64,8 +67,8 @@ export const ZONES = [
 	{
 		name: 'service',
 		files: [/^src\/service\//],
-		allow: ['src/service/', 'src/lib/wire/', PROTO, ...PURE],
-		why: 'the embedded service imports only src/lib/{contract,analytics,wire} of the project'
+		allow: ['src/service/', 'src/lib/wire/', PROTO, LOG, ...PURE],
+		why: 'the embedded service imports only src/lib/{contract,analytics,wire} and the logger (src/lib/server/log.ts) of the project'
 	},
 	{
 		name: 'market',
@@ -121,16 +124,32 @@ export const ZONES = [
 		why: 'src/lib/charts draw what they are given; fetching and caching live in cache/ and live/'
 	},
 	{
+		name: 'log',
+		files: [/^src\/lib\/server\/log\.ts$/],
+		allow: [],
+		why: 'the logger is shared with the embedded service: it imports nothing of the project'
+	},
+	{
 		name: 'server',
 		files: [/^src\/lib\/server\//, /^src\/hooks\.server\.ts$/],
 		// A server test may decode what the server wrote with the browser's own decoder.
 		except: [/\.test\.ts$/],
 		deny: BROWSER,
 		why: 'the dashboard server shares code with the browser only through contract, analytics, wire and relay'
+	},
+	{
+		name: 'server routes',
+		// SvelteKit's server half of a route: its load and actions run on the dashboard server.
+		// src/lib/state (URL <-> view state, pure) is read on both sides: the home redirect parses
+		// the last view; a type the page and its load share may come from a browser module.
+		files: [/^src\/routes\/.*(\.server\.ts|\/\+server\.ts)$/],
+		deny: BROWSER.filter((dir) => dir !== 'src/lib/state/' && dir !== 'src/lib/chainImport/'),
+		typesFromAnywhere: true,
+		why: 'server route files (+page.server.ts, +server.ts, *.server.ts) run on the dashboard server: they import no browser code (charts, stream, cache, components, live) but its types'
 	}
 ];
 
-/** Repository path (`src/lib/x/y`) of an import, or undefined for a package or virtual module. */
+/** Repository path (`src/lib/stream/updates`) of an import, or undefined for a package or virtual module. */
 export function resolveImport(fromFile, specifier) {
 	let target;
 	if (specifier.startsWith('$lib/') || specifier === '$lib')
@@ -142,12 +161,13 @@ export function resolveImport(fromFile, specifier) {
 }
 
 /** The zone a file's import of `target` breaks, or undefined. */
-export function brokenZone(file, target) {
+export function brokenZone(file, target, typeOnly = false) {
 	const t = `${target}/`;
 	const within = (dirs) => dirs.some((dir) => t.startsWith(dir));
 	for (const zone of ZONES) {
 		if (!zone.files.some((re) => re.test(file))) continue;
 		if (zone.except?.some((re) => re.test(file))) continue;
+		if (typeOnly && zone.typesFromAnywhere) continue;
 		if (zone.allow && !within(zone.allow)) return zone;
 		if (zone.deny && within(zone.deny)) return zone;
 	}
@@ -157,7 +177,7 @@ export function brokenZone(file, target) {
 const rule = {
 	meta: {
 		type: 'problem',
-		docs: { description: 'Keep imports inside the layers of DESIGN.md' },
+		docs: { description: 'Keep imports inside the layers of docs/ARCHITECTURE.md' },
 		schema: [],
 		messages: { zone: "'{{specifier}}' ({{target}}) breaks the {{zone}} zone: {{why}}." }
 	},
@@ -168,7 +188,8 @@ const rule = {
 			if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
 			const target = resolveImport(context.physicalFilename, source.value);
 			if (!target) return;
-			const zone = brokenZone(file, target);
+			const typeOnly = node.importKind === 'type' || node.exportKind === 'type';
+			const zone = brokenZone(file, target, typeOnly);
 			if (zone)
 				context.report({
 					node: source,

@@ -6,7 +6,7 @@ import { mountFastApi } from '$lib/server/fastApi';
 import { mountFeed } from '$lib/server/feed/feedMount';
 import { mountMcp } from '$lib/server/mcp/mcpMount';
 import { onHttpServer } from '$lib/server/httpServer';
-import { log } from '$lib/server/log';
+import { errorText, log } from '$lib/server/log';
 import { startProductionServer } from '$lib/server/production';
 import {
 	bindRefusal,
@@ -154,7 +154,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 /** One log line per failed request (a stack only for real faults); the page never sees internals. */
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	const where = `${event.request.method} ${event.url.pathname}`;
-	if (status >= 500) console.error(`gexdeck: ${status} ${where}:`, error);
-	else console.error(`gexdeck: ${status} ${where}: ${message}`);
+	if (status >= 500) log.error(`${status} ${where}`, { error: errorText(error) });
+	else log.error(`${status} ${where}: ${message}`);
 	return { message: status >= 500 ? 'Internal error; see the dashboard log.' : message };
 };

@@ -9,13 +9,12 @@ import { describe, expect, it } from 'vitest';
 import {
 	SessionClock,
 	etToUtc,
-	isRth,
 	lastCompletedSession,
 	marketPosition,
 	sessionCloseMs,
 	sessionSeconds
 } from './market/clock';
-import { sessionBounds } from '../lib/contract/newYorkTime';
+import { isRegularTradingHours, sessionBounds } from '../lib/contract/newYorkTime';
 import { buildChain } from './market/chainDay';
 import { sessionPath } from './market/path';
 import { futuresConversionAt } from './market/futuresBasis';
@@ -35,10 +34,10 @@ describe('early-close sessions', () => {
 			'2026-11-27T18:00:00.000Z'
 		);
 		expect(sessionCloseMs(EARLY)).toBe(sessionBounds(EARLY).close * 1000);
-		expect(isRth(etToUtc(EARLY, 12, 59, 59))).toBe(true);
-		expect(isRth(etToUtc(EARLY, 13, 0, 0))).toBe(true); // the close tick
-		expect(isRth(etToUtc(EARLY, 13, 0, 1))).toBe(false);
-		expect(isRth(etToUtc('2026-12-24', 14, 0))).toBe(false);
+		expect(isRegularTradingHours(etToUtc(EARLY, 12, 59, 59))).toBe(true);
+		expect(isRegularTradingHours(etToUtc(EARLY, 13, 0, 0))).toBe(true); // the close tick
+		expect(isRegularTradingHours(etToUtc(EARLY, 13, 0, 1))).toBe(false);
+		expect(isRegularTradingHours(etToUtc('2026-12-24', 14, 0))).toBe(false);
 		expect(marketPosition(etToUtc(EARLY, 12, 0))).toEqual({ date: EARLY, tick: 9000, open: true });
 		expect(marketPosition(etToUtc(EARLY, 15, 0))).toEqual({
 			date: EARLY,

@@ -22,6 +22,7 @@ import { AccountRegistry } from './accounts/registry';
 import { attachHubs } from './hubs/index';
 import { startService, type StartServiceOptions } from './server';
 import { isPayloadProfile, PAYLOAD_PROFILES, type PayloadProfile } from './engine/profiles';
+import { errorText, log } from '../lib/server/log';
 
 interface CliOptions {
 	port: number;
@@ -123,7 +124,7 @@ function parseArgs(argv: string[]): CliOptions {
 				break;
 			case '--help':
 			case '-h':
-				console.log(USAGE);
+				process.stdout.write(`${USAGE}\n`);
 				process.exit(0);
 				break;
 			default:
@@ -136,8 +137,8 @@ function parseArgs(argv: string[]): CliOptions {
 function printKeys(registry: AccountRegistry): void {
 	for (const a of registry.summaries()) {
 		const addons = a.addons.length ? ` + ${a.addons.join(', ')}` : '';
-		console.log(`${a._id} (${a.max_level}${addons})`);
-		for (const k of a.keys) console.log(`  ${k.product}/${k.integration}  ${k.key}`);
+		process.stdout.write(`${a._id} (${a.max_level}${addons})\n`);
+		for (const k of a.keys) process.stdout.write(`  ${k.product}/${k.integration}  ${k.key}\n`);
 	}
 }
 
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
 		cli = parseArgs(process.argv.slice(2));
 		registry = AccountRegistry.load(cli.accounts);
 	} catch (err) {
-		console.error((err as Error).message);
+		log.error((err as Error).message);
 		process.exit(2);
 	}
 	if (cli.printKeys) {
@@ -174,23 +175,24 @@ async function main(): Promise<void> {
 	// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.
 	await attachHubs(service);
 	if (cli.readyJson) {
-		console.log(
-			JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })
+		// The parent's protocol on stdout (embedded.ts reads it), not a log line.
+		process.stdout.write(
+			`${JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })}\n`
 		);
 	}
-	console.log(`gexdeck service listening on ${service.url}`);
+	log.info(`service listening on ${service.url}`);
 
 	let stopping = false;
 	const stop = (signal: string) => {
 		if (stopping) return;
 		stopping = true;
-		console.error(`gexdeck service: ${signal}, shutting down`);
+		log.info(`service: ${signal}, shutting down`);
 		// A generation in progress must not keep a stopping service alive for long.
 		setTimeout(() => process.exit(1), 10_000).unref();
 		service.close().then(
 			() => process.exit(0),
 			(err: unknown) => {
-				console.error(err);
+				log.error('service: close failed', { error: errorText(err) });
 				process.exit(1);
 			}
 		);
@@ -200,6 +202,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-	console.error(err instanceof Error ? err.message : err);
+	log.error(err instanceof Error ? err.message : String(err));
 	process.exit(1);
 });

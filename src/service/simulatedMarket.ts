@@ -12,6 +12,7 @@ import {
 	underlyingOf
 } from '../lib/contract/tickers';
 import { isCalendarDate, isCompactDate } from '../lib/contract/dates';
+import { isRegularTradingHours } from '../lib/contract/newYorkTime';
 import type {
 	CanonicalCategory,
 	FuturesConversion,
@@ -26,7 +27,6 @@ import type {
 import {
 	SessionClock,
 	etParts,
-	isRth,
 	lastCompletedSession,
 	marketPosition,
 	type ClockMode
@@ -181,7 +181,7 @@ class SimulatedMarket implements Market {
 	}
 
 	isOpen(at?: Date): boolean {
-		return isRth((at ?? this.clock.now()).getTime());
+		return isRegularTradingHours((at ?? this.clock.now()).getTime());
 	}
 
 	tickers(): { stocks: string[]; indexes: string[]; futures: string[] } {

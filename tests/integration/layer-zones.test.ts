@@ -77,7 +77,30 @@ const cases: [string, string, string, string, (s: string) => string][] = [
 		'../../relay/protocol',
 		ts
 	],
-	['server', 'src/hooks.server.ts', '$lib/state/links', '$lib/server/config', ts]
+	['server', 'src/hooks.server.ts', '$lib/state/links', '$lib/server/config', ts],
+	['service', 'src/service/http/probe.ts', '../../lib/server/config', '../../lib/server/log', ts],
+	['log', 'src/lib/server/log.ts', './config', 'node:fs', ts],
+	[
+		'server routes',
+		'src/routes/probe/+page.server.ts',
+		'$lib/charts/format',
+		'$lib/server/config',
+		ts
+	],
+	[
+		'server routes',
+		'src/routes/probe/+server.ts',
+		'$lib/live/liveView.svelte',
+		'$lib/server/proxy',
+		ts
+	],
+	[
+		'server routes',
+		'src/routes/probe/x.server.ts',
+		'$lib/cache/routeFetch',
+		'$lib/contract/feeds',
+		ts
+	]
 ];
 
 describe('layer zones', () => {
@@ -99,6 +122,34 @@ describe('layer zones', () => {
 		expect(
 			await zoneErrors('src/lib/server/recorder/probe.test.ts', ts('../../stream/backfill'))
 		).toEqual([]);
+	});
+
+	it('forbids console.* in server code (one logger) and allows it in its tests', async () => {
+		const code = `console.log('x');\nexport {};\n`;
+		const noConsole = async (file: string) => {
+			const [result] = await eslint.lintText(code, { filePath: `${root}/${file}` });
+			return result.messages.filter((m) => m.ruleId === 'no-console').length;
+		};
+		for (const file of [
+			'src/lib/server/probe.ts',
+			'src/service/http/probe.ts',
+			'src/hooks.server.ts',
+			'src/routes/probe/+page.server.ts',
+			'src/routes/probe/+server.ts',
+			'src/routes/probe/x.server.ts'
+		]) {
+			expect(await noConsole(file), file).toBe(1);
+		}
+		expect(await noConsole('src/lib/server/probe.test.ts')).toBe(0);
+		expect(await noConsole('src/routes/probe/+page.svelte')).toBe(0);
+		expect(await noConsole('src/lib/stream/probe.ts')).toBe(0);
+	});
+
+	it('lets server route files read URL state and take types from browser modules', async () => {
+		const file = 'src/routes/probe/+page.server.ts';
+		expect(await zoneErrors(file, ts('$lib/state/viewState'))).toEqual([]);
+		const typeOnly = `import type { X } from '$lib/live/streamFeed.svelte';\nexport type Y = X;\n`;
+		expect(await zoneErrors(file, typeOnly)).toEqual([]);
 	});
 
 	it('checks dynamic imports and worker URLs too', async () => {

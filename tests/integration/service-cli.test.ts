@@ -91,7 +91,7 @@ describe('service CLI', () => {
 			'key',
 			'product'
 		]);
-		expect(second).toBe(`gexdeck service listening on ${ready.base_url}`);
+		expect(second).toBe(`gexdeck: service listening on ${ready.base_url}`);
 
 		const quantKey = ready.accounts.find((a) => a.max_level === 'quant')!.keys[0].key;
 		expect((await call(`${ready.base_url}/UNG/classic/full`, { key: quantKey })).status).toBe(200);

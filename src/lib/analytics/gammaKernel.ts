@@ -23,13 +23,12 @@
  * refinement first tries a narrow bracket around the previous root (one or two Brent steps
  * instead of ten); the scan still certifies that no nearer root appeared.
  */
-import { brentRoot } from './brent';
-import { DAYS_PER_YEAR, MIN_STDDEV } from './bsm';
+import { MIN_STDDEV } from './bsm';
+import { INV_SQRT_2PI, noDiffusion, writeGreeks } from './gammaKernelGreeks';
+import { cellRoots, localPair, Z_MAX } from './gammaKernelRoots';
 import { selectionIndices, type ChainArrays, type Selection } from './chain';
 import type { GreekArrays } from './greeks';
-import { normCdf } from './normal';
 
-const INV_SQRT_2PI = 0.3989422804014327;
 /** Cells across the window, in log-spot. */
 export const CELLS = 128;
 /** Bumps at least this many cells wide are wide (edge values + Hermite inside a cell). */
@@ -44,16 +43,6 @@ const MAX_CELL_POINTS = 1024;
 const SIGNIFICANT = 1e-12;
 /** A bump is negligible where it is below this fraction of the window's gross bump mass. */
 const NEGLIGIBLE = 1e-17;
-/** |z| beyond which a bump is below 1e-300 of its peak. */
-const Z_MAX = 37;
-/**
- * Taylor degree and reach of the wide bumps' local expansion at refinement: with |e| <= w / 6,
- * Cramer's bound on He_13 puts the remainder under 1.1 (1/6)^13 / sqrt(13!) < 1e-15 of each bump's
- * peak, i.e. rounding level against the window's mass.
- */
-const TAYLOR_DEGREE = 12;
-const TAYLOR_REACH = 6;
-const INV_N = Float64Array.from({ length: TAYLOR_DEGREE + 1 }, (_, n) => (n === 0 ? 0 : 1 / n));
 
 export interface KernelOptions {
 	selection?: Selection;
@@ -197,20 +186,7 @@ export class GammaKernel {
 			if (g) {
 				// d1 term by term as bsmD1 builds it, so a huge sigma cannot overflow.
 				const d1 = (lnS - logK) / sd + drift / sd + 0.5 * sd;
-				const dqPdf = dq * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
-				const d2 = d1 - sd;
-				const n1 = normCdf(call ? d1 : -d1);
-				const n2 = normCdf(call ? d2 : -d2);
-				const charm = (call ? q * dq * n1 : -q * dq * n1) - dqPdf * ((r - q) / sd - d2 / (2 * t));
-				g.price[i] = call
-					? spot * dq * n1 - strike[i] * dr * n2
-					: strike[i] * dr * n2 - spot * dq * n1;
-				g.delta[i] = call ? dq * n1 : -dq * n1;
-				g.gamma[i] = dqPdf / (spot * sd);
-				g.vega[i] = spot * dqPdf * sqrtT;
-				g.vanna[i] = (-dqPdf * d2) / sigma;
-				g.charm[i] = charm;
-				g.charmPerDay[i] = charm / DAYS_PER_YEAR;
+				writeGreeks(g, i, call, d1, spot, strike[i], t, sigma, sd, sqrtT, r, q, dq, dr);
 			}
 			const oi = openInterest[i];
 			const vol = volume[i];
@@ -479,9 +455,10 @@ export class GammaKernel {
 			let pair: Record<'oi' | 'vol', (x: number) => number> | undefined;
 			const margin = 2 * (u[1] - u[0]);
 			const exactOf = (by: 'oi' | 'vol') => () =>
-				(pair ??= this.localPair(u[0] - margin, u[points - 1] + margin))[by];
+				(pair ??= localPair(this, u[0] - margin, u[points - 1] + margin))[by];
 			if (d <= bestOi) {
-				const r = this.cellRoots(
+				const r = cellRoots(
+					spot,
 					exactOf('oi'),
 					u,
 					hOi,
@@ -497,7 +474,8 @@ export class GammaKernel {
 				}
 			}
 			if (d <= bestVol) {
-				const r = this.cellRoots(
+				const r = cellRoots(
+					spot,
 					exactOf('vol'),
 					u,
 					hVol,
@@ -518,158 +496,6 @@ export class GammaKernel {
 		return out;
 	}
 
-	/** The root nearest spot among the sign changes of one scanned cell, refined exactly. */
-	private cellRoots(
-		exactOf: () => (x: number) => number,
-		u: Float64Array,
-		h: Float64Array,
-		points: number,
-		floor: number,
-		tolerance: number,
-		previous: number | null
-	): { root: number | null; warm: boolean } {
-		// The cell's sign changes, nearest spot first; refined until the next cannot be nearer.
-		const brackets: number[] = [];
-		let prev = -1;
-		for (let k = 0; k < points; k++) {
-			if (!(Math.abs(h[k]) > floor)) continue;
-			if (prev >= 0 && h[prev] > 0 !== h[k] > 0) brackets.push(prev, k);
-			prev = k;
-		}
-		if (brackets.length === 0) return { root: null, warm: false };
-		const spot = this.spot;
-		const gap = (a: number, b: number) => {
-			const xa = Math.exp(u[a]);
-			const xb = Math.exp(u[b]);
-			return spot < xa ? xa - spot : spot > xb ? spot - xb : 0;
-		};
-		const order = Array.from({ length: brackets.length / 2 }, (_, j) => j).sort(
-			(x, y) =>
-				gap(brackets[2 * x], brackets[2 * x + 1]) - gap(brackets[2 * y], brackets[2 * y + 1])
-		);
-		const exact = exactOf();
-		let best: number | null = null;
-		let warm = false;
-		for (const j of order) {
-			const a = brackets[2 * j];
-			const b = brackets[2 * j + 1];
-			if (best !== null && gap(a, b) > Math.abs(best - spot)) break;
-			const r = this.refine(exact, u[a], u[b], floor, tolerance, previous);
-			if (r.root !== null && (best === null || Math.abs(r.root - spot) < Math.abs(best - spot))) {
-				best = r.root;
-				warm = r.warm;
-			}
-		}
-		return { root: best, warm };
-	}
-
-	/**
-	 * Exact root in [ua, ub] (log-spot) of the weighting `c`. The scan's sign change is confirmed
-	 * on the exact sum; when the Hermite part moved it by a sub-grid step, the neighbourhood is
-	 * searched on the exact sum instead.
-	 */
-	private refine(
-		exact: (x: number) => number,
-		ua: number,
-		ub: number,
-		floor: number,
-		tolerance: number,
-		previous: number | null
-	): { root: number | null; warm: boolean } {
-		const step = ub - ua;
-		const lo = ua - 2 * step;
-		const hi = ub + 2 * step;
-		const xa = Math.exp(ua);
-		const xb = Math.exp(ub);
-		if (previous !== null && previous > xa && previous < xb) {
-			// Warm start: a bracket of a few tolerances around the previous root.
-			const a = Math.max(xa, previous - 64 * tolerance);
-			const b = Math.min(xb, previous + 64 * tolerance);
-			const fa = exact(a);
-			const fb = exact(b);
-			if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
-				return { root: brentRoot(exact, a, b, fa, fb, tolerance), warm: true };
-		}
-		const fa = exact(xa);
-		const fb = exact(xb);
-		if (Math.abs(fa) > floor && Math.abs(fb) > floor && fa > 0 !== fb > 0)
-			return { root: brentRoot(exact, xa, xb, fa, fb, tolerance), warm: false };
-		// Search [lo, hi] on the exact sum at the scan's step.
-		let best: number | null = null;
-		let px = 0;
-		let pf = 0;
-		for (let v = lo; v <= hi + 1e-15; v += step / 2) {
-			const x = Math.exp(v);
-			const f = exact(x);
-			if (!(Math.abs(f) > floor)) continue;
-			if (pf !== 0 && pf > 0 !== f > 0) {
-				const r = brentRoot(exact, px, x, pf, f, tolerance);
-				if (best === null || Math.abs(r - this.spot) < Math.abs(best - this.spot)) best = r;
-			}
-			px = x;
-			pf = f;
-		}
-		return { root: best, warm: false };
-	}
-
-	/**
-	 * H(ln x) on [ua, ub] by OI and by volume exactly (to rounding): bumps at least TAYLOR_REACH
-	 * half-widths of the interval wide summed once into a Taylor polynomial about its middle
-	 * (both weightings from the same exps), narrower ones directly.
-	 */
-	private localPair(ua: number, ub: number): Record<'oi' | 'vol', (x: number) => number> {
-		const mid = 0.5 * (ua + ub);
-		const half = 0.5 * (ub - ua);
-		const coefOi = new Float64Array(TAYLOR_DEGREE + 1);
-		const coefVol = new Float64Array(TAYLOR_DEGREE + 1);
-		const direct: number[] = [];
-		const { m, w, cOi, cVol } = this;
-		for (let i = 0; i < this.count; i++) {
-			const wi = w[i];
-			const reach = Z_MAX * wi;
-			const mi = m[i];
-			if (mi - reach > ub || mi + reach < ua) continue;
-			if (wi < TAYLOR_REACH * half) {
-				direct.push(i);
-				continue;
-			}
-			const z0 = (mid - mi) / wi;
-			const e = Math.exp(-0.5 * z0 * z0);
-			const go = cOi[i] * e;
-			const gv = cVol[i] * e;
-			let hePrev = 1;
-			let he = z0;
-			let fac = 1;
-			const negInvW = -1 / wi;
-			coefOi[0] += go;
-			coefVol[0] += gv;
-			for (let k = 1; k <= TAYLOR_DEGREE; k++) {
-				fac *= negInvW * INV_N[k];
-				const t = he * fac;
-				coefOi[k] += go * t;
-				coefVol[k] += gv * t;
-				const next = z0 * he - k * hePrev;
-				hePrev = he;
-				he = next;
-			}
-		}
-		const which = Int32Array.from(direct);
-		const at = (coef: Float64Array, c: Float64Array) => (x: number) => {
-			const v = Math.log(x);
-			const d = v - mid;
-			let p = coef[TAYLOR_DEGREE];
-			for (let k = TAYLOR_DEGREE - 1; k >= 0; k--) p = p * d + coef[k];
-			for (let a = 0; a < which.length; a++) {
-				const i = which[a];
-				const z = (v - m[i]) / w[i];
-				if (z > Z_MAX || z < -Z_MAX) continue;
-				p += c[i] * Math.exp(-0.5 * z * z);
-			}
-			return p;
-		};
-		return { oi: at(coefOi, cOi), vol: at(coefVol, cVol) };
-	}
-
 	/** H(u) of one weighting over every bump (the reference the tests compare with). */
 	exactH(weighting: 'oi' | 'vol', u: number): number {
 		const c = weighting === 'oi' ? this.cOi : this.cVol;
@@ -680,29 +506,6 @@ export class GammaKernel {
 		}
 		return sum;
 	}
-}
-
-/** bsmGreeks' limits for a contract with no diffusion left. */
-function noDiffusion(
-	g: GreekArrays,
-	i: number,
-	call: boolean,
-	spot: number,
-	strike: number,
-	t: number,
-	dq: number,
-	dr: number
-): void {
-	g.gamma[i] = 0;
-	g.vega[i] = 0;
-	g.vanna[i] = 0;
-	g.charm[i] = 0;
-	g.charmPerDay[i] = 0;
-	const s = t > 0 ? spot * dq : spot;
-	const k = t > 0 ? strike * dr : strike;
-	const f = t > 0 ? dq : 1;
-	g.price[i] = Math.max(call ? s - k : k - s, 0);
-	g.delta[i] = call ? (s > k ? f : s < k ? 0 : 0.5 * f) : s < k ? -f : s > k ? 0 : -0.5 * f;
 }
 
 /** The roots of G nearest spot in one call (the engine keeps one GammaKernel per chain). */

@@ -142,15 +142,17 @@ export function sessionBounds(day: string): SessionBounds {
 }
 
 /**
- * Regular trading hours as the dashboard labels them: 09:30 (inclusive) to the close (exclusive)
- * ET on NYSE session days; the close is 16:00, or 13:00 on an early-close day. Weekends and NYSE
- * holidays are closed.
+ * Regular trading hours, the project's one definition (the dashboard's poller and labels, the
+ * embedded service's market clock): NYSE session days from 09:30:00 through the closing second
+ * ET, both included. The close is 16:00:00, or 13:00:00 on an early-close day; the closing
+ * second is in: its calculation is the session's last tick (the service publishes it, a poller
+ * fetches it). 16:00:01 is closed, as are weekends and NYSE holidays.
  */
 export function isRegularTradingHours(at: Date | number): boolean {
 	const p = etParts(at);
 	if (!isSessionDay(p.date)) return false;
-	const minutes = p.hour * 60 + p.minute;
-	return minutes >= SESSION_OPEN_MINUTE && minutes < sessionCloseMinute(p.date);
+	const second = p.hour * 3600 + p.minute * 60 + p.second;
+	return second >= SESSION_OPEN_MINUTE * 60 && second <= sessionCloseMinute(p.date) * 60;
 }
 
 /** "10:42" or "10:42:07" (with seconds) of a second-of-day. */

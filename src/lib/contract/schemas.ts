@@ -1,6 +1,6 @@
 /**
  * Runtime schemas of every JSON response of the contract (and the negotiate request bodies),
- * written from UPSTREAM.md and cross-checked against the OpenAPI 2.3.0 file; where the two
+ * written from docs/UPSTREAM.md and cross-checked against the OpenAPI 2.3.0 file; where the two
  * disagree the observed shapes win (state greek profile, orderflow fields).
  *
  * Objects drop undocumented members (upstream may add fields) and refuse missing or mistyped

@@ -113,8 +113,17 @@ const ET = new Intl.DateTimeFormat('en-CA', {
 	hourCycle: 'h23'
 });
 
-/** `2026-11-27 10:15:02 ET` */
+let lastEt: { ms: number; text: string } | undefined;
+
+/** `2026-11-27 10:15:02 ET` (the last one kept: every request of one update asks the same). */
 export function etText(unixMs: number): string {
+	if (lastEt?.ms === unixMs) return lastEt.text;
+	const text = etTextOf(unixMs);
+	lastEt = { ms: unixMs, text };
+	return text;
+}
+
+function etTextOf(unixMs: number): string {
 	const p = Object.fromEntries(ET.formatToParts(new Date(unixMs)).map((x) => [x.type, x.value]));
 	return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ET`;
 }

@@ -75,4 +75,13 @@ describe('log', () => {
 		log.forward('service', 'raw line');
 		expect(err.at(-1)).toBe('raw line');
 	});
+
+	it("passes on a child's own JSON line with its source, not wrapped in another", () => {
+		const err: string[] = [];
+		previous = setLogSink({ out: () => undefined, err: (l) => err.push(l) });
+		process.env.GEXDECK_LOG = 'json';
+		const child = formatLine('json', 'error', 'hubs: fan-out failed', { error: 'boom' });
+		log.forward('service', child);
+		expect(JSON.parse(err[0])).toEqual({ ...JSON.parse(child), source: 'service' });
+	});
 });

@@ -5,10 +5,19 @@
  * Docker or a log shipper. Fields never include keys or cookies: callers pass only what is safe.
  *
  * Reads process.env itself rather than config(): a configuration error must still be logged.
- * Every line is scrubbed of integration tokens (a URL with `?token=`, a Bearer header) whatever
- * the caller passed.
+ * It imports nothing of the project, so the embedded service (src/service, its own process) logs
+ * through it too: lint forbids console.* in all server code (eslint.config.js).
+ * Every line is scrubbed of integration tokens (a URL's `token=`, a Bearer header, a `gxd_`
+ * token) whatever the caller passed (scrubTokens).
  */
-import { scrubTokens } from './tokens/presented';
+
+/** `text` with every token value replaced: `token=...` in URLs, Bearer values, `gxd_` tokens. */
+export function scrubTokens(text: string): string {
+	return text
+		.replace(/([?&;]token=)[^&\s"'#]*/gi, '$1[redacted]')
+		.replace(/(Bearer\s+)\S+/gi, '$1[redacted]')
+		.replace(/gxd_[A-Za-z0-9_-]+/g, 'gxd_[redacted]');
+}
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFields = Record<string, string | number | boolean | undefined>;
@@ -70,9 +79,23 @@ export const log = {
 	info: (msg: string, fields?: LogFields) => write('info', msg, fields),
 	warn: (msg: string, fields?: LogFields) => write('warn', msg, fields),
 	error: (msg: string, fields?: LogFields) => write('error', msg, fields),
-	/** A line another process wrote (the embedded service): as is, or wrapped as JSON. */
-	forward(source: string, line: string): void {
-		const text = scrubTokens(line);
-		sink.err(logFormat() === 'json' ? formatLine('json', 'info', text, { source }) : text);
+	/**
+	 * A line another process wrote (the embedded service): as is, or as JSON with its source. A
+	 * child that logs JSON itself (it shares GEXDECK_LOG) is passed on with `source` added.
+	 */
+	forward(source: string, raw: string): void {
+		const line = scrubTokens(raw);
+		if (logFormat() !== 'json') return sink.err(line);
+		let parsed: unknown;
+		try {
+			parsed = line.startsWith('{') ? JSON.parse(line) : undefined;
+		} catch {
+			parsed = undefined;
+		}
+		sink.err(
+			parsed && typeof parsed === 'object'
+				? JSON.stringify({ ...parsed, source })
+				: formatLine('json', 'info', line, { source })
+		);
 	}
 };

@@ -6,7 +6,7 @@
  * pool and holds a pool after a 429.
  */
 import { canAccess, type AccessRule, type KeyState } from '$lib/contract/access';
-import { feedStream } from '$lib/contract/feeds';
+import { feedStream, type Feed } from '$lib/contract/feeds';
 import { classifyKey } from '$lib/contract/keys';
 import {
 	resolveRoute,
@@ -325,11 +325,7 @@ export class UpstreamProxy {
 		this.deps.tap.publish({
 			source: 'snapshot',
 			ticker: params.ticker,
-			stream: feedStream({
-				ticker: params.ticker,
-				package: params.package,
-				category: params.category
-			}),
+			stream: feedStream(params as Feed),
 			receivedAt: Date.now(),
 			json: res.body.toString('utf8')
 		});

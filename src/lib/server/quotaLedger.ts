@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { etWindowIds } from '../contract/newYorkTime';
 import { nodeFileOps, readJsonFile, writeJsonFile, type FileOps } from './jsonFile';
+import { log } from './log';
 
 export interface WindowSpend {
 	window: string;
@@ -114,7 +115,7 @@ export class QuotaLedger {
 			this.lastWriteError = undefined;
 		} catch (err) {
 			const message = (err as Error).message;
-			if (message !== this.lastWriteError) console.error(`gexdeck: ${message}`);
+			if (message !== this.lastWriteError) log.error(message);
 			this.lastWriteError = message;
 			throw err;
 		}

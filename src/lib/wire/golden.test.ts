@@ -63,7 +63,7 @@ function anyFrame(typeUrl: string, inner: number[]): Uint8Array {
 	);
 }
 
-// gex_profile.Gex per UPSTREAM.md, values already scaled.
+// gex_profile.Gex per docs/UPSTREAM.md, values already scaled.
 const gexFields: Field[] = [
 	[1, 'varint', 1767277800],
 	[2, 'string', 'ES_SPX'],

@@ -28,10 +28,10 @@ import {
 	priors,
 	r2,
 	r3,
-	riskReversal25,
 	type GexChainValue,
 	type OrderflowValue
 } from './categoryPayloads';
+import { riskReversal25 } from './riskReversal';
 
 const CONTRACT_SIZE = 100;
 const MILLION = 1e6;

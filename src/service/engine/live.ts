@@ -21,6 +21,7 @@ import { buildSnapshot, type TickerSnapshot } from './tickerSnapshot';
 import { TickerDay } from './tickerDay';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from './profiles';
 import type { ViewFormat } from './views';
+import { errorText, log } from '../../lib/server/log';
 
 /** Full steps needed before a payload: its longest lookback. */
 export const LOOKBACK_SECONDS = 1800;
@@ -211,7 +212,7 @@ export class LiveEngine {
 		const delay = Math.min(Math.max(this.clock.wallDelayUntil(next) + 1, 5), 1000);
 		this.timer = setTimeout(() => {
 			this.advance()
-				.catch((err: unknown) => console.error('market engine tick failed:', err))
+				.catch((err: unknown) => log.error('market engine tick failed', { error: errorText(err) }))
 				.finally(() => this.schedule());
 		}, delay);
 	}
@@ -281,7 +282,7 @@ export class LiveEngine {
 					try {
 						listener(event);
 					} catch (err) {
-						console.error('tick listener failed:', err);
+						log.error('tick listener failed', { error: errorText(err) });
 					}
 				}
 			}

@@ -36,6 +36,7 @@ import { viewOf } from '../market/universe';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
+import { errorText, log } from '../../lib/server/log';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -351,7 +352,7 @@ export class HistoryStore {
 				this.generate(ticker, date, progress)
 			);
 		} catch (err) {
-			console.error(`background history of ${ticker} ${date} failed:`, err);
+			log.error(`background history of ${ticker} ${date} failed`, { error: errorText(err) });
 		}
 	}
 
@@ -437,7 +438,7 @@ export class HistoryStore {
 		} catch (err) {
 			if (err instanceof HistoryUnavailableError) throw err;
 			// A full or read-only disk: the request fails with a reason, the service goes on.
-			console.error(`history generation of ${ticker} ${date} failed:`, err);
+			log.error(`history generation of ${ticker} ${date} failed`, { error: errorText(err) });
 			// The errno code only: the message would name the data folder's paths.
 			const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'write error';
 			throw new HistoryUnavailableError(

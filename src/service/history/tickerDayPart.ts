@@ -30,7 +30,7 @@ async function part(json: string): Promise<void> {
 
 const json = process.argv[2];
 if (!json) {
-	console.error('Error: usage: tickerDayPart <json options>');
+	process.stderr.write('Error: usage: tickerDayPart <json options>\n');
 	process.exit(2);
 }
 // A part whose service went away stops: its pipe breaks, or it is handed to another parent.
@@ -43,6 +43,7 @@ part(json).catch((err: unknown) => {
 	const e = err as NodeJS.ErrnoException;
 	const kind =
 		err instanceof HistoryUnavailableError ? 'HistoryUnavailableError' : (e.code ?? e.name);
-	console.error(err instanceof Error ? `${kind}: ${e.message}` : String(err));
+	// The parent reads this one line as the part's error (kind: message), not as a log line.
+	process.stderr.write(`${err instanceof Error ? `${kind}: ${e.message}` : String(err)}\n`);
 	process.exitCode = 1;
 });

@@ -68,7 +68,7 @@ export function partCommand(from: string = import.meta.url): { args: string[]; c
 	const built = fileURLToPath(new URL('./tickerDayPart.js', from));
 	if (existsSync(built)) return { args: [built], cwd: process.cwd() };
 	const source = fileURLToPath(new URL('./tickerDayPart.ts', from));
-	// The project root, where `--import tsx` resolves (src/service/market/ is three levels down).
+	// The project root, where `--import tsx` resolves (src/service/history/ is three levels down).
 	return { args: ['--import', 'tsx', source], cwd: fileURLToPath(new URL('../../..', from)) };
 }
 

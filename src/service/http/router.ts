@@ -21,6 +21,7 @@ import { research } from './researchRoute';
 import { HttpError, sendError, sendJson } from './respond';
 import { snapshot } from './snapshot';
 import { whoamiBody } from './whoami';
+import { errorText, log } from '../../lib/server/log';
 
 /** A handler another part of the service attaches (hubs: negotiation, WebSocket paths). */
 export type ExtraRouteHandler = (
@@ -97,10 +98,10 @@ export function fail(res: ServerResponse, err: unknown): void {
 			sendError(res, err.status, err.message, err.headers);
 			return;
 		}
-		console.error('[service] request failed:', err);
+		log.error('service: request failed', { error: errorText(err) });
 		sendError(res, 500, 'Internal server error.');
 	} catch (again) {
-		console.error('[service] could not answer a failed request:', again);
+		log.error('service: could not answer a failed request', { error: errorText(again) });
 		res.destroy();
 	}
 }

@@ -21,6 +21,7 @@ import { AccessTokens } from './tokens';
 import { HubAcceptor, refuse } from './upgrade';
 import type { ReliableRegistry } from './reliable';
 import { encodeFrame, initWireEncoder } from '../../lib/wire/encode';
+import { errorText, log } from '../../lib/server/log';
 
 /** What attachHubs needs of the running service (RunningService of server.ts satisfies it). */
 export interface HubHost {
@@ -99,7 +100,7 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 			deliver(tick);
 		} catch (err) {
 			// A broken frame must not stop the market's loop; the next tick tries again.
-			console.error('hubs: fan-out failed:', err);
+			log.error('hubs: fan-out failed', { error: errorText(err) });
 		}
 	});
 
@@ -122,7 +123,7 @@ export async function attachHubs(host: HubHost, options: HubsOptions = {}): Prom
 			if (acceptor.handleUpgrade(req, socket, head)) return;
 		} catch (err) {
 			// A bug in the handshake path answers this one upgrade, never the process.
-			console.error('hubs: upgrade failed:', err);
+			log.error('hubs: upgrade failed', { error: errorText(err) });
 			refuse(socket, 500, 'Internal error.');
 			return;
 		}

@@ -5,12 +5,11 @@ import {
 	SESSION_SECONDS,
 	etParts,
 	etToUtc,
-	isRth,
 	lastCompletedSession,
 	marketPosition,
 	previousTradingDay
 } from './clock';
-import { sessionBounds } from '../../lib/contract/newYorkTime';
+import { isRegularTradingHours, sessionBounds } from '../../lib/contract/newYorkTime';
 
 const utc = (iso: string) => Date.parse(iso);
 
@@ -54,17 +53,17 @@ describe('New York time', () => {
 
 describe('regular trading hours', () => {
 	it('opens at 09:30:00 and includes the 16:00:00 close tick, DST-correct', () => {
-		expect(isRth(utc('2026-03-06T14:29:59Z'))).toBe(false);
-		expect(isRth(utc('2026-03-06T14:30:00Z'))).toBe(true);
-		expect(isRth(utc('2026-03-09T13:30:00Z'))).toBe(true); // 09:30 EDT
-		expect(isRth(utc('2026-03-09T14:29:59Z'))).toBe(true);
-		expect(isRth(utc('2026-11-02T21:00:00Z'))).toBe(true); // 16:00:00 EST
-		expect(isRth(utc('2026-11-02T21:00:01Z'))).toBe(false);
+		expect(isRegularTradingHours(utc('2026-03-06T14:29:59Z'))).toBe(false);
+		expect(isRegularTradingHours(utc('2026-03-06T14:30:00Z'))).toBe(true);
+		expect(isRegularTradingHours(utc('2026-03-09T13:30:00Z'))).toBe(true); // 09:30 EDT
+		expect(isRegularTradingHours(utc('2026-03-09T14:29:59Z'))).toBe(true);
+		expect(isRegularTradingHours(utc('2026-11-02T21:00:00Z'))).toBe(true); // 16:00:00 EST
+		expect(isRegularTradingHours(utc('2026-11-02T21:00:01Z'))).toBe(false);
 	});
 
 	it('is closed on weekends', () => {
-		expect(isRth(utc('2026-11-21T16:00:00Z'))).toBe(false); // Saturday 11:00 ET
-		expect(isRth(utc('2026-11-22T16:00:00Z'))).toBe(false);
+		expect(isRegularTradingHours(utc('2026-11-21T16:00:00Z'))).toBe(false); // Saturday 11:00 ET
+		expect(isRegularTradingHours(utc('2026-11-22T16:00:00Z'))).toBe(false);
 	});
 
 	it('serves the last session close outside RTH', () => {
@@ -117,7 +116,7 @@ describe('SessionClock', () => {
 		const first = clock.nowMs();
 		expect(first).toBeGreaterThanOrEqual(open * 1000);
 		expect(first).toBeLessThan(close * 1000);
-		expect(isRth(first)).toBe(true);
+		expect(isRegularTradingHours(first)).toBe(true);
 		wall += 1000;
 		expect(clock.nowMs() - first).toBe(1000);
 	});

@@ -7,7 +7,12 @@
  */
 
 import { SESSION_OPEN_MINUTE, isSessionDay } from '../../lib/contract/marketCalendar';
-import { etParts, parseDate, sessionBounds } from '../../lib/contract/newYorkTime';
+import {
+	etParts,
+	isRegularTradingHours,
+	parseDate,
+	sessionBounds
+} from '../../lib/contract/newYorkTime';
 import { sessionCloseMinute, sessionLengthSeconds } from './holidays';
 
 export { etParts, etToUtc, parseDate, type EtParts } from '../../lib/contract/newYorkTime';
@@ -71,13 +76,6 @@ export function sessionOpenMs(date: string): number {
 /** Unix ms of the close of `date`: 16:00 ET, 13:00 on an early close. Option expiries settle then. */
 export function sessionCloseMs(date: string): number {
 	return sessionBounds(date).close * 1000;
-}
-
-/** Regular trading hours: session days 09:30:00 through the close ET (the close tick included). */
-export function isRth(ms: number): boolean {
-	const { date, secondOfDay } = etSecondOfDay(ms);
-	if (!isTradingDay(date)) return false;
-	return secondOfDay >= OPEN_MINUTE * 60 && secondOfDay <= sessionCloseMinute(date) * 60;
 }
 
 /**
@@ -150,7 +148,7 @@ export class SessionClock {
 	nowMs(): number {
 		const wall = this.wall();
 		if (this.startMs !== undefined) return this.startMs + (wall - this.wallAtStart) * this.speed;
-		if (this.mode === 'real' || isRth(wall)) return wall;
+		if (this.mode === 'real' || isRegularTradingHours(wall)) return wall;
 		const day = lastCompletedSession(wall);
 		const since = Math.max(0, wall - sessionCloseMs(day));
 		return sessionOpenMs(day) + (since % (sessionSeconds(day) * 1000));

@@ -6,14 +6,13 @@ import { easterSunday, holidayName, isHoliday, nyseHolidays } from './holidays';
 import {
 	SessionClock,
 	etToUtc,
-	isRth,
 	isTradingDay,
 	lastCompletedSession,
 	marketPosition,
 	nextTradingDay,
 	previousTradingDay
 } from './clock';
-import { sessionBounds } from '../../lib/contract/newYorkTime';
+import { isRegularTradingHours, sessionBounds } from '../../lib/contract/newYorkTime';
 import { isMonthlyExpiry, listExpiries } from './calendar';
 import { createMarket, HistoryUnavailableError } from '../simulatedMarket';
 
@@ -62,9 +61,9 @@ describe('NYSE holidays', () => {
 	it('has no session, no RTH and the previous close on a holiday', () => {
 		expect(isTradingDay('2026-11-26')).toBe(false);
 		expect(isTradingDay('2026-11-27')).toBe(true);
-		expect(isRth(etToUtc('2026-11-26', 11, 0))).toBe(false);
-		expect(isRth(etToUtc('2026-12-25', 10, 0))).toBe(false);
-		expect(isRth(etToUtc('2027-06-18', 10, 0))).toBe(false);
+		expect(isRegularTradingHours(etToUtc('2026-11-26', 11, 0))).toBe(false);
+		expect(isRegularTradingHours(etToUtc('2026-12-25', 10, 0))).toBe(false);
+		expect(isRegularTradingHours(etToUtc('2027-06-18', 10, 0))).toBe(false);
 		expect(marketPosition(etToUtc('2026-11-26', 11, 0))).toEqual({
 			date: '2026-11-25',
 			tick: 23_400,

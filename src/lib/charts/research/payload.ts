@@ -1,5 +1,5 @@
 /**
- * The JSON of GET /research/{ticker}/{metric}?format=json (UPSTREAM.md, Research): one of a
+ * The JSON of GET /research/{ticker}/{metric}?format=json (docs/UPSTREAM.md, Research): one of a
  * per-contract table, skew series, term rows, a surface grid or chain levels. Checked on
  * arrival so a payload of another shape is a sentence on screen, not a blank chart.
  */

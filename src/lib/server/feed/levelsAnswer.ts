@@ -7,6 +7,7 @@
 import { feedGroup, feedOf, feedRoute, type Feed } from '../../contract/feeds';
 import type { CanonicalCategory } from '../../contract/categories';
 import { buildLevels, STALE_AFTER_S, type LevelsDocument } from '../../levels/document';
+import type { FeedClient } from '../feeds';
 import type { FeedDeps } from './feedHandler';
 import type { LevelsRequest } from './levelsRequest';
 
@@ -16,6 +17,23 @@ export const FIRST_VALUE_RETRY_S = 2;
 export const CLOSED_FETCH_MS = 5 * 60_000;
 
 const lastClosedFetch = new Map<string, number>();
+/** The client's status, reused for STATUS_REUSE_MS: it walks every held feed and the relay. */
+const STATUS_REUSE_MS = 250;
+let statusCache:
+	{ at: number; client: FeedClient; value: ReturnType<FeedClient['status']> } | undefined;
+
+function clientStatus(client: FeedClient, fresh: boolean): ReturnType<FeedClient['status']> {
+	const now = Date.now();
+	if (
+		fresh ||
+		!statusCache ||
+		statusCache.client !== client ||
+		now - statusCache.at > STATUS_REUSE_MS
+	) {
+		statusCache = { at: now, client, value: client.status() };
+	}
+	return statusCache.value;
+}
 
 export type LevelsAnswer =
 	| { ok: true; doc: LevelsDocument }
@@ -33,8 +51,10 @@ type LevelsDeps = Pick<FeedDeps, 'client' | 'store' | 'basis' | 'fetchOnce'>;
 export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<LevelsAnswer> {
 	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
 	const group = feedGroup(feed);
+	const known = d.client.wants(group);
 	d.client.want([feed]);
-	const state = d.client.status().feeds.find((f) => f.group === group);
+	// A feed just wanted is not in a status taken before: ask afresh then.
+	const state = clientStatus(d.client, !known).feeds.find((f) => f.group === group);
 	const reason = state && !state.held ? state.reason : null;
 	const latest = d.store.get(group);
 	if (!latest) {
