@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 	};
 	await http.start();
 	await stdio.start();
-	process.stdin.on('end', () => stdio.close());
+	process.stdin.on('end', () => void stdio.close());
 }
 
 void main();
