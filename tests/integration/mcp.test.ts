@@ -38,7 +38,13 @@ beforeAll(async () => {
 	feedToken = rig.token('feed', ['feed']);
 	mcpToken = rig.token('assistant', ['mcp']);
 	// SPX is recorded (always-record list) and held from the start: wait for its first value.
-	await until(() => feedJson(rig.dash.base, '/feed/v1/levels/SPX', feedToken));
+	const spx = () =>
+		feedJson(rig.dash.base, '/feed/v1/levels/SPX', feedToken) as Promise<LevelsDocument>;
+	const first = await until(spx);
+	// A few recorded moments, so a moment and the day's first or last differ.
+	await until(async () =>
+		(await spx()).as_of.unix_ms >= first.as_of.unix_ms + 3000 ? true : undefined
+	);
 }, 120_000);
 
 afterAll(async () => {
