@@ -181,6 +181,16 @@ async function exercise(client: Client) {
 	const noDay = await call(client, 'day_summary', { ticker: 'SPX', day: '2026-11-17' });
 	expect(noDay.isError).toBe(true);
 	expect(noDay.content[0].text).toMatch(/nothing recorded for SPX gex_full on 2026-11-17/);
+	for (const [name, args] of [
+		['levels', { ticker: 'ZZZZ' }],
+		['profile', { ticker: 'ZZZZ', category: 'gex_full' }],
+		['day_summary', { ticker: 'ZZZZ' }],
+		['at', { ticker: 'ZZZZ', day: DAY, time: '11:00' }]
+	] as const) {
+		const unknown = await call(client, name, args);
+		expect(unknown.isError).toBe(true);
+		expect(unknown.content[0].text).toMatch(/^unknown ticker: ZZZZ/);
+	}
 	const badTime = await call(client, 'at', { ticker: 'SPX', day: DAY, time: '25:99' });
 	expect(badTime.isError).toBe(true);
 	const badFuture = await call(client, 'levels', { ticker: 'SPX', future: 'XX' });

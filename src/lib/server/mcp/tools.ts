@@ -10,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AlertFiring } from '../../alerts/firing';
 import { etToUtc } from '../../contract/newYorkTime';
+import { isStreamTicker } from '../../contract/tickers';
 import { etText } from '../../levels/document';
 import type { LevelsAnswer } from '../feed/levelsAnswer';
 import { parseLevelsRequest, LEVELS_PREFIX, type LevelsRequest } from '../feed/levelsRequest';
@@ -83,6 +84,12 @@ function request(
 	strikes?: number,
 	future?: string
 ): { ok: true; value: LevelsRequest } | { ok: false; error: string } {
+	if (!isStreamTicker(ticker.toUpperCase())) {
+		return {
+			ok: false,
+			error: `unknown ticker: ${ticker} is not in the service's ticker universe`
+		};
+	}
 	const q = new URLSearchParams();
 	if (category) q.set('category', category);
 	if (strikes) q.set('strikes', String(strikes));
@@ -193,6 +200,7 @@ export function registerTools(server: McpServer, deps: McpDeps): void {
 		},
 		async ({ ticker, day, category }) => {
 			const t = ticker.toUpperCase();
+			if (!isStreamTicker(t)) return fail(`unknown ticker: ${ticker}`);
 			const cat = category ?? 'gex_full';
 			const rec = deps.recorder();
 			const d = day ?? latestDay(rec, t, cat);
@@ -220,6 +228,7 @@ export function registerTools(server: McpServer, deps: McpDeps): void {
 		async ({ ticker, day, time, category }) => {
 			const at = etMoment(day, time);
 			if (at === undefined) return fail(`not a time on ${day}: "${time}" (use HH:MM or HH:MM:SS)`);
+			if (!isStreamTicker(ticker.toUpperCase())) return fail(`unknown ticker: ${ticker}`);
 			const r = levelsAt(deps.recorder(), ticker.toUpperCase(), category ?? 'gex_full', day, at);
 			return r.ok ? ok(r.value) : fail(r.error);
 		}
