@@ -19,7 +19,15 @@ function time(ms: number | null): string {
 	return ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z';
 }
 
-export function main(argv: string[], out = console.log, err = console.error): number {
+export function main(
+	argv: string[],
+	out = (line: string) =>
+		void process.stdout.write(`${line}
+`),
+	err = (line: string) =>
+		void process.stderr.write(`${line}
+`)
+): number {
 	const [command, ...rest] = argv;
 	const store = TokenStore.inDataDir(dataDir());
 	try {
