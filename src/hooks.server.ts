@@ -4,6 +4,7 @@ import { config } from '$lib/server/config';
 import { dev } from '$app/environment';
 import { mountFastApi } from '$lib/server/fastApi';
 import { mountFeed } from '$lib/server/feed/feedMount';
+import { mountMcp } from '$lib/server/mcp/mcpMount';
 import { onHttpServer } from '$lib/server/httpServer';
 import { errorText, log } from '$lib/server/log';
 import { startProductionServer } from '$lib/server/production';
@@ -54,6 +55,8 @@ export const init: ServerInit = async () => {
 	mountFastApi();
 	// GET /feed/v1/levels/* for charting platforms, with integration tokens (feed/feedHandler.ts).
 	mountFeed();
+	// /mcp for AI assistants (Streamable HTTP, tokens with the mcp scope: mcp/mcpHandler.ts).
+	mountMcp();
 	// The server hand-over and graceful shutdown under every production entry (under `vite dev`
 	// the plugin in vite.config.ts hands Vite's server over: devServer.ts).
 	if (!dev) startProductionServer();

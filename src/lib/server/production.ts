@@ -9,6 +9,7 @@ import { stopEmbeddedServices } from './embedded';
 import { stopFeeds } from './feeds/feedsMount';
 import { httpServer, watchHttpServer } from './httpServer';
 import { installShutdown } from './lifecycle';
+import { stopMcp } from './mcp/mcpMount';
 import { stopRecorder } from './recorder/recorderMount';
 import { quotaLedger } from './services';
 import { stopStreamRelay } from './stream/relayMount';
@@ -27,6 +28,7 @@ export function startProductionServer(): void {
 		server: httpServer,
 		stopStream: async () => {
 			// Recording ends before the relay goes, so no frame arrives at a closed recorder.
+			stopMcp();
 			stopRecorder();
 			stopFeeds();
 			await stopStreamRelay();

@@ -6,9 +6,6 @@
  * Then the per-token rate limit, then the levels from what the dashboard holds.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { feedGroup, feedOf, feedRoute, type Feed } from '../../contract/feeds';
-import type { CanonicalCategory } from '../../contract/categories';
-import { buildLevels, STALE_AFTER_S } from '../../levels/document';
 import { bookmapCsv, levelsCsv, thinkScript } from '../../levels/formats';
 import { tradingViewString } from '../../levels/pasteString';
 import { config } from '../config';
@@ -21,13 +18,11 @@ import type { TokenStore } from '../tokens/tokenStore';
 import type { FeedClient } from '../feeds';
 import type { ProxyResult } from '../proxy';
 import type { FuturesBasis } from './futuresBasis';
+import { levelsAnswer } from './levelsAnswer';
 import { parseLevelsRequest } from './levelsRequest';
 import type { LevelsStore } from './levelsStore';
 
-/** Retry-After while the first value of a newly held ticker is on its way. */
-const FIRST_VALUE_RETRY_S = 2;
-/** Market closed, nothing held yet: one fetch of the last session's value per feed this often. */
-export const CLOSED_FETCH_MS = 5 * 60_000;
+export { CLOSED_FETCH_MS } from './levelsAnswer';
 
 export interface FeedDeps {
 	tokens: TokenStore;
@@ -38,25 +33,6 @@ export interface FeedDeps {
 	basis: FuturesBasis;
 	/** GET of a feed's route through the proxy: the one fetch of a closed market's last value. */
 	fetchOnce: (route: string) => Promise<ProxyResult>;
-}
-
-const lastClosedFetch = new Map<string, number>();
-/** The client's status, reused for STATUS_REUSE_MS: it walks every held feed and the relay. */
-const STATUS_REUSE_MS = 250;
-let statusCache:
-	{ at: number; client: FeedClient; value: ReturnType<FeedClient['status']> } | undefined;
-
-function clientStatus(client: FeedClient, fresh: boolean): ReturnType<FeedClient['status']> {
-	const now = Date.now();
-	if (
-		fresh ||
-		!statusCache ||
-		statusCache.client !== client ||
-		now - statusCache.at > STATUS_REUSE_MS
-	) {
-		statusCache = { at: now, client, value: client.status() };
-	}
-	return statusCache.value;
 }
 
 const TYPES = {
@@ -149,65 +125,23 @@ export function handleFeed(
 	return true;
 }
 
-/** The HTTP status of a feed the holder does not hold, from its reason. */
-function refusalStatus(reason: string): 403 | 409 | 503 {
-	if (reason.startsWith('budget exhausted')) return 409;
-	if (reason.startsWith('not entitled') || reason.startsWith('key rejected')) return 403;
-	return 503;
-}
-
 async function answer(
 	res: ServerResponse,
 	r: import('./levelsRequest').LevelsRequest,
 	d: FeedDeps,
 	head: boolean
 ): Promise<void> {
-	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
-	const group = feedGroup(feed);
-	const known = d.client.wants(group);
-	d.client.want([feed]);
-	// A feed just wanted is not in a status taken before: ask afresh then.
-	const state = clientStatus(d.client, !known).feeds.find((f) => f.group === group);
-	const reason = state && !state.held ? state.reason : null;
-	const latest = d.store.get(group);
-	if (!latest) {
-		if (reason === 'market closed') {
-			// The holder polls only in market hours: fetch the last session's value once.
-			const key = feedRoute(feed);
-			if (Date.now() - (lastClosedFetch.get(key) ?? 0) > CLOSED_FETCH_MS) {
-				lastClosedFetch.set(key, Date.now());
-				void d.fetchOnce(key).catch(() => undefined);
-			}
-		}
-		const status = reason ? refusalStatus(reason) : 503;
-		const why = reason
-			? `${r.ticker} ${r.category}: ${reason}`
-			: `holding ${r.ticker} ${r.category} started; waiting for its first value`;
+	const a = await levelsAnswer(r, d);
+	if (!a.ok) {
 		return refuse(
 			res,
-			status,
-			why,
+			a.status,
+			a.error,
 			head,
-			status === 503 ? { 'retry-after': String(FIRST_VALUE_RETRY_S) } : {}
+			a.retryAfter !== undefined ? { 'retry-after': String(a.retryAfter) } : {}
 		);
 	}
-	let future: Parameters<typeof buildLevels>[0]['future'];
-	if (r.future) {
-		const basis = await d.basis.get(r.future.of, r.future.root);
-		if (!basis.ok) return refuse(res, basis.status, basis.reason, head, { 'retry-after': '60' });
-		future = { root: r.future.root, conversion: basis.conversion, fetchedAt: basis.fetchedAt };
-	}
-	const doc = buildLevels({
-		chain: latest.chain,
-		category: r.category,
-		receivedAt: latest.receivedAt,
-		now: Date.now(),
-		source: latest.source,
-		staleAfterSeconds: STALE_AFTER_S,
-		notUpdating: reason,
-		strikes: r.strikes,
-		future
-	});
+	const { doc } = a;
 	const body =
 		r.format === 'json'
 			? JSON.stringify(doc)

@@ -1,0 +1,99 @@
+/**
+ * The watchlist resource: the current levels (gex_full) of every ticker on the dashboard's
+ * always-record list, which the recorder already holds (so reading it costs no upstream call),
+ * and its change notifications: one process-wide watch on the levels client's updates that, at
+ * most once a second, compares the watchlist's levels with the last ones it announced and tells
+ * every subscribed session when they differ (notifications/resources/updated).
+ */
+import type { LevelsDocument } from '../../levels/document';
+import { refusalText, type McpDeps } from './tools';
+
+export const WATCHLIST_URI = 'gexdeck://levels/watchlist';
+/** Notifications of one session come at most this often. */
+export const NOTIFY_EVERY_MS = 1_000;
+/** While anyone subscribes, the watchlist's feeds are wanted again this often (idle is 5 min). */
+const REWANT_MS = 60_000;
+
+export interface WatchlistContent {
+	watchlist: string[];
+	source: string;
+	category: 'gex_full';
+	levels: Record<string, LevelsDocument | { error: string }>;
+}
+
+export async function watchlistContent(deps: McpDeps): Promise<WatchlistContent> {
+	const w = deps.watchlist();
+	const levels: WatchlistContent['levels'] = {};
+	for (const ticker of w.tickers) {
+		const a = await deps.levels({ ticker, category: 'gex_full', format: 'json', strikes: 0 });
+		levels[ticker] = a.ok ? a.doc : { error: refusalText(a) };
+	}
+	return { watchlist: w.tickers, source: w.source, category: 'gex_full', levels };
+}
+
+/** What "the levels changed" compares: spot, every level and max change, per ticker. */
+function fingerprint(c: WatchlistContent): string {
+	return JSON.stringify(
+		Object.entries(c.levels).map(([t, d]) =>
+			'error' in d ? [t, d.error] : [t, d.spot, d.levels.map((l) => l.price), d.max_change]
+		)
+	);
+}
+
+export class WatchlistWatch {
+	private readonly listeners = new Set<() => void>();
+	private unsubscribe: (() => void) | undefined;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private rewant: ReturnType<typeof setInterval> | undefined;
+	private lastFlush = 0;
+	private last: string | undefined;
+
+	constructor(
+		private readonly deps: McpDeps,
+		/** The levels client's update subscription (FeedClient.subscribe). */
+		private readonly subscribe: (listener: () => void) => () => void
+	) {}
+
+	/** Calls `fn` (at most once a second) whenever the watchlist's levels change. */
+	add(fn: () => void): () => void {
+		this.listeners.add(fn);
+		if (!this.unsubscribe) {
+			this.unsubscribe = this.subscribe(() => this.changed());
+			this.rewant = setInterval(() => void watchlistContent(this.deps), REWANT_MS);
+			this.rewant.unref?.();
+			void watchlistContent(this.deps).then((c) => (this.last = fingerprint(c)));
+		}
+		return () => {
+			this.listeners.delete(fn);
+			if (this.listeners.size === 0) this.stop();
+		};
+	}
+
+	private changed(): void {
+		if (this.timer) return;
+		const wait = Math.max(0, this.lastFlush + NOTIFY_EVERY_MS - Date.now());
+		this.timer = setTimeout(() => void this.flush(), wait);
+		this.timer.unref?.();
+	}
+
+	private async flush(): Promise<void> {
+		this.lastFlush = Date.now();
+		try {
+			const print = fingerprint(await watchlistContent(this.deps));
+			if (print === this.last) return;
+			this.last = print;
+			for (const fn of [...this.listeners]) fn();
+		} finally {
+			this.timer = undefined;
+		}
+	}
+
+	stop(): void {
+		this.unsubscribe?.();
+		this.unsubscribe = undefined;
+		clearInterval(this.rewant);
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		this.last = undefined;
+	}
+}
