@@ -6,7 +6,9 @@
 import fc from 'fast-check';
 import {
 	appendFileSync,
+	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	rmSync,
 	statSync,
@@ -16,7 +18,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexPathOf, RecordFile, RecordKind, RECORD_HEADER_BYTES } from './recordFile';
+import {
+	indexPathOf,
+	MAX_RECORD_PAYLOAD,
+	RecordFile,
+	RecordKind,
+	RECORD_HEADER_BYTES
+} from './recordFile';
 
 let dir: string;
 beforeEach(() => {
@@ -225,5 +233,170 @@ describe('RecordFile', () => {
 		const again = g.span();
 		expect(again.plan.count).toBe(5);
 		g.close();
+	});
+});
+
+describe('RecordFile edges', () => {
+	it('grows its index past the first allocation and still finds every record by time', () => {
+		const path = join(dir, 'many.rec');
+		const f = RecordFile.open(path);
+		const n = 2600;
+		f.appendAll(
+			Array.from({ length: n }, (_, i) => ({
+				kind: RecordKind.StreamAny,
+				timestamp: i,
+				receivedAt: i * 10,
+				payload: payload(i, 1 + (i % 4))
+			}))
+		);
+		expect(f.records).toBe(n);
+		expect(f.bytes).toBe(statSync(path).size + statSync(indexPathOf(path)).size);
+		for (const t of [0, 1023, 1024, 2047, 2048, 2599]) {
+			const [r] = f.read(t, t);
+			expect([r.timestamp, r.receivedAt, [...r.payload]]).toEqual([
+				t,
+				t * 10,
+				[...payload(t, 1 + (t % 4))]
+			]);
+		}
+		expect(f.read(1020, 1030, 5).map((r) => r.timestamp)).toEqual([1020, 1025, 1030]);
+		f.close();
+		const g = RecordFile.open(path);
+		expect(g.recovery).toEqual({ records: n, truncatedBytes: 0, reindexed: 0, skipped: 0 });
+		expect(g.read(2048, 2049).map((r) => r.timestamp)).toEqual([2048, 2049]);
+		g.close();
+	});
+
+	it('reads back kinds, empty payloads and views into larger buffers exactly', () => {
+		const path = join(dir, 'kinds.rec');
+		const f = RecordFile.open(path);
+		const big = payload(7, 20);
+		f.append(RecordKind.SnapshotGzipJson, 1, 11, big.subarray(3, 8));
+		f.append(RecordKind.StreamAny, 2, 12, new Uint8Array(0));
+		f.append(RecordKind.StreamAny, 3, 13, new Uint8Array(new ArrayBuffer(0)));
+		f.close();
+		const g = RecordFile.open(path);
+		expect(g.recovery).toEqual({ records: 3, truncatedBytes: 0, reindexed: 0, skipped: 0 });
+		expect(g.read().map((r) => [r.kind, r.timestamp, r.receivedAt, [...r.payload]])).toEqual([
+			[RecordKind.SnapshotGzipJson, 1, 11, [...big.subarray(3, 8)]],
+			[RecordKind.StreamAny, 2, 12, []],
+			[RecordKind.StreamAny, 3, 13, []]
+		]);
+		g.close();
+	});
+
+	it('keeps records of one second apart at step 1 and keys lookups on the running maximum', () => {
+		const f = RecordFile.open(join(dir, 'dup.rec'));
+		for (const t of [10, 10, 12, 11, 13]) f.append(RecordKind.StreamAny, t, 0, payload(t, 2));
+		expect(f.read().map((r) => r.timestamp)).toEqual([10, 10, 12, 11, 13]);
+		expect(f.read(-Infinity, Infinity, 1).length).toBe(5);
+		expect(f.read(11, 12).map((r) => r.timestamp)).toEqual([12, 11]);
+		expect(f.read(12, 13).map((r) => r.timestamp)).toEqual([12, 13]);
+		expect(f.read(14, 20)).toEqual([]);
+		expect(f.firstTimestamp).toBe(10);
+		expect(f.lastTimestamp).toBe(13);
+		f.close();
+		const late = RecordFile.open(join(dir, 'late.rec'));
+		expect([late.firstTimestamp, late.lastTimestamp]).toEqual([undefined, undefined]);
+		late.append(RecordKind.StreamAny, 20, 0, payload(0, 1));
+		late.append(RecordKind.StreamAny, 15, 0, payload(1, 1));
+		expect([late.firstTimestamp, late.lastTimestamp]).toEqual([20, 20]);
+		late.close();
+	});
+
+	it('refuses a payload over the bound and an append after close; closes twice quietly', () => {
+		const f = RecordFile.open(join(dir, 'max.rec'));
+		const before = Date.now();
+		f.append(RecordKind.StreamAny, 1, 0, new Uint8Array(MAX_RECORD_PAYLOAD));
+		expect(f.lastWriteAt).toBeGreaterThanOrEqual(before);
+		expect(() =>
+			f.append(RecordKind.StreamAny, 2, 0, new Uint8Array(MAX_RECORD_PAYLOAD + 1))
+		).toThrow(RangeError);
+		expect(f.records).toBe(1);
+		expect(f.lastReadAt).toBe(0);
+		expect(f.read()[0].payload.length).toBe(MAX_RECORD_PAYLOAD);
+		expect(f.lastReadAt).toBeGreaterThanOrEqual(before);
+		f.close();
+		f.close();
+		expect(() => f.append(RecordKind.StreamAny, 3, 0, payload(0, 1))).toThrow(/closed/);
+	});
+
+	it('creates private folders and files, and leaks no descriptor when the index cannot open', () => {
+		const path = join(dir, 'x', 'y', 'p.rec');
+		const f = RecordFile.open(path);
+		f.append(RecordKind.StreamAny, 1, 0, payload(0, 1));
+		f.close();
+		expect(statSync(join(dir, 'x', 'y')).mode & 0o777).toBe(0o700);
+		expect(statSync(path).mode & 0o777).toBe(0o600);
+		expect(statSync(indexPathOf(path)).mode & 0o777).toBe(0o600);
+		const blocked = join(dir, 'blocked.rec');
+		mkdirSync(indexPathOf(blocked));
+		const fds = () => readdirSync('/proc/self/fd').length;
+		const n = fds();
+		expect(() => RecordFile.open(blocked)).toThrow();
+		expect(fds()).toBe(n);
+	});
+
+	it('trusts index entries only while their offsets rise inside the data', () => {
+		const path = join(dir, 'idx.rec');
+		const f = RecordFile.open(path);
+		for (let i = 0; i < 6; i++) f.append(RecordKind.StreamAny, i, 0, payload(i, 9));
+		f.close();
+		const idx = readFileSync(indexPathOf(path));
+		idx.writeDoubleLE(0, 3 * 16 + 8); // entry 3 points back at record 0
+		writeFileSync(indexPathOf(path), idx);
+		const g = RecordFile.open(path);
+		expect(g.recovery).toEqual({ records: 6, truncatedBytes: 0, reindexed: 0, skipped: 0 });
+		expect(g.read().map((r) => r.timestamp)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(g.read(3, 3).map((r) => r.timestamp)).toEqual([3]);
+		g.close();
+		const rebuilt = readFileSync(indexPathOf(path));
+		expect(rebuilt.length).toBe(6 * 16);
+		expect(rebuilt.readDoubleLE(3 * 16 + 8)).toBe(3 * (RECORD_HEADER_BYTES + 9));
+		expect(rebuilt.readDoubleLE(5 * 16)).toBe(5);
+	});
+
+	it('counts no re-created entries when the data lost records the index still lists', () => {
+		const path = join(dir, 'short.rec');
+		const f = RecordFile.open(path);
+		for (let i = 0; i < 5; i++) f.append(RecordKind.StreamAny, i, 0, payload(i, 9));
+		f.close();
+		truncateSync(path, 2 * (RECORD_HEADER_BYTES + 9) + 4);
+		const g = RecordFile.open(path);
+		expect(g.recovery).toEqual({ records: 2, truncatedBytes: 4, reindexed: 0, skipped: 0 });
+		expect(statSync(path).size).toBe(2 * (RECORD_HEADER_BYTES + 9));
+		expect(statSync(indexPathOf(path)).size).toBe(2 * 16);
+		g.close();
+	});
+
+	it('recovery passes over one corrupt record inside the data and counts it', () => {
+		const path = join(dir, 'skip.rec');
+		const f = RecordFile.open(path);
+		for (let i = 0; i < 5; i++) f.append(RecordKind.StreamAny, i, 0, payload(i, 9));
+		f.close();
+		const bytes = readFileSync(path);
+		bytes[1 * (RECORD_HEADER_BYTES + 9) + RECORD_HEADER_BYTES + 2] ^= 4;
+		writeFileSync(path, bytes);
+		truncateSync(indexPathOf(path), 0);
+		const g = RecordFile.open(path);
+		expect(g.recovery).toEqual({ records: 4, truncatedBytes: 0, reindexed: 4, skipped: 1 });
+		expect(g.read().map((r) => r.timestamp)).toEqual([0, 2, 3, 4]);
+		g.close();
+	});
+
+	it('answers no arrival stamp once closed or when the header is gone', () => {
+		const path = join(dir, 'arr.rec');
+		const f = RecordFile.open(path);
+		for (let i = 0; i < 3; i++) f.append(RecordKind.StreamAny, i, 100 + i, payload(i, 9));
+		const span = f.span();
+		expect([0, 1, 2].map((i) => span.arrivalAt(i))).toEqual([100, 101, 102]);
+		truncateSync(path, 2 * (RECORD_HEADER_BYTES + 9) + 10);
+		expect(span.arrivalAt(2)).toBeUndefined();
+		const bytes = readFileSync(path);
+		bytes[RECORD_HEADER_BYTES + 9] = 0;
+		writeFileSync(path, bytes);
+		expect(span.arrivalAt(1)).toBeUndefined();
+		f.close();
+		expect(span.arrivalAt(0)).toBeUndefined();
 	});
 });
