@@ -152,6 +152,26 @@ describe('RecordSpan', () => {
 		g.close();
 	});
 
+	it('serves no late record from outside the range, nor a record appended after the span', async () => {
+		// Data times 100, 101, 110, 105, 112: the index keys on the running maximum (…, 110, 110, 112).
+		const f = fileOf('late.rec', [100, 101, 110, 105, 112], () => 40);
+		for (const chunkBytes of [64, 100_000]) {
+			const served = async (from: number, to: number) =>
+				(await partition(f.span(from, to), chunkBytes)).flat();
+			expect(await served(104, Infinity)).toEqual([110, 105, 112]);
+			expect(await served(106, Infinity)).toEqual([110, 112]);
+			// The record of 105 lies past the last one the index puts at or before 107.
+			expect(await served(-Infinity, 107)).toEqual([100, 101]);
+			expect(await served(101, 107)).toEqual([101]);
+		}
+		const span = f.span(101, 120);
+		f.append(RecordKind.StreamAny, 113, 0, payload(9, 40));
+		expect((await partition(span, 100_000)).flat()).toEqual([101, 110, 105, 112]);
+		expect((await partition(span, 64)).flat()).toEqual([101, 110, 105, 112]);
+		expect(f.span(101, 120).plan.count).toBe(5);
+		f.close();
+	});
+
 	it('an empty span of a file since deleted is read without opening it', async () => {
 		const path = join(dir, 'gone.rec');
 		const f = fileOf('gone.rec', [5], () => 1);
