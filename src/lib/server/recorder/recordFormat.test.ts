@@ -70,6 +70,18 @@ describe('record format', () => {
 		const magic = Buffer.from(good);
 		magic[0] = 0xa6;
 		expect(parseRecord(magic, 0)).toBeUndefined();
+		// A wrong magic byte under a checksum that matches it: still not a record.
+		magic.writeUInt32LE(
+			checksum(magic.subarray(0, RECORD_HEADER_BYTES), magic.subarray(RECORD_HEADER_BYTES)),
+			24
+		);
+		expect(parseRecord(magic, 0)).toBeUndefined();
+		magic[0] = RECORD_MAGIC;
+		magic.writeUInt32LE(
+			checksum(magic.subarray(0, RECORD_HEADER_BYTES), magic.subarray(RECORD_HEADER_BYTES)),
+			24
+		);
+		expect(parseRecord(magic, 0)?.record.payload.length).toBe(3);
 		// Kinds 0 and 3 with a checksum that matches: still not a record.
 		for (const kind of [0, 3, 0xff]) {
 			expect(parseRecord(record(kind, Buffer.from([1])), 0)).toBeUndefined();
