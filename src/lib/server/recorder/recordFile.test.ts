@@ -293,6 +293,8 @@ describe('RecordFile edges', () => {
 		expect(f.read(11, 12).map((r) => r.timestamp)).toEqual([12, 11]);
 		expect(f.read(12, 13).map((r) => r.timestamp)).toEqual([12, 13]);
 		expect(f.read(14, 20)).toEqual([]);
+		// The late 11 lies past the last record the index puts at or before 11: not read.
+		expect(f.read(-Infinity, 11).map((r) => r.timestamp)).toEqual([10, 10]);
 		expect(f.firstTimestamp).toBe(10);
 		expect(f.lastTimestamp).toBe(13);
 		f.close();
