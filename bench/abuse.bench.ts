@@ -14,8 +14,8 @@
  *   they are held, answers by status.
  * - sse: 3,000 /alerts/events streams at once; how many were accepted, peak descriptors.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, get, request, type ClientRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { startStubUpstream } from '../tests/integration/dashboard-support';
-import { freePort, root as here } from './support';
+import { root as here, rssBytes, spawnBuiltDashboard } from './support';
 
 const arg = (name: string) => {
 	const i = process.argv.indexOf(`--${name}`);
@@ -37,10 +37,6 @@ const probes = arg('probe') ? [arg('probe')!] : ['webhooks', 'flood', 'history',
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MB`;
 
-function rss(pid: number): number {
-	const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-	return m ? Number(m[1]) * 1024 : 0;
-}
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
 interface Dash {
@@ -53,33 +49,16 @@ interface Dash {
 
 async function dashboard(env: Record<string, string>, dataDir?: string): Promise<Dash> {
 	const stub = await startStubUpstream();
-	const port = await freePort();
 	const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'gexdeck-abuse-'));
-	const proc = spawn(process.execPath, ['build'], {
-		cwd: root,
-		env: {
-			...process.env,
-			...stub.env,
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			GEXDECK_DATA_DIR: dir,
-			...env
-		},
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let out = '';
-	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-	await new Promise<void>((resolve, reject) => {
-		proc.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('Listening on')) resolve();
-		});
-		proc.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
+	const { proc, port, base } = await spawnBuiltDashboard(root, {
+		...stub.env,
+		GEXDECK_DATA_DIR: dir,
+		...env
 	});
 	return {
 		proc,
 		port,
-		base: `http://127.0.0.1:${port}`,
+		base,
 		dataDir: dir,
 		stop: async () => {
 			const exited = new Promise((r) => proc.once('exit', r));
@@ -164,9 +143,9 @@ async function flood(): Promise<string> {
 	const d = await dashboard({});
 	try {
 		await sleep(2_000);
-		const before = rss(d.proc.pid!);
+		const before = rssBytes(d.proc.pid!);
 		let peak = before;
-		const sample = setInterval(() => (peak = Math.max(peak, rss(d.proc.pid!))), 100);
+		const sample = setInterval(() => (peak = Math.max(peak, rssBytes(d.proc.pid!))), 100);
 		const ws = new WebSocket(`ws://127.0.0.1:${d.port}/stream`);
 		await new Promise((r) => ws.once('open', r));
 		(ws as unknown as { _socket: Socket })._socket.pause();
@@ -184,7 +163,7 @@ async function flood(): Promise<string> {
 		ws.terminate();
 		await sleep(10_000);
 		clearInterval(sample);
-		const after = rss(d.proc.pid!);
+		const after = rssBytes(d.proc.pid!);
 		return `flood: sent ${sent} status requests; closed by the server: ${byServer}; RSS ${mb(before)} before, peak ${mb(peak)}, ${mb(after)} 10 s after the socket closed`;
 	} finally {
 		await d.stop();

@@ -18,7 +18,7 @@
  * done there), e.g. main's for the before figures; `--max-rss-mb` stops a run whose dashboard
  * grows past it (the before figures can exhaust a shared machine).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
 	copyFileSync,
 	createWriteStream,
@@ -39,7 +39,7 @@ import { eodMembers } from '../src/service/http/eod';
 import { dayKeysOf } from '../src/service/history/dayKeys';
 import { historyCacheFolder } from '../src/service/history/historyStore';
 import { dayFileName, MANIFEST } from '../src/service/history/tickerDayFiles';
-import { forkServe, freePort, root, type Upstream } from './support';
+import { forkServe, root, rssBytes, spawnBuiltDashboard, type Upstream } from './support';
 
 const START = '2026-11-20T15:30:00Z'; // Friday 10:30 ET
 const DAYS = ['2026-11-19', '2026-11-18'];
@@ -112,32 +112,15 @@ async function fixture(dataDir: string, mb: number): Promise<number> {
 
 /** The built dashboard of `app` (`node build`), on a free port with a fresh data folder. */
 async function dashboard(app: string, upstream: Upstream) {
-	const port = await freePort();
 	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-imports-dash-'));
-	const proc = spawn(process.execPath, ['build'], {
-		cwd: app,
-		env: {
-			...process.env,
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			GEXDECK_DATA_DIR: dataDir,
-			GEXDECK_UPSTREAM: upstream.baseUrl,
-			GEXDECK_API_KEY: upstream.key
-		},
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let out = '';
-	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-	await new Promise<void>((resolve, reject) => {
-		proc.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('Listening on')) resolve();
-		});
-		proc.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
+	const { proc, base } = await spawnBuiltDashboard(app, {
+		GEXDECK_DATA_DIR: dataDir,
+		GEXDECK_UPSTREAM: upstream.baseUrl,
+		GEXDECK_API_KEY: upstream.key
 	});
 	return {
 		proc,
-		base: `http://127.0.0.1:${port}`,
+		base,
 		async stop() {
 			if (proc.exitCode === null && proc.signalCode === null) {
 				const exited = new Promise((r) => proc.once('exit', r));
@@ -149,14 +132,7 @@ async function dashboard(app: string, upstream: Upstream) {
 	};
 }
 
-function rssMb(pid: number): number {
-	try {
-		const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-		return m ? Number(m[1]) / 1024 : 0;
-	} catch {
-		return 0;
-	}
-}
+const rssMb = (pid: number) => rssBytes(pid) / 1024 ** 2;
 
 /** Peak RSS of `proc` and /healthz latencies while `work` runs; kills it past `maxMb`. */
 async function watch(proc: ChildProcess, base: string, maxMb: number, work: () => Promise<string>) {

@@ -21,7 +21,7 @@ import playwrightConfig from '../playwright.config';
 import { attachStreamEndpoint, type StreamRelay } from '../src/lib/server/stream';
 import { demoAccounts } from '../src/service/accounts/demo';
 import { startService, type RunningService } from '../src/service/server';
-import { root } from '../tests/support/processes';
+import { freePort, root } from '../tests/support/processes';
 
 export { root };
 
@@ -109,6 +109,43 @@ export async function serveFiles(files: Record<string, string>): Promise<{
 // The built dashboard and the service as their own processes: the starters the integration
 // tests use (tests/support/processes.ts), so both start the app the same way.
 export { freePort, spawnService, startDashboard } from '../tests/support/processes';
+
+/**
+ * The built dashboard of the checkout `app` (`node build` there: another checkout's for before
+ * figures), on a free port with `env` over this process's, once it says it is listening. The
+ * caller stops it as its bench needs.
+ */
+export async function spawnBuiltDashboard(
+	app: string,
+	env: Record<string, string>
+): Promise<{ proc: ChildProcess; port: number; base: string }> {
+	const port = await freePort();
+	const proc = spawn(process.execPath, ['build'], {
+		cwd: app,
+		env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let out = '';
+	proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+	await new Promise<void>((resolve, reject) => {
+		proc.stdout!.on('data', (d: Buffer) => {
+			out += d.toString();
+			if (out.includes('Listening on')) resolve();
+		});
+		proc.once('exit', (code) => reject(new Error(`dashboard exited ${code}: ${out}`)));
+	});
+	return { proc, port, base: `http://127.0.0.1:${port}` };
+}
+
+/** Resident memory of process `pid` in bytes (VmRSS of /proc/<pid>/status; 0 once it is gone). */
+export function rssBytes(pid: number): number {
+	try {
+		const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Number(m[1]) * 1024 : 0;
+	} catch {
+		return 0;
+	}
+}
 
 export function lines(child: ChildProcess): AsyncIterator<string> {
 	return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

@@ -172,7 +172,7 @@ export const ZONES = [
 	}
 ];
 
-/** Repository path (`src/lib/stream/updates`) of an import, or undefined for a package or virtual module. */
+/** Repository path (`src/lib/stream/transport/coalescer`) of an import, or undefined for a package or virtual module. */
 export function resolveImport(fromFile, specifier) {
 	let target;
 	if (specifier.startsWith('$lib/') || specifier === '$lib')

@@ -29,9 +29,27 @@ async function recordedStreams(page: Page, ticker: string): Promise<string[]> {
 	return body.days.flatMap((d) => d.streams);
 }
 
+/**
+ * Waits until the embedded service serves `ticker` (its gex_full snapshot answers 200). After a
+ * start the service catches every chain up from the session's open to its clock, the headline
+ * ones first; the rest take longer the later in the session (or in the replayed session, outside
+ * market hours) the clock stands, a minute or more late on a full day. Until then there is
+ * nothing to record. gex_full only: fetching it records that stream, not the one tested.
+ */
+async function serviceServes(page: Page, ticker: string) {
+	await expect
+		.poll(async () => (await page.request.get(`/api/${ticker}/classic/gex_full`)).status(), {
+			timeout: 240_000,
+			intervals: [5_000]
+		})
+		.toBe(200);
+}
+
 test('the always-record list follows the last watchlist until one is saved', async ({ page }) => {
+	test.setTimeout(330_000);
 	// TLT's 0DTE GEX: no view of this run watches it, and the watchlist page streams gex_full only.
 	expect(await recordedStreams(page, 'TLT')).not.toContain('classic_gex_zero');
+	await serviceServes(page, 'TLT');
 	await openWatchlist(page, 'SPX,TLT');
 	await page.goto('/account');
 	// With no tab on it, the server records what the always-record list holds.

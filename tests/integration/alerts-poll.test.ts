@@ -14,10 +14,9 @@ import { AlertService } from '../../src/lib/server/alerts/service';
 import { FeedHolder } from '../../src/lib/server/feeds';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
-import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
 import { demoAccounts } from '../../src/service/accounts/demo';
-import { startTestService, type TestService } from './service-support';
+import { configuredTarget, startTestService, type TestService } from './service-support';
 
 const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
 
@@ -33,17 +32,7 @@ beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-poll-'));
 	// Wednesday 2026-11-18 10:12 ET, just before UNG's spot meets its zero gamma.
 	svc = await startTestService({ start: '2026-11-18T15:12:00Z', speed: 30, tickers: ['UNG'] });
-	const target: UpstreamTarget = {
-		baseUrl: svc.service.url,
-		rootUrl: svc.service.url.replace(/\/v2$/, ''),
-		kind: 'configured',
-		customKey: classicKey,
-		researchKey: undefined,
-		customKeySource: 'environment',
-		researchKeySource: 'environment',
-		demoAccounts: [],
-		demoAccountId: undefined
-	};
+	const target = configuredTarget(svc.service.url, classicKey);
 	const tap = new UpdateTap();
 	const proxy = new UpstreamProxy({
 		target: async () => target,

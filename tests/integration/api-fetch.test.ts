@@ -5,36 +5,10 @@
  * off silently. Runs ESLint's Node API on the project's own config; the probe files do not
  * exist, lintText only names them. Type-aware parsing is switched off: the rule needs no types.
  */
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eslintProbe } from './eslint-probe.test-support';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-let eslint: ESLint;
-
-beforeAll(() => {
-	eslint = new ESLint({
-		cwd: root,
-		overrideConfig: [
-			{
-				files: ['**/*.ts', '**/*.svelte'],
-				languageOptions: { parserOptions: { projectService: false } },
-				rules: {
-					'@typescript-eslint/no-floating-promises': 'off',
-					'@typescript-eslint/no-misused-promises': 'off'
-				}
-			}
-		]
-	});
-});
-
-async function rawFetchErrors(file: string, code: string): Promise<string[]> {
-	const [result] = await eslint.lintText(code, { filePath: `${root}/${file}` });
-	expect(result.messages.filter((m) => m.fatal)).toEqual([]);
-	return result.messages
-		.filter((m) => m.ruleId === 'apiFetch/no-raw-api-fetch')
-		.map((m) => m.message);
-}
+const rawFetchErrors = eslintProbe()('apiFetch/no-raw-api-fetch');
 
 const ts = (call: string) => `export const f = () => ${call};\n`;
 const svelte = (call: string) =>

@@ -15,11 +15,10 @@ import { httpGet } from '../../src/lib/server/httpClient';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { StreamRelay } from '../../src/lib/server/stream';
-import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
 import { demoAccounts } from '../../src/service/accounts/demo';
 import { attachHubs } from '../../src/service/hubs/index';
-import { quantKey, startTestService, type TestService } from './service-support';
+import { configuredTarget, quantKey, startTestService, type TestService } from './service-support';
 
 const UNG = feedOf('UNG', 'classic', 'gex_full');
 const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')!.keys[0].key;
@@ -124,17 +123,7 @@ describe('feed holder on a polling account', () => {
 	it('two clients holding the same feed cost one poll per second', async () => {
 		const tap = new UpdateTap();
 		const upstreamGets: string[] = [];
-		const target: UpstreamTarget = {
-			baseUrl: svc.service.url,
-			rootUrl: svc.service.url.replace(/\/v2$/, ''),
-			kind: 'configured',
-			customKey: classicKey,
-			researchKey: undefined,
-			customKeySource: 'environment',
-			researchKeySource: 'environment',
-			demoAccounts: [],
-			demoAccountId: undefined
-		};
+		const target = configuredTarget(svc.service.url, classicKey);
 		const proxy = new UpstreamProxy({
 			target: async () => target,
 			ledger: new QuotaLedger(join(svc.dataDir, 'dashboard-ledger.json')),

@@ -4,36 +4,14 @@
  * silently. Runs ESLint's Node API on the project's own config; the probe files do not exist,
  * lintText only names them. Type-aware parsing is switched off here: the zones need no types.
  */
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-let eslint: ESLint;
-
-beforeAll(() => {
-	eslint = new ESLint({
-		cwd: root,
-		overrideConfig: [
-			{
-				files: ['**/*.ts', '**/*.svelte'],
-				languageOptions: { parserOptions: { projectService: false } },
-				rules: {
-					'@typescript-eslint/no-floating-promises': 'off',
-					'@typescript-eslint/no-misused-promises': 'off'
-				}
-			}
-		]
-	});
-});
+import { describe, expect, it } from 'vitest';
+import { eslintProbe } from './eslint-probe.test-support';
 
 /** The layer-zone messages of `code` linted as if it were `file`. */
-async function zoneErrors(file: string, code: string): Promise<string[]> {
-	const [result] = await eslint.lintText(code, { filePath: `${root}/${file}` });
-	const fatal = result.messages.filter((m) => m.fatal);
-	expect(fatal).toEqual([]);
-	return result.messages.filter((m) => m.ruleId === 'layers/zones').map((m) => m.message);
-}
+const probe = eslintProbe();
+const zoneErrors = probe('layers/zones');
+// Its probe is plain script: linted as a .svelte file it does not parse, as this test has always allowed.
+const consoleErrors = probe('no-console', false);
 
 const ts = (specifier: string) => `export { x } from '${specifier}';\n`;
 const svelte = (specifier: string) =>
@@ -170,10 +148,7 @@ describe('layer zones', () => {
 
 	it('forbids console.* in server code (one logger) and allows it in its tests', async () => {
 		const code = `console.log('x');\nexport {};\n`;
-		const noConsole = async (file: string) => {
-			const [result] = await eslint.lintText(code, { filePath: `${root}/${file}` });
-			return result.messages.filter((m) => m.ruleId === 'no-console').length;
-		};
+		const noConsole = async (file: string) => (await consoleErrors(file, code)).length;
 		for (const file of [
 			'src/lib/server/probe.ts',
 			'src/service/http/probe.ts',

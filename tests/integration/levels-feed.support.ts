@@ -3,14 +3,15 @@
  * clock in market hours, whatever the wall clock says) behind a counting HTTP proxy, and the
  * built dashboard (`npm start`, password mode) pointed at the proxy with the demo Quant key, so
  * its feed holder holds fed tickers as relay memberships. Tokens are created on the dashboard's
- * own data folder.
+ * own data folder, with the scopes asked for (feed by default). The MCP tests run on the same rig
+ * (mcp.support.ts: SPX only, a seeded data folder).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TokenStore } from '../../src/lib/server/tokens/tokenStore';
+import { TokenStore, type TokenScope } from '../../src/lib/server/tokens/tokenStore';
 import { startDashboard, type RunningDashboard } from '../support/processes';
 import { quantKey, startHubService, type HubService } from './service-support';
 
@@ -22,8 +23,22 @@ export interface FeedRig {
 	dataDir: string;
 	/** Upstream requests per path (`/v2/SPX/classic/gex_full`), counted at the proxy. */
 	calls: Map<string, number>;
-	token(name: string): string;
+	tokens: TokenStore;
+	token(name: string, scopes?: TokenScope[]): string;
 	close(): Promise<void>;
+}
+
+export interface FeedRigOptions {
+	/** The service's tickers (default SPX and IWM). */
+	tickers?: string[];
+	/** The dashboard's password (default FEED_PASSWORD). */
+	password?: string;
+	/** The data folder's name prefix under the temp folder (default `gexdeck-feed-`). */
+	folder?: string;
+	/** Writes into the data folder before the dashboard starts. */
+	seed?: (dataDir: string) => void;
+	/** More dashboard environment. */
+	env?: Record<string, string>;
 }
 
 function countingProxy(target: URL, calls: Map<string, number>): Server {
@@ -48,17 +63,24 @@ function countingProxy(target: URL, calls: Map<string, number>): Server {
 	});
 }
 
-export async function startFeedRig(env: Record<string, string> = {}): Promise<FeedRig> {
+export async function startFeedRig({
+	tickers = ['SPX', 'IWM'],
+	password = FEED_PASSWORD,
+	folder = 'gexdeck-feed-',
+	seed,
+	env = {}
+}: FeedRigOptions = {}): Promise<FeedRig> {
 	// Wednesday 2026-11-18 11:00 ET.
-	const svc = await startHubService({ start: '2026-11-18T16:00:00Z', tickers: ['SPX', 'IWM'] });
+	const svc = await startHubService({ start: '2026-11-18T16:00:00Z', tickers });
 	const calls = new Map<string, number>();
 	const proxy = countingProxy(new URL(svc.service.url), calls);
 	await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-feed-'));
+	const dataDir = mkdtempSync(join(tmpdir(), folder));
+	seed?.(dataDir);
 	const dash = await startDashboard({
 		GEXDECK_UPSTREAM: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v2`,
 		GEXDECK_API_KEY: quantKey(),
-		GEXDECK_PASSWORD: FEED_PASSWORD,
+		GEXDECK_PASSWORD: password,
 		GEXDECK_DATA_DIR: dataDir,
 		...env
 	});
@@ -68,7 +90,8 @@ export async function startFeedRig(env: Record<string, string> = {}): Promise<Fe
 		svc,
 		dataDir,
 		calls,
-		token: (name) => tokens.create(name).token,
+		tokens,
+		token: (name, scopes) => tokens.create(name, scopes).token,
 		async close() {
 			await dash.stop();
 			await svc.close().catch(() => undefined);

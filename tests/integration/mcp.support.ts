@@ -1,21 +1,15 @@
 /**
- * The MCP tests' rig: the embedded service with its hubs (simulated clock in market hours) for
- * SPX (on the default always-record list, so recorded), behind a counting proxy, and the built
- * dashboard (`npm start`, password mode, the demo Quant key) on a data folder whose alert firing
- * log holds SEEDED_FIRINGS (60 on 2026-11-17, 1 on 2026-11-18). Tokens are created on that
- * folder, with the scopes asked for.
+ * The MCP tests' rig: the levels feed's rig (levels-feed.support.ts: the embedded service behind
+ * a counting proxy, the built dashboard in password mode with the demo Quant key) for SPX only
+ * (on the default always-record list, so recorded), on a data folder whose alert firing log
+ * holds SEEDED_FIRINGS (60 on 2026-11-17, 1 on 2026-11-18).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
-import { TokenStore, type TokenScope } from '../../src/lib/server/tokens/tokenStore';
-import { startDashboard, type RunningDashboard } from '../support/processes';
-import { quantKey, startHubService, type HubService } from './service-support';
+import { startFeedRig, type FeedRig } from './levels-feed.support';
 
 /** Firings in the log before the dashboard starts: more than alerts_fired answers at once. */
 export const SEEDED_FIRINGS = 61;
@@ -42,70 +36,16 @@ function seededFirings(): AlertFiring[] {
 	}));
 }
 
-export interface McpRig {
-	dash: RunningDashboard;
-	svc: HubService;
-	dataDir: string;
-	/** Upstream requests per path, counted at the proxy. */
-	calls: Map<string, number>;
-	tokens: TokenStore;
-	token(name: string, scopes: TokenScope[]): string;
-	close(): Promise<void>;
-}
+export type McpRig = FeedRig;
 
-function countingProxy(target: URL, calls: Map<string, number>): Server {
-	return createServer((req, res) => {
-		const path = (req.url ?? '/').split('?')[0];
-		calls.set(path, (calls.get(path) ?? 0) + 1);
-		const up = request(
-			{
-				host: target.hostname,
-				port: target.port,
-				method: req.method,
-				path: req.url,
-				headers: { ...req.headers, host: target.host }
-			},
-			(r) => {
-				res.writeHead(r.statusCode ?? 502, r.headers);
-				r.pipe(res);
-			}
-		);
-		up.on('error', () => res.writeHead(502).end());
-		req.pipe(up);
+export function startMcpRig(): Promise<McpRig> {
+	return startFeedRig({
+		tickers: ['SPX'],
+		password: 'mcp-test-password',
+		folder: 'gexdeck-mcp-',
+		seed: (dataDir) =>
+			writeFileSync(join(dataDir, 'alerts-firings.json'), JSON.stringify(seededFirings()))
 	});
-}
-
-export async function startMcpRig(): Promise<McpRig> {
-	// Wednesday 2026-11-18 11:00 ET.
-	const svc = await startHubService({ start: '2026-11-18T16:00:00Z', tickers: ['SPX'] });
-	const calls = new Map<string, number>();
-	const proxy = countingProxy(new URL(svc.service.url), calls);
-	await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-mcp-'));
-	writeFileSync(join(dataDir, 'alerts-firings.json'), JSON.stringify(seededFirings()));
-	const dash = await startDashboard({
-		GEXDECK_UPSTREAM: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v2`,
-		GEXDECK_API_KEY: quantKey(),
-		GEXDECK_PASSWORD: 'mcp-test-password',
-		GEXDECK_DATA_DIR: dataDir
-	});
-	const tokens = TokenStore.inDataDir(dataDir);
-	return {
-		dash,
-		svc,
-		dataDir,
-		calls,
-		tokens,
-		token: (name, scopes) => tokens.create(name, scopes).token,
-		async close() {
-			await dash.stop();
-			await svc.close().catch(() => undefined);
-			const closed = new Promise<void>((r) => proxy.close(() => r()));
-			proxy.closeAllConnections();
-			await closed;
-			rmSync(dataDir, { recursive: true, force: true });
-		}
-	};
 }
 
 /** The SDK's own client over Streamable HTTP to the dashboard's /mcp. */

@@ -19,7 +19,7 @@ import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy, type ProxyResult } from '../../src/lib/server/proxy';
 import type { UpstreamTarget } from '../../src/lib/server/upstream';
 import { demoAccountsFor } from '../../src/service/accounts/demo';
-import { spawnService } from './service-support';
+import { configuredTarget, spawnService } from './service-support';
 
 const key = generateKey('custom');
 const dir = mkdtempSync(join(tmpdir(), 'gexdeck-proxy-faults-'));
@@ -54,19 +54,7 @@ afterAll(() => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function target(baseUrl: string, customKey = key): UpstreamTarget {
-	return {
-		baseUrl: `${baseUrl}/v2`,
-		rootUrl: baseUrl,
-		kind: 'configured',
-		customKey,
-		researchKey: undefined,
-		customKeySource: 'environment',
-		researchKeySource: 'environment',
-		demoAccounts: [],
-		demoAccountId: undefined
-	};
-}
+const target = (baseUrl: string, customKey = key) => configuredTarget(`${baseUrl}/v2`, customKey);
 
 function proxyFor(t: () => UpstreamTarget, get: typeof httpGet = httpGet) {
 	return new UpstreamProxy({

@@ -25,9 +25,25 @@ import {
 	type RunningService,
 	type StartServiceOptions
 } from '../../src/service/server';
+import type { UpstreamTarget } from '../../src/lib/server/upstream';
 
 /** The service as its own process (`npm run service`), shared with the benchmarks. */
 export { spawnService, type SpawnedService } from '../support/processes';
+
+/** A configured upstream (`customKey` from the environment, no research key) at `baseUrl` (…/v2). */
+export function configuredTarget(baseUrl: string, customKey: string): UpstreamTarget {
+	return {
+		baseUrl,
+		rootUrl: baseUrl.replace(/\/v2$/, ''),
+		kind: 'configured',
+		customKey,
+		researchKey: undefined,
+		customKeySource: 'environment',
+		researchKeySource: 'environment',
+		demoAccounts: [],
+		demoAccountId: undefined
+	};
+}
 
 export const UA = 'gexdeck-tests/1.0';
 /**

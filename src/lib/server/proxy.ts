@@ -8,29 +8,26 @@
 import { canAccess, type AccessRule, type KeyState } from '$lib/contract/access';
 import { feedStream, type Feed } from '$lib/contract/feeds';
 import { classifyKey } from '$lib/contract/keys';
-import {
-	resolveRoute,
-	routePath,
-	validateQuery,
-	type RouteParams,
-	type RouteSpec
-} from '$lib/contract/routes';
-import type { RefusalReason } from '$lib/contract/refusals';
+import type { RouteParams, RouteSpec } from '$lib/contract/routes';
 import { PoolBackoff } from './backoff';
 import { Coalescer, type CoalesceOutcome } from './requestCoalescer';
 import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
 import type { QuotaLedger } from './quotaLedger';
 import type { UpstreamTarget } from './upstream';
 import type { UpdateTap } from './updates/tap';
+import {
+	JSON_TYPE,
+	makePlan,
+	planBytes,
+	refusal,
+	resolveApiPath,
+	type Plan,
+	type ProxyResult
+} from './proxyPlan';
 
 /** Why the proxy answered without (successfully) calling upstream (shared with the pages). */
 export type { RefusalReason } from '$lib/contract/refusals';
-
-export interface ProxyResult {
-	status: number;
-	headers: Record<string, string>;
-	body: Uint8Array | string;
-}
+export { upstreamUrl, type ProxyResult } from './proxyPlan';
 
 export interface AccountInfo {
 	_id: string;
@@ -51,7 +48,6 @@ export interface ProxyDeps {
 	tap?: UpdateTap;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
 const SLOW_ROUTES = new Set(['history', 'eod', 'research']);
 /**
@@ -68,29 +64,8 @@ const COALESCED_MAX_BYTES = 32 * 1024 * 1024;
 const SAFE_DISPOSITION =
 	/^(attachment|inline)(;\s*filename="?[A-Za-z0-9^][A-Za-z0-9^._-]{0,127}"?)?$/i;
 
-/** A memoised plan: its key twice (string + map slot) and the plan's own objects. */
-function planBytes(key: string): number {
-	return key.length * 2 + 512;
-}
 /** The routes a non-streaming account polls every second: what the session is made of. */
 const SNAPSHOT_ROUTES = new Set(['classicChain', 'stateSnapshot', 'orderflow']);
-
-function refusal(
-	status: number,
-	reason: RefusalReason,
-	error: string,
-	extra: object = {}
-): ProxyResult {
-	return {
-		status,
-		headers: {
-			'content-type': JSON_TYPE,
-			'cache-control': 'no-store',
-			'x-gexdeck-refused': reason
-		},
-		body: JSON.stringify({ error, reason, ...extra })
-	};
-}
 
 /** Which key a route is sent with. */
 function keyKindFor(access: AccessRule): 'none' | 'custom' | 'research' {
@@ -138,9 +113,7 @@ export class UpstreamProxy {
 	 * documented route: first under `/v2`, then at the root for the root-only routes.
 	 */
 	static resolve(method: string, path: string) {
-		const v2 = resolveRoute(method, `/v2/${path}`);
-		if (v2.kind !== 'not-found') return v2;
-		return resolveRoute(method, `/${path}`);
+		return resolveApiPath(method, path);
 	}
 
 	/** The account behind `key` (whoami, cached a minute), or the upstream status refusing it. */
@@ -397,62 +370,6 @@ export class UpstreamProxy {
 	}
 }
 
-type Plan =
-	| { refusal: ProxyResult }
-	| { route: RouteSpec; params: RouteParams; url: (target: UpstreamTarget) => URL };
-
-function makePlan(path: string, query: URLSearchParams): Plan {
-	const resolved = UpstreamProxy.resolve('GET', path);
-	if (resolved.kind === 'not-found' || resolved.kind === 'method-not-allowed') {
-		return { refusal: refusal(404, 'off-list', `Not a documented upstream route: /${path}`) };
-	}
-	if (resolved.kind === 'invalid') return { refusal: refusal(400, 'invalid', resolved.error) };
-	const { route, params } = resolved;
-	const q = validateQuery(route, query);
-	if (!q.ok) return { refusal: refusal(400, 'invalid', q.error) };
-	if (route.id === 'negotiateGet') {
-		return {
-			refusal: refusal(404, 'off-list', 'Negotiation is done by the stream relay, not the proxy.')
-		};
-	}
-	try {
-		// The route's own path must build from the validated parameters; if it cannot, the
-		// request is invalid, never an internal error.
-		upstreamUrl({ rootUrl: 'http://upstream.invalid' } as UpstreamTarget, route, params, query);
-	} catch {
-		return { refusal: refusal(400, 'invalid', `Invalid parameters for /${path}.`) };
-	}
-	const urls = new Map<string, URL>();
-	return {
-		route,
-		params,
-		url: (target) => {
-			let url = urls.get(target.rootUrl);
-			if (!url) {
-				url = upstreamUrl(target, route, params, query);
-				urls.set(target.rootUrl, url);
-			}
-			return url;
-		}
-	};
-}
-
 function poolKey(accountId: string | undefined, pool: string): string {
 	return `${accountId ?? 'unknown'}|${pool}`;
-}
-
-/** The only upstream URLs the proxy can produce: the target's origin + a contract route path. */
-export function upstreamUrl(
-	target: UpstreamTarget,
-	route: RouteSpec,
-	params: RouteParams,
-	query: URLSearchParams
-): URL {
-	// Canonical category spelling, so `full` and `gex_full` share one coalesced call.
-	const { rawCategory: _raw, ...canonical } = params;
-	const url = new URL(target.rootUrl + routePath(route, canonical));
-	const q = new URLSearchParams(query);
-	q.sort();
-	url.search = q.toString();
-	return url;
 }

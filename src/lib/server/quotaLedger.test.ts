@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { etWindowIds } from '../contract/newYorkTime';
 import { CorruptFileError, nodeFileOps, type FileOps } from './jsonFile';
+import { setLogSink } from './log';
 import { QuotaLedger } from './quotaLedger';
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'ledger.json');
@@ -115,16 +116,18 @@ describe('QuotaLedger', () => {
 	});
 
 	it('keeps counting through write failures, says so once, and recovers', async () => {
-		const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		const errors: string[] = [];
+		const previous = setLogSink({ out: () => undefined, err: (line) => errors.push(line) });
+		onTestFinished(() => void setLogSink(previous));
 		const { ops, state } = countingOps();
 		const ledger = new QuotaLedger(fresh(), () => new Date(), 20, ops);
 		state.fail = true;
 		ledger.record('a', 'api_default', 200);
 		expect(() => ledger.flush()).toThrow(/could not be saved \(ENOSPC\)/);
-		expect(errors).toHaveBeenCalledTimes(1);
-		expect(String(errors.mock.calls[0][0])).toMatch(/^gexdeck: .*could not be saved \(ENOSPC\)/);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]).toMatch(/^gexdeck: .*could not be saved \(ENOSPC\)/);
 		expect(() => ledger.flush()).toThrow(/ENOSPC/);
-		expect(errors).toHaveBeenCalledTimes(1);
+		expect(errors).toHaveLength(1);
 		expect(ledger.lastWriteError).toMatch(/ENOSPC/);
 		// A scheduled write that fails does not throw out of its timer.
 		ledger.record('a', 'api_default', 200);

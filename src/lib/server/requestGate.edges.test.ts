@@ -19,20 +19,10 @@ import {
 	newCsrfToken,
 	PUBLIC_PATHS,
 	refusalBody,
-	type GatePolicy,
-	type GateRequest
+	type GatePolicy
 } from './requestGate';
+import { local, open } from './requestGate.test-support';
 
-const open: GatePolicy = { passwordRequired: false };
-const local = (extra: Partial<GateRequest> = {}): GateRequest => ({
-	method: 'GET',
-	pathname: '/',
-	host: '127.0.0.1:3000',
-	localAddress: '127.0.0.1',
-	localPort: 3000,
-	clientAddress: '127.0.0.1',
-	...extra
-});
 const session = () => `${SESSION_COOKIE}=${createSession()}`;
 const errorOf = (v: ReturnType<typeof checkRequest>) => (v.ok ? '' : v.error);
 

@@ -12,21 +12,11 @@ import {
 	csrfFailure,
 	isLoopbackAddress,
 	proxyRefusal,
-	type GatePolicy,
-	type GateRequest
+	type GatePolicy
 } from './requestGate';
+import { local, open } from './requestGate.test-support';
 
-const open: GatePolicy = { passwordRequired: false };
 const locked: GatePolicy = { passwordRequired: true };
-const local = (extra: Partial<GateRequest> = {}): GateRequest => ({
-	method: 'GET',
-	pathname: '/',
-	host: '127.0.0.1:3000',
-	localAddress: '127.0.0.1',
-	localPort: 3000,
-	clientAddress: '127.0.0.1',
-	...extra
-});
 
 describe('cookie parser', () => {
 	it('reads cookies and survives malformed percent-encodings', () => {

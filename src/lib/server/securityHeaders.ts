@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /** Response headers every dashboard answer carries (pages get their CSP from svelte.config.js). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	'x-content-type-options': 'nosniff',
@@ -24,3 +26,26 @@ export function securityHeaders(https: boolean): Readonly<Record<string, string>
 /** The CSP of non-page answers (API JSON, downloads): nothing may run or embed them. */
 export const API_CSP =
 	"default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * Writes a whole non-page answer (API_CSP, not cached, `extra` over both) with `body`, or no body
+ * (a HEAD), unless an answer has been started already or the socket is gone.
+ */
+export function sendApiAnswer(
+	res: ServerResponse,
+	https: boolean,
+	status: number,
+	type: string,
+	body: string | undefined,
+	extra: Record<string, string> = {}
+): void {
+	if (res.headersSent || res.destroyed) return;
+	res.writeHead(status, {
+		...securityHeaders(https),
+		'content-security-policy': API_CSP,
+		'content-type': type,
+		'cache-control': 'no-store',
+		...extra
+	});
+	res.end(body);
+}

@@ -7,7 +7,7 @@
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
 import { alertService } from '$lib/server/alerts/alertsMount';
-import { config } from '$lib/server/config';
+import { dashboardOrigin } from '$lib/server/publicOrigin';
 import { describeEntryError } from '$lib/server/alerts/store';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -25,15 +25,6 @@ export const load = (() => {
 		tickers: [...ALL_STREAM_TICKERS].sort()
 	};
 }) satisfies PageServerLoad;
-
-/**
- * The dashboard's address for the links in firings: ORIGIN when set, else the address this
- * request came to over plain http (adapter-node serves http only; without ORIGIN its url.origin
- * guesses https, which gave links that do not open).
- */
-function dashboardOrigin(url: URL): string {
-	return config().origin ?? `http://${url.host}`;
-}
 
 const str = (form: FormData, name: string) => {
 	const v = form.get(name);

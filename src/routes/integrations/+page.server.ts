@@ -8,6 +8,7 @@ import { buildLevels, STALE_AFTER_S } from '$lib/levels/document';
 import { thinkScript } from '$lib/levels/formats';
 import { tradingViewString } from '$lib/levels/pasteString';
 import { feedDeps } from '$lib/server/feed/feedMount';
+import { dashboardOrigin } from '$lib/server/publicOrigin';
 import { tokenList } from '../account/tokens.server';
 import type { PageServerLoad } from './$types';
 
@@ -31,7 +32,7 @@ export const load = (({ url }) => {
 		: undefined;
 	return {
 		ticker,
-		origin: url.origin,
+		origin: dashboardOrigin(url),
 		tradingView: doc ? tradingViewString(doc) : null,
 		thinkScript: doc ? thinkScript(doc) : null,
 		asOf: doc?.as_of.et ?? null,

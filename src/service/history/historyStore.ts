@@ -13,7 +13,6 @@ import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { isCalendarDate } from '../../lib/contract/dates';
 import {
-	HistoryPendingError,
 	HistoryUnavailableError,
 	type CanonicalCategory,
 	type HistoryDayFile,
@@ -27,17 +26,19 @@ import {
 	sessionSeconds
 } from '../market/clock';
 import { buildChain } from '../market/chainDay';
-import { GenerationQueue, type JobPriority, type JobStatus } from './generationQueue';
+import { GenerationQueue, type JobPriority } from './generationQueue';
 import { holidayName } from '../market/holidays';
-import { dayKeyOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
+import { dayKeyOf, type DayKey } from './dayKeys';
 import { dayFileName, readManifest, type DayManifest } from './tickerDayFiles';
 import { DEFAULT_DAY_CACHE_LIMITS, DayManifests, type DayCacheLimits } from './dayCacheLimits';
 import { writeTickerDayInProcesses } from './tickerDayProcesses';
 import { viewOf } from '../market/universe';
-import { TickerDay } from '../engine/tickerDay';
-import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
 import { errorText, log } from '../../lib/server/log';
+import { DayGenerator } from './dayGenerator';
+import { boundedWait } from './boundedWait';
+
+export { DayGenerator, generateDay, generateDays } from './dayGenerator';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -63,131 +64,6 @@ const PACKAGE_CATEGORIES: Record<PackageName, (c: string) => boolean> = {
 	state: (c) => c !== 'orderflow',
 	orderflow: (c) => c === 'orderflow'
 };
-
-function yieldToLoop(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * A JSON array written into 4 MB chunks (a day is about 10^5 records of a few KB; 15 categories
- * of an index day must not each hold a doubled buffer), joined once at the end.
- */
-const CLOSE = Buffer.from(']');
-
-class ArrayWriter {
-	private static readonly CHUNK = 4 << 20;
-	private readonly chunks: Buffer[] = [];
-	private current = Buffer.allocUnsafe(ArrayWriter.CHUNK);
-	private used = 0;
-	private count = 0;
-
-	constructor() {
-		this.write('[');
-	}
-
-	push(json: string): void {
-		if (this.count++ > 0) this.write(',');
-		this.write(json);
-	}
-
-	/** The array so far, closed (the writer can go on appending). */
-	snapshot(): Buffer {
-		return Buffer.concat([...this.chunks, this.current.subarray(0, this.used), CLOSE]);
-	}
-
-	private write(text: string): void {
-		const worst = text.length * 3;
-		if (this.used + worst > this.current.length) {
-			this.chunks.push(this.current.subarray(0, this.used));
-			this.current = Buffer.allocUnsafe(Math.max(ArrayWriter.CHUNK, worst));
-			this.used = 0;
-		}
-		this.used += this.current.write(text, this.used);
-	}
-}
-
-/**
- * Runs the engine for one ticker and day, serialising `categories` at every second, and can be
- * extended later: a request for the live day generates up to the live second, and the next one
- * continues from there instead of starting again at the open.
- */
-export class DayGenerator {
-	private readonly day: TickerDay;
-	private readonly mode: 'gamma' | 'rings';
-	private readonly writers: ArrayWriter[];
-	private chain: Promise<unknown> = Promise.resolve();
-
-	constructor(
-		private readonly seed: number,
-		readonly ticker: string,
-		readonly categories: readonly DayKey[],
-		readonly date: string,
-		private readonly profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
-	) {
-		const view = viewOf(ticker);
-		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-		this.day = new TickerDay(seed, view.source, date);
-		// GEX categories need only gamma across the chain (see TickerDay.step).
-		this.mode = gammaOnly(categories) ? 'gamma' : 'rings';
-		this.writers = categories.map(() => new ArrayWriter());
-	}
-
-	/** Last generated tick (-1 before the open). */
-	get tick(): number {
-		return this.day.tick;
-	}
-
-	/** Every category's array from the open through `endTick` (calls are serialised). */
-	extendTo(endTick: number, signal?: AbortSignal): Promise<Map<DayKey, Buffer>> {
-		const run = this.chain.then(() => this.run(endTick, signal));
-		this.chain = run.catch(() => undefined);
-		return run;
-	}
-
-	private async run(endTick: number, signal?: AbortSignal): Promise<Map<DayKey, Buffer>> {
-		const { day, seed, ticker, date } = this;
-		let slice = performance.now();
-		// The day ends at its close tick (13:00 on an early close) whatever end was asked for.
-		while (day.tick < endTick && day.step(this.mode)) {
-			const format = viewFormatAt(seed, ticker, date, day.tick);
-			this.categories.forEach((category, i) =>
-				this.writers[i].push(JSON.stringify(dayValue(day, category, format, this.profile)))
-			);
-			if (performance.now() - slice > 40) {
-				await yieldToLoop();
-				if (signal?.aborted) throw new HistoryUnavailableError('History generation aborted.', 503);
-				slice = performance.now();
-			}
-		}
-		return new Map(this.categories.map((c, i) => [c, this.writers[i].snapshot()]));
-	}
-}
-
-/** Every category of `categories` for one day through `endTick`, in one engine pass. */
-export function generateDays(
-	seed: number,
-	ticker: string,
-	categories: readonly DayKey[],
-	date: string,
-	endTick: number = sessionSeconds(date),
-	signal?: AbortSignal,
-	profile: PayloadProfile = DEFAULT_PAYLOAD_PROFILE
-): Promise<Map<DayKey, Buffer>> {
-	return new DayGenerator(seed, ticker, categories, date, profile).extendTo(endTick, signal);
-}
-
-/** One category's day (see generateDays). */
-export async function generateDay(
-	seed: number,
-	ticker: string,
-	category: CanonicalCategory,
-	date: string,
-	endTick: number = sessionSeconds(date),
-	signal?: AbortSignal
-): Promise<Buffer> {
-	const days = await generateDays(seed, ticker, [category], date, endTick, signal);
-	return days.get(category) as Buffer;
-}
 
 export interface HistoryStoreOptions {
 	seed: number;
@@ -488,58 +364,8 @@ export class HistoryStore {
 		return fresh;
 	}
 
-	/**
-	 * Wait for a job within the client-facing bound. A job still queued whose estimated end is
-	 * past the bound is answered at once with its place and wait; one running (or soon to run)
-	 * is waited for up to waitMs. Either way the job goes on and its result is kept.
-	 */
+	/** A job waited for within the client-facing bound (boundedWait.ts). */
 	private bounded<T>(key: string, job: Promise<T>, what: string, signal?: AbortSignal): Promise<T> {
-		const status = this.queue.status(key);
-		if (status && status.state === 'queued' && status.etaMs > this.options.waitMs)
-			return Promise.reject(pendingError(what, status));
-		return new Promise<T>((resolve, reject) => {
-			const timer = setTimeout(() => {
-				cleanup();
-				const now = this.queue.status(key);
-				reject(
-					pendingError(
-						what,
-						now ?? { state: 'running', position: 0, queued: 0, progress: 1, etaMs: 0 }
-					)
-				);
-			}, this.options.waitMs);
-			const onAbort = () => {
-				cleanup();
-				reject(new HistoryUnavailableError('Request aborted.', 503));
-			};
-			const cleanup = () => {
-				clearTimeout(timer);
-				signal?.removeEventListener('abort', onAbort);
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-			job.then(
-				(value) => {
-					cleanup();
-					resolve(value);
-				},
-				(err: unknown) => {
-					cleanup();
-					reject(err instanceof Error ? err : new Error(String(err)));
-				}
-			);
-		});
+		return boundedWait(this.queue, this.options.waitMs, key, job, what, signal);
 	}
-}
-
-function pendingError(what: string, status: JobStatus): HistoryPendingError {
-	const etaSeconds = Math.max(1, Math.ceil(status.etaMs / 1000));
-	if (status.state === 'queued')
-		return new HistoryPendingError(
-			`History for ${what} is queued (position ${status.position} of ${status.queued}); estimated wait ${etaSeconds} s, retry then.`,
-			{ state: 'queued', position: status.position, progress: 0, etaSeconds }
-		);
-	return new HistoryPendingError(
-		`History for ${what} is still being generated (${Math.round(status.progress * 100)}% done); retry in ${etaSeconds} s.`,
-		{ state: 'generating', position: 0, progress: status.progress, etaSeconds }
-	);
 }

@@ -4,62 +4,8 @@
  * a recovery, what a finished connection still accepts, and the recovery refusals' words.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { groupDataText, parseServerMessage } from '../../lib/contract/pubsub';
-import type { SocketLike } from './connection';
-import { ReliableConnection, ReliableRegistry, subprotocolRefusal } from './reliable';
-
-/** A socket that emits 'close' only to 'close' listeners, like ws does. */
-class Socket implements SocketLike {
-	readyState = 1;
-	bufferedAmount = 0;
-	sent: string[] = [];
-	terminated = false;
-	private listeners = new Map<string, ((code: number) => void)[]>();
-	send(data: string) {
-		this.sent.push(data);
-	}
-	close() {
-		this.readyState = 3;
-	}
-	terminate() {
-		this.terminated = true;
-		this.readyState = 3;
-	}
-	ping() {}
-	on(event: string, fn: (code: number) => void) {
-		this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
-	}
-	/** The peer's close (1000: a close frame; 1006: the connection dropped). */
-	peerClose(code: number) {
-		this.readyState = 3;
-		for (const fn of this.listeners.get('close') ?? []) fn(code);
-	}
-	sequenceIds(): number[] {
-		return this.sent.flatMap((t) => {
-			const m = parseServerMessage(t);
-			return m.ok && m.message.type === 'message' ? [m.message.sequenceId!] : [];
-		});
-	}
-}
-
-function reliable(options: { maxResendBytes?: number; recoveryWindowMs?: number } = {}) {
-	const socket = new Socket();
-	const registry = new ReliableRegistry();
-	const closed: unknown[] = [];
-	const conn = new ReliableConnection(socket, {
-		connectionId: 'c1',
-		hub: 'v2_classic',
-		account: 'a',
-		slotKey: 'a/custom',
-		session: 's',
-		flow: 'v2',
-		registry,
-		...options,
-		onClosed: (c) => closed.push(c)
-	});
-	return { conn, registry, socket, closed };
-}
-const frame = (i: number) => groupDataText('SPX_classic_gex_full', `QUJD${i}`.padEnd(40, 'A'));
+import { subprotocolRefusal } from './reliable';
+import { FakeSocket, frame, reliable } from './reliable.test-support';
 
 afterEach(() => vi.useRealTimers());
 
@@ -85,7 +31,7 @@ describe('reliable connection edges', () => {
 		const { conn, registry, socket, closed } = reliable();
 		conn.deliver(frame(0));
 		// The client noticed the drop first: our side of the old socket still looks open.
-		const next = new Socket();
+		const next = new FakeSocket();
 		expect(registry.claim('c1', conn.reconnectionToken, 'v2_classic').ok).toBe(true);
 		conn.resume(next);
 		expect(socket.terminated).toBe(true);
@@ -99,7 +45,7 @@ describe('reliable connection edges', () => {
 		expect(conn.isSuspended).toBe(true);
 		expect(closed).toEqual([]);
 		// Resuming onto the same socket object cuts nothing.
-		const again = new Socket();
+		const again = new FakeSocket();
 		conn.resume(again);
 		conn.resume(again);
 		expect(again.terminated).toBe(false);
@@ -124,7 +70,7 @@ describe('reliable connection edges', () => {
 		const { conn, socket } = reliable();
 		socket.peerClose(1006);
 		conn.released();
-		const next = new Socket();
+		const next = new FakeSocket();
 		conn.resume(next);
 		conn.heartbeat();
 		expect(next.terminated).toBe(false);
@@ -157,7 +103,7 @@ describe('reliable connection edges', () => {
 	});
 
 	it('always keeps the newest message, even one larger than the bound', () => {
-		const { conn } = reliable({ maxResendBytes: 10 });
+		const { conn } = reliable(undefined, { maxResendBytes: 10 });
 		conn.deliver(frame(0));
 		expect(conn.heldCount).toBe(1);
 		conn.deliver(frame(1));
@@ -166,7 +112,7 @@ describe('reliable connection edges', () => {
 
 	it('a dropped connection whose buffer overflows refuses further messages', () => {
 		const size = frame(0).length;
-		const { conn, socket, closed } = reliable({ maxResendBytes: size * 2 });
+		const { conn, socket, closed } = reliable(undefined, { maxResendBytes: size * 2 });
 		socket.peerClose(1006);
 		conn.released();
 		expect(conn.deliver(frame(0))).toBe(true);

@@ -1,58 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { groupDataText, parseServerMessage, pickSubprotocol } from '../../lib/contract/pubsub';
-import type { SocketLike } from './connection';
-import {
-	recoveryParams,
-	ReliableConnection,
-	ReliableRegistry,
-	subprotocolRefusal
-} from './reliable';
-
-class FakeSocket implements SocketLike {
-	readyState = 1;
-	bufferedAmount = 0;
-	sent: string[] = [];
-	terminated = false;
-	send(data: string) {
-		this.sent.push(data);
-	}
-	close() {
-		this.readyState = 3;
-	}
-	terminate() {
-		this.terminated = true;
-		this.readyState = 3;
-	}
-	ping() {}
-	/** Sequence ids of the data messages sent on this socket. */
-	sequenceIds(): number[] {
-		return this.sent.flatMap((t) => {
-			const m = parseServerMessage(t);
-			return m.ok && m.message.type === 'message' ? [m.message.sequenceId!] : [];
-		});
-	}
-}
-
-function reliable(socket = new FakeSocket(), options: { maxResendBytes?: number } = {}) {
-	const registry = new ReliableRegistry();
-	const closed: unknown[] = [];
-	const conn = new ReliableConnection(socket, {
-		connectionId: 'c1',
-		hub: 'v2_classic',
-		account: 'a',
-		slotKey: 'a/custom',
-		session: 's',
-		flow: 'v2',
-		registry,
-		recoveryWindowMs: 30_000,
-		...options,
-		onClosed: (c) => closed.push(c)
-	});
-	return { conn, registry, socket, closed };
-}
-
-const frame = (i: number) => groupDataText('SPX_classic_gex_full', `QUJD${i}`.padEnd(40, 'A'));
+import { pickSubprotocol } from '../../lib/contract/pubsub';
+import { recoveryParams, subprotocolRefusal } from './reliable';
+import { FakeSocket, frame, reliable } from './reliable.test-support';
 
 afterEach(() => vi.useRealTimers());
 
@@ -127,22 +77,12 @@ describe('reliable connection', () => {
 	});
 
 	it("the client's own close (1000) ends the connection; a drop (1006) suspends it", () => {
-		class Emitting extends FakeSocket {
-			private fns: ((code: number) => void)[] = [];
-			on(_event: 'close', fn: (code: number) => void) {
-				this.fns.push(fn);
-			}
-			emitClose(code: number) {
-				this.readyState = 3;
-				for (const fn of this.fns) fn(code);
-			}
-		}
-		const a = reliable(new Emitting());
-		(a.socket as Emitting).emitClose(1000);
+		const a = reliable();
+		a.socket.peerClose(1000);
 		a.conn.released();
 		expect(a.closed).toEqual([a.conn]);
-		const b = reliable(new Emitting());
-		(b.socket as Emitting).emitClose(1006);
+		const b = reliable();
+		b.socket.peerClose(1006);
 		b.conn.released();
 		expect(b.closed).toEqual([]);
 		expect(b.conn.isSuspended).toBe(true);

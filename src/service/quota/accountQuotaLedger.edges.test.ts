@@ -3,22 +3,13 @@
  * file it refuses to load, what a restart keeps (counts, alerts already sent), usage of every
  * pool, the alert e-mail's text, and when it writes (delayed, never after close, never idle).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUOTA_POOLS } from './allowances';
 import { COUNTERS_FILE, OUTBOX_FILE, QuotaLedger } from './accountQuotaLedger';
+import { tempDir } from './accountQuotaLedger.test-support';
 
-const dirs: string[] = [];
-function tempDir(): string {
-	const d = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-'));
-	dirs.push(d);
-	return d;
-}
-afterEach(() => {
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOON = new Date('2026-04-02T16:00:00Z'); // 12:00 ET
 const counters = (dir: string) => JSON.parse(readFileSync(join(dir, COUNTERS_FILE), 'utf8'));

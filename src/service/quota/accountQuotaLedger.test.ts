@@ -1,19 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultAllowances, LEVELS } from './allowances';
 import { COUNTERS_FILE, OUTBOX_FILE, QuotaLedger } from './accountQuotaLedger';
-
-const dirs: string[] = [];
-function tempDir(): string {
-	const d = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-'));
-	dirs.push(d);
-	return d;
-}
-afterEach(() => {
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { tempDir } from './accountQuotaLedger.test-support';
 
 describe('QuotaLedger', () => {
 	it('refuses past the daily allowance, resets at ET midnight, writes one alert per window', async () => {

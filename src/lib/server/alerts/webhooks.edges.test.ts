@@ -6,67 +6,42 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
-import type { Webhook } from '../../alerts/rules';
 import type { PostOptions } from './webhookTarget';
 import { webhookRequest, WebhookSender } from './webhooks';
-
-const firing: AlertFiring = {
-	type: 'gexdeck.alert',
-	id: 'f1',
-	ruleId: 'r1',
-	ruleName: 'SPX zero gamma',
-	description: 'SPX spot crosses zero gamma (gex_full)',
-	ticker: 'SPX',
-	kind: 'cross',
-	at: 1795014823,
-	time: '2026-11-18T15:13:43.000Z',
-	firedAt: 1795014823500,
-	direction: 'up',
-	message: 'SPX spot 6801 crossed above zero gamma 6800',
-	values: { spot: 6801, level: 6800 },
-	link: 'http://127.0.0.1:3000/SPX/classic/gex_full?at=1795014823',
-	test: false
-};
-const hook = (format: Webhook['format'] = 'json'): Webhook => ({
-	id: 'w1',
-	name: 'desk',
-	url: 'https://hooks.example/x',
-	format,
-	paused: false
-});
+import { firing, webhook } from './webhooks.test-support';
 
 afterEach(() => vi.useRealTimers());
 
 describe('message shapes at their edges', () => {
 	it('a test firing is marked, an unnamed rule shows its description, no link no dash', () => {
 		const f: AlertFiring = { ...firing, test: true, ruleName: '', link: '' };
-		expect(JSON.parse(webhookRequest(hook('slack'), f).body).text).toBe(
+		expect(JSON.parse(webhookRequest(webhook('slack'), f).body).text).toBe(
 			`*[test] gexdeck: ${firing.description}*\n${firing.message}`
 		);
-		expect(webhookRequest(hook('json'), f).headers).toEqual({
+		expect(webhookRequest(webhook('json'), f).headers).toEqual({
 			'content-type': 'application/json'
 		});
-		expect(webhookRequest(hook('discord'), f).headers).toEqual({
+		expect(webhookRequest(webhook('discord'), f).headers).toEqual({
 			'content-type': 'application/json'
 		});
 	});
 
 	it('Discord content stops at 2000 characters', () => {
 		const long = { ...firing, message: 'x'.repeat(3000) };
-		const content = JSON.parse(webhookRequest(hook('discord'), long).body).content as string;
+		const content = JSON.parse(webhookRequest(webhook('discord'), long).body).content as string;
 		expect(content).toHaveLength(2000);
 		expect(content.startsWith('**gexdeck: SPX zero gamma**\nxxx')).toBe(true);
 	});
 
 	it('ntfy: ASCII title, a tag per direction, a click link only for http(s)', () => {
 		const down = { ...firing, direction: 'down', ruleName: 'SPX ↓ zero', link: '/SPX' };
-		const r = webhookRequest(hook('ntfy'), down as AlertFiring);
+		const r = webhookRequest(webhook('ntfy'), down as AlertFiring);
 		expect(r.headers).toEqual({
 			'content-type': 'text/plain; charset=utf-8',
 			title: 'gexdeck: SPX ? zero',
 			tags: 'chart_with_downwards_trend'
 		});
-		expect(webhookRequest(hook('ntfy'), firing).headers).toMatchObject({
+		expect(webhookRequest(webhook('ntfy'), firing).headers).toMatchObject({
 			tags: 'chart_with_upwards_trend',
 			click: firing.link
 		});
@@ -90,7 +65,7 @@ describe('WebhookSender schedule', () => {
 		vi.useFakeTimers({ now: 0 });
 		const { post, calls } = fakePost([503]);
 		const sender = new WebhookSender({ post, maxDelayMs: 3_000, random: () => 0.5 });
-		const done = sender.send(hook(), firing);
+		const done = sender.send(webhook(), firing);
 		await vi.advanceTimersByTimeAsync(60_000);
 		expect(await done).toBe(false);
 		// Four attempts by default; steps 1000, 2000, 3000 (capped): each waits 3/4 of its step.
@@ -98,7 +73,7 @@ describe('WebhookSender schedule', () => {
 		vi.useFakeTimers({ now: 0 });
 		const low = fakePost([503]);
 		const s2 = new WebhookSender({ post: low.post, maxAttempts: 3, random: () => 0 });
-		const d2 = s2.send(hook(), firing);
+		const d2 = s2.send(webhook(), firing);
 		await vi.advanceTimersByTimeAsync(60_000);
 		await d2;
 		expect(low.calls.map((c) => c.at)).toEqual([0, 500, 1_500]);
@@ -115,12 +90,12 @@ describe('WebhookSender schedule', () => {
 		] as const) {
 			const { post, calls } = fakePost([status]);
 			const sender = new WebhookSender({ post, maxAttempts: 2, baseDelayMs: 1 });
-			expect(await sender.send(hook(), firing), String(status)).toBe(false);
+			expect(await sender.send(webhook(), firing), String(status)).toBe(false);
 			expect(calls, String(status)).toHaveLength(attempts);
 		}
 		const net = fakePost([Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })]);
 		const s = new WebhookSender({ post: net.post, maxAttempts: 2, baseDelayMs: 1 });
-		expect(await s.send(hook(), firing)).toBe(false);
+		expect(await s.send(webhook(), firing)).toBe(false);
 		expect(net.calls).toHaveLength(2);
 		// A category, never the socket's own words (they can name an address or port).
 		expect(s.healthOf('w1').lastError).toBe('connection reset');
@@ -129,15 +104,15 @@ describe('WebhookSender schedule', () => {
 	it('posts the message to the entered URL only, with its User-Agent and a timeout', async () => {
 		const { post, calls } = fakePost([204]);
 		const sender = new WebhookSender({ post, userAgent: 'gexdeck/9' });
-		expect(await sender.send(hook('slack'), firing)).toBe(true);
+		expect(await sender.send(webhook('slack'), firing)).toBe(true);
 		expect(calls[0].url).toBe('https://hooks.example/x');
 		expect(calls[0].o).toMatchObject({
 			headers: { 'content-type': 'application/json', 'user-agent': 'gexdeck/9' },
-			body: webhookRequest(hook('slack'), firing).body
+			body: webhookRequest(webhook('slack'), firing).body
 		});
 		expect(calls[0].o.timeoutMs).toBeGreaterThan(0);
 		const plain = fakePost([200]);
-		expect(await new WebhookSender({ post: plain.post }).send(hook(), firing)).toBe(true);
+		expect(await new WebhookSender({ post: plain.post }).send(webhook(), firing)).toBe(true);
 		expect(plain.calls[0].o.headers['user-agent']).toBe('gexdeck');
 	});
 
@@ -145,7 +120,7 @@ describe('WebhookSender schedule', () => {
 		const { post } = fakePost([500, 299]);
 		const log: string[] = [];
 		const sender = new WebhookSender({ post, baseDelayMs: 1, log: (m) => log.push(m) });
-		const sending = sender.send(hook(), firing);
+		const sending = sender.send(webhook(), firing);
 		expect(sender.healthOf('w1').pending).toBe(1);
 		expect(await sending).toBe(true);
 		const h = sender.healthOf('w1');
@@ -155,11 +130,11 @@ describe('WebhookSender schedule', () => {
 		expect(log).toEqual([]);
 		const redirect = fakePost([300]);
 		const r = new WebhookSender({ post: redirect.post, log: (m) => log.push(m) });
-		expect(await r.send(hook(), firing, 1)).toBe(false);
+		expect(await r.send(webhook(), firing, 1)).toBe(false);
 		expect(r.healthOf('w1')).toMatchObject({ delivered: 0, failed: 1, lastOkAt: null });
 		expect(r.healthOf('w1').lastError).toContain('redirect');
 		const refused = new WebhookSender({ post: fakePost([400]).post });
-		await refused.send(hook(), firing);
+		await refused.send(webhook(), firing);
 		expect(refused.healthOf('w1').lastError).not.toContain('redirect');
 		expect(log).toEqual(['alerts: webhook desk (w1) gave up on f1']);
 		r.forget('w1');
@@ -170,14 +145,14 @@ describe('WebhookSender schedule', () => {
 		vi.useFakeTimers({ now: 0 });
 		const { post, calls } = fakePost([503]);
 		const sender = new WebhookSender({ post, random: () => 0 });
-		const done = sender.send(hook(), firing);
+		const done = sender.send(webhook(), firing);
 		await vi.advanceTimersByTimeAsync(0);
 		expect(calls).toHaveLength(1);
 		sender.close();
 		await vi.advanceTimersByTimeAsync(60_000);
 		expect(await done).toBe(false);
 		expect(calls).toHaveLength(1);
-		expect(await sender.send(hook(), firing)).toBe(false);
+		expect(await sender.send(webhook(), firing)).toBe(false);
 		expect(calls).toHaveLength(1);
 	});
 });

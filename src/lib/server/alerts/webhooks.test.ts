@@ -6,39 +6,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AlertFiring } from '../../alerts/firing';
 import type { Webhook } from '../../alerts/rules';
 import { parseAllowList } from './addressPolicy';
 import { webhookRequest, WebhookSender, type SenderOptions } from './webhooks';
+import { firing, webhook } from './webhooks.test-support';
 
 /** The test receivers listen on loopback: a sender that may reach it. */
 const loopback = (o: SenderOptions = {}) =>
 	new WebhookSender({ allow: parseAllowList('127.0.0.1'), ...o });
 
-const firing: AlertFiring = {
-	type: 'gexdeck.alert',
-	id: 'f1',
-	ruleId: 'r1',
-	ruleName: 'SPX zero gamma',
-	description: 'SPX spot crosses zero gamma (gex_full)',
-	ticker: 'SPX',
-	kind: 'cross',
-	at: 1795014823,
-	time: '2026-11-18T15:13:43.000Z',
-	firedAt: 1795014823500,
-	direction: 'up',
-	message: 'SPX spot 6801 crossed above zero gamma 6800',
-	values: { spot: 6801, level: 6800 },
-	link: 'http://127.0.0.1:3000/SPX/classic/gex_full?at=1795014823',
-	test: false
-};
-
+/** The shared hook, named `w` here, at a test receiver's `url`. */
 const hook = (url: string, format: Webhook['format'] = 'json'): Webhook => ({
+	...webhook(format, url),
 	id: 'w',
-	name: 'w',
-	url,
-	format,
-	paused: false
+	name: 'w'
 });
 
 const servers: Server[] = [];

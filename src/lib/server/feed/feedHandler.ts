@@ -11,7 +11,7 @@ import { tradingViewString } from '../../levels/pasteString';
 import { config } from '../config';
 import { errorText, log } from '../log';
 import { checkNodeRequest, clientAddressOf } from '../requestGate';
-import { API_CSP, securityHeaders } from '../securityHeaders';
+import { sendApiAnswer } from '../securityHeaders';
 import { presentedToken } from '../tokens/presented';
 import type { RateLimiter } from '../tokens/rateLimit';
 import type { TokenStore } from '../tokens/tokenStore';
@@ -51,15 +51,7 @@ function send(
 	head: boolean,
 	extra: Record<string, string> = {}
 ): void {
-	if (res.headersSent || res.destroyed) return;
-	res.writeHead(status, {
-		...securityHeaders(config().secureCookies),
-		'content-security-policy': API_CSP,
-		'content-type': type,
-		'cache-control': 'no-store',
-		...extra
-	});
-	res.end(head ? undefined : body);
+	sendApiAnswer(res, config().secureCookies, status, type, head ? undefined : body, extra);
 }
 
 function refuse(

@@ -16,7 +16,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { config } from '../config';
 import { errorText, log } from '../log';
 import { checkNodeRequest, clientAddressOf } from '../requestGate';
-import { API_CSP, securityHeaders } from '../securityHeaders';
+import { sendApiAnswer } from '../securityHeaders';
 import { presentedToken } from '../tokens/presented';
 import type { RateLimiter } from '../tokens/rateLimit';
 import type { TokenStore } from '../tokens/tokenStore';
@@ -53,15 +53,15 @@ function refuse(
 	error: string,
 	extra: Record<string, string> = {}
 ): void {
-	if (res.headersSent || res.destroyed) return;
-	res.writeHead(status, {
-		...securityHeaders(config().secureCookies),
-		'content-security-policy': API_CSP,
-		'content-type': 'application/json',
-		'cache-control': 'no-store',
-		...extra
-	});
-	res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: error }, id: null }));
+	const body = { jsonrpc: '2.0', error: { code: -32000, message: error }, id: null };
+	sendApiAnswer(
+		res,
+		config().secureCookies,
+		status,
+		'application/json',
+		JSON.stringify(body),
+		extra
+	);
 }
 
 export class McpSessions {

@@ -3,42 +3,26 @@
  * snapshots kept once per calculation, retention by days and bytes, and the backfill answer
  * (ranges, thinning, refusals) decoding back to the recorded updates.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeBackfill } from '../../stream/backfill/backfill';
 import { spxChain } from '../../wire/arbitraries.test-support';
-import { encodeFrame, initWireEncoder } from '../../wire/encode';
-import { UpdateTap } from '../updates/tap';
+import { encodeFrame } from '../../wire/encode';
 import { answerBytes, backfillResponse, recordedDaysResponse } from './backfillResponse';
 import { streamOfGroup } from '../../contract/feeds';
 import { RecordKind } from './recordFile';
-import { SessionRecorder } from './sessionRecorder';
+import { recorderRig } from './sessionRecorder.test-support';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
-let dir: string;
-let tap: UpdateTap;
-let recorder: SessionRecorder;
-
-beforeAll(() => initWireEncoder());
-beforeEach(() => {
-	dir = mkdtempSync(join(tmpdir(), 'gexdeck-recorder-'));
-	tap = new UpdateTap();
-	recorder = new SessionRecorder({ root: dir });
-	recorder.attach(tap);
-});
-afterEach(() => {
-	recorder.close();
-	rmSync(dir, { recursive: true, force: true });
-});
+const rig = recorderRig('gexdeck-recorder-');
 
 function gexFrame(ts: number) {
 	return encodeFrame('gex', { ...spxChain(20, ts % 97), timestamp: ts });
 }
 
 function publishGex(ts: number, group = 'SPX_classic_gex_full') {
-	tap.publish({ source: 'stream', group, receivedAt: Date.now(), any: gexFrame(ts) });
+	rig.tap.publish({ source: 'stream', group, receivedAt: Date.now(), any: gexFrame(ts) });
 }
 
 describe('SessionRecorder', () => {
@@ -61,7 +45,12 @@ describe('SessionRecorder', () => {
 		publishGex(OPEN + 2, 'SPX_classic_gex_zero');
 		const decoded = decodeBackfill(
 			await answerBytes(
-				backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('day=2026-11-23'))
+				backfillResponse(
+					rig.recorder,
+					'SPX',
+					'classic_gex_full',
+					new URLSearchParams('day=2026-11-23')
+				)
 			)
 		);
 		expect(decoded.updates.map((u) => u.timestamp)).toEqual([
@@ -69,10 +58,15 @@ describe('SessionRecorder', () => {
 			OPEN + 9,
 			OPEN + 10
 		]);
-		expect(recorder.counters.skipped).toBe(5);
+		expect(rig.recorder.counters.skipped).toBe(5);
 		const zero = decodeBackfill(
 			await answerBytes(
-				backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams('day=2026-11-23'))
+				backfillResponse(
+					rig.recorder,
+					'SPX',
+					'classic_gex_zero',
+					new URLSearchParams('day=2026-11-23')
+				)
 			)
 		);
 		expect(zero.updates.map((u) => u.timestamp)).toEqual([OPEN + 2]);
@@ -81,9 +75,9 @@ describe('SessionRecorder', () => {
 	it('files frames by their data day and backfills them, decoded, in order', async () => {
 		for (let s = 0; s < 30; s++) publishGex(OPEN + s);
 		publishGex(OPEN + 86_400); // the next day
-		expect(recorder.days()).toEqual(['2026-11-23', '2026-11-24']);
+		expect(rig.recorder.days()).toEqual(['2026-11-23', '2026-11-24']);
 		const answer = backfillResponse(
-			recorder,
+			rig.recorder,
 			'SPX',
 			'classic_gex_full',
 			new URLSearchParams('day=2026-11-23')
@@ -95,30 +89,30 @@ describe('SessionRecorder', () => {
 			Array.from({ length: 30 }, (_, i) => OPEN + i)
 		);
 		// Default day: the newest recorded.
-		const newest = backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
+		const newest = backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
 		expect(newest.headers['x-gexdeck-day']).toBe('2026-11-24');
 		// Range and thinning.
 		const q = new URLSearchParams(`day=2026-11-23&from=${OPEN + 10}&to=${OPEN + 29}&step=5`);
 		const thinned = decodeBackfill(
-			await answerBytes(backfillResponse(recorder, 'SPX', 'classic_gex_full', q))
+			await answerBytes(backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q))
 		);
 		expect(thinned.updates.map((u) => u.timestamp - OPEN)).toEqual([10, 15, 20, 25]);
-		const days = JSON.parse(recordedDaysResponse(recorder, 'SPX').body as string);
+		const days = JSON.parse(recordedDaysResponse(rig.recorder, 'SPX').body as string);
 		expect(days.days.map((d: { day: string }) => d.day)).toEqual(['2026-11-24', '2026-11-23']);
 		// The day being written is said (a view of it follows new records); an older one is not.
 		expect(days.recording).toBe('2026-11-24');
 		expect(newest.headers['x-gexdeck-recording']).toBe('1');
-		expect(recorder.recordingDay()).toBe('2026-11-24');
-		const older = backfillResponse(recorder, 'SPX', 'classic_gex_full', q);
+		expect(rig.recorder.recordingDay()).toBe('2026-11-24');
+		const older = backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q);
 		expect(older.headers['x-gexdeck-recording']).toBeUndefined();
 		// Two minutes without a record: no day is being recorded any more.
-		expect(recorder.recordingDay(Date.now() + 121_000)).toBeUndefined();
+		expect(rig.recorder.recordingDay(Date.now() + 121_000)).toBeUndefined();
 	});
 
 	it('refuses bad requests clearly', () => {
 		publishGex(OPEN);
 		const ask = (t: string, s: string, q: string) =>
-			backfillResponse(recorder, t, s, new URLSearchParams(q));
+			backfillResponse(rig.recorder, t, s, new URLSearchParams(q));
 		expect(ask('spx', 'classic_gex_full', '').status).toBe(400);
 		expect(ask('SPX', '../etc', '').status).toBe(400);
 		expect(ask('SPX', 'classic_gex_full', 'day=yesterday').status).toBe(400);
@@ -134,7 +128,7 @@ describe('SessionRecorder', () => {
 	it('keeps a polled snapshot once per calculation, and backfills it as an update', async () => {
 		const chain = spxChain(10, 1);
 		for (const ts of [OPEN, OPEN, OPEN + 1]) {
-			tap.publish({
+			rig.tap.publish({
 				source: 'snapshot',
 				ticker: 'SPX',
 				stream: 'classic_gex_zero',
@@ -142,10 +136,10 @@ describe('SessionRecorder', () => {
 				json: JSON.stringify({ ...chain, timestamp: ts })
 			});
 		}
-		expect(recorder.counters.skipped).toBe(1);
+		expect(rig.recorder.counters.skipped).toBe(1);
 		const decoded = decodeBackfill(
 			await answerBytes(
-				backfillResponse(recorder, 'SPX', 'classic_gex_zero', new URLSearchParams())
+				backfillResponse(rig.recorder, 'SPX', 'classic_gex_zero', new URLSearchParams())
 			)
 		);
 		expect(decoded.updates.map((u) => [u.kind, u.timestamp])).toEqual([
@@ -155,95 +149,86 @@ describe('SessionRecorder', () => {
 	});
 
 	it('removes the oldest days beyond the retention, never the day being written', () => {
-		recorder.close();
-		recorder = new SessionRecorder({ root: dir, retentionDays: 2 });
-		recorder.attach(tap);
+		rig.reopen({ retentionDays: 2 });
 		for (const d of [0, 1, 4, 5]) publishGex(OPEN + d * 86_400);
-		expect(recorder.days()).toEqual(['2026-11-27', '2026-11-28']);
-		recorder.close();
-		recorder = new SessionRecorder({ root: dir, maxBytes: 1 });
-		recorder.attach(tap);
+		expect(rig.recorder.days()).toEqual(['2026-11-27', '2026-11-28']);
+		rig.reopen({ maxBytes: 1 });
 		publishGex(OPEN + 6 * 86_400);
-		expect(recorder.days()).toEqual(['2026-11-29']);
+		expect(rig.recorder.days()).toEqual(['2026-11-29']);
 	});
 
 	it('counts the records of a stream from its index', () => {
-		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(0);
+		expect(rig.recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(0);
 		for (let s = 0; s < 7; s++) publishGex(OPEN + s);
-		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(7);
-		expect(recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(
-			recorder.read('2026-11-23', 'SPX', 'classic_gex_full').length
+		expect(rig.recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(7);
+		expect(rig.recorder.count('2026-11-23', 'SPX', 'classic_gex_full')).toBe(
+			rig.recorder.read('2026-11-23', 'SPX', 'classic_gex_full').length
 		);
-		expect(recorder.count('../etc', 'SPX', 'classic_gex_full')).toBe(0);
+		expect(rig.recorder.count('../etc', 'SPX', 'classic_gex_full')).toBe(0);
 	});
 
 	it('takes new retention limits in place, keeping its counters and the day being written', () => {
 		for (const d of [0, 1, 4]) publishGex(OPEN + d * 86_400);
-		const before = recorder.counters.records;
-		expect(recorder.days()).toHaveLength(3);
-		expect(recorder.retain({ retentionDays: 1, maxBytes: 5 * 1024 ** 3 })).toHaveLength(2);
-		expect(recorder.days()).toEqual(['2026-11-27']);
-		expect(recorder.counters.records).toBe(before);
+		const before = rig.recorder.counters.records;
+		expect(rig.recorder.days()).toHaveLength(3);
+		expect(rig.recorder.retain({ retentionDays: 1, maxBytes: 5 * 1024 ** 3 })).toHaveLength(2);
+		expect(rig.recorder.days()).toEqual(['2026-11-27']);
+		expect(rig.recorder.counters.records).toBe(before);
 		// Still attached and writing the same day file.
 		publishGex(OPEN + 4 * 86_400 + 60);
-		expect(recorder.counters.records).toBe(before + 1);
-		expect(recorder.days()).toEqual(['2026-11-27']);
+		expect(rig.recorder.counters.records).toBe(before + 1);
+		expect(rig.recorder.days()).toEqual(['2026-11-27']);
 	});
 
 	it('holds a realistic byte cap after every import: the oldest days go, the day being written stays', () => {
-		recorder.close();
 		const MB = 1024 ** 2;
-		recorder = new SessionRecorder({ root: dir, maxBytes: 64 * MB });
-		recorder.attach(tap);
+		rig.reopen({ maxBytes: 64 * MB });
 		publishGex(OPEN + 10 * 86_400); // 2026-12-03: the day being written
 		const importDay = (day: string, mb: number) => {
-			const draft = recorder.beginImport(day, 'SPX', 'classic_gex_full')!;
+			const draft = rig.recorder.beginImport(day, 'SPX', 'classic_gex_full')!;
 			for (let i = 0; i < mb; i++)
 				draft.append(RecordKind.SnapshotGzipJson, i, Buffer.alloc(MB - 44, i));
-			recorder.commitImport(day, draft);
+			rig.recorder.commitImport(day, draft);
 		};
 		importDay('2026-11-16', 20);
 		importDay('2026-11-17', 20);
 		importDay('2026-11-18', 20);
-		expect(recorder.days()).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-12-03']);
+		expect(rig.recorder.days()).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-12-03']);
 		// 80 MB > 64 MB: the oldest goes, and only it (each day's own size comes off the total).
 		importDay('2026-11-19', 20);
-		expect(recorder.days()).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-12-03']);
+		expect(rig.recorder.days()).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-12-03']);
 		// A day bigger than the cap on its own: every other day goes but the one being written,
 		// and the one just imported (its viewer is waiting for it).
 		importDay('2026-11-20', 70);
-		expect(recorder.days()).toEqual(['2026-11-20', '2026-12-03']);
-		expect(recorder.read('2026-12-03', 'SPX', 'classic_gex_full')).toHaveLength(1);
+		expect(rig.recorder.days()).toEqual(['2026-11-20', '2026-12-03']);
+		expect(rig.recorder.read('2026-12-03', 'SPX', 'classic_gex_full')).toHaveLength(1);
 	});
 
 	it('holds the retention on a timer too, not only when the recorded day changes', async () => {
 		for (const d of [0, 1, 2]) publishGex(OPEN + d * 86_400);
-		recorder.close();
 		// Three days on disk, a one-day limit, and nothing written: only the timer can apply it.
-		recorder = new SessionRecorder({ root: dir, retentionDays: 1, retentionEveryMs: 50 });
-		recorder.attach(tap);
-		expect(recorder.days()).toHaveLength(3);
+		rig.reopen({ retentionDays: 1, retentionEveryMs: 50 });
+		expect(rig.recorder.days()).toHaveLength(3);
 		await new Promise((r) => setTimeout(r, 300));
-		expect(recorder.days()).toEqual(['2026-11-25']);
+		expect(rig.recorder.days()).toEqual(['2026-11-25']);
 	});
 
 	it('leaves nothing of an import that is aborted, and never overwrites a stream', () => {
 		publishGex(OPEN);
-		expect(recorder.beginImport('2026-11-23', 'SPX', 'classic_gex_full')).toBeUndefined();
-		const draft = recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
+		expect(rig.recorder.beginImport('2026-11-23', 'SPX', 'classic_gex_full')).toBeUndefined();
+		const draft = rig.recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
 		draft.append(RecordKind.SnapshotGzipJson, 1, Buffer.from('x'));
-		expect(recorder.has('2026-11-20', 'SPX', 'classic_gex_full')).toBe(false);
+		expect(rig.recorder.has('2026-11-20', 'SPX', 'classic_gex_full')).toBe(false);
 		draft.abort();
-		expect(readdirSync(dir).sort()).toEqual(['2026-11-23']);
+		expect(readdirSync(rig.dir).sort()).toEqual(['2026-11-23']);
 	});
 
 	it('writes recordings 0600 in folders 0700, and tightens a recordings folder made 0755', () => {
-		recorder.close();
-		const root = join(dir, 'recordings');
+		rig.recorder.close();
+		const root = join(rig.dir, 'recordings');
 		mkdirSync(root, { mode: 0o755 });
 		chmodSync(root, 0o755);
-		recorder = new SessionRecorder({ root });
-		recorder.attach(tap);
+		rig.reopen({ root });
 		publishGex(OPEN);
 		const mode = (p: string) => statSync(p).mode & 0o777;
 		expect(mode(root)).toBe(0o700);
@@ -251,9 +236,9 @@ describe('SessionRecorder', () => {
 		expect(mode(join(root, '2026-11-23', 'SPX'))).toBe(0o700);
 		expect(mode(join(root, '2026-11-23', 'SPX', 'classic_gex_full.rec'))).toBe(0o600);
 		expect(mode(join(root, '2026-11-23', 'SPX', 'classic_gex_full.idx'))).toBe(0o600);
-		const draft = recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
+		const draft = rig.recorder.beginImport('2026-11-20', 'SPX', 'classic_gex_full')!;
 		draft.append(RecordKind.SnapshotGzipJson, 1, Buffer.from('x'));
-		recorder.commitImport('2026-11-20', draft);
+		rig.recorder.commitImport('2026-11-20', draft);
 		expect(mode(join(root, '2026-11-20'))).toBe(0o700);
 		expect(mode(join(root, '2026-11-20', 'SPX', 'classic_gex_full.rec'))).toBe(0o600);
 	});

@@ -16,96 +16,35 @@
  * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
 import { DEFAULT_GROUP_LIMIT, spotGroupName, URL_TTL_MS } from '../../contract/hubs';
-import type { RefusedGroup, RelayState, StatusMessage } from '../../relay/protocol';
-import { encodeRelayFrame } from '../../relay/relayFrame';
-import { tryDecodeFrame } from '../../wire/decode';
+import type { RelayState, StatusMessage } from '../../relay/protocol';
 import { membershipKey, SubscriptionBook, type AddResult } from './book';
 import type { HubEnd } from './hubSocket';
-import { ResumableHub } from './resumable';
 import { NegotiationError, Negotiator } from './negotiator';
-import type { UpdateTap } from '../updates/tap';
+import { RelayFanOut } from './relayFanOut';
+import { RelayBackoff } from './relayBackoff';
+import {
+	newRelayCounters,
+	type RelayCounters,
+	type RelayTarget,
+	type StreamRelayOptions
+} from './relayOptions';
+import { UpstreamHubs } from './upstreamHubs';
 import { Viewer, type ViewerSocket } from './viewer';
 
-/** Where the relay negotiates, and with which key. */
-export interface RelayTarget {
-	/** Upstream base URL including `/v2` (the embedded service's `url`, or api.gex.bot/v2). */
-	baseUrl: string;
-	/** The account's custom-script key (`gexbot_custom_...`); undefined = none configured. */
-	key: string | undefined;
-}
-
-export interface StreamRelayOptions {
-	/** Fixed upstream base URL (with `key`), or use `target`. */
-	baseUrl?: string;
-	/** Fixed custom-script key (with `baseUrl`), or use `target`. */
-	key?: string;
-	/**
-	 * The current upstream and key, asked before each negotiation (the dashboard's settings can
-	 * change them; a change takes effect with a new POST).
-	 */
-	target?: () => RelayTarget | Promise<RelayTarget>;
-	/** `gexdeck/<version>`, sent on negotiation and on the hub upgrades. */
-	userAgent: string;
-	/** The account's membership limit (whoami's group limit; default 150). */
-	groupLimit?: number;
-	/** Backoff of retries: first delay and cap (ms). Default 1 s, 60 s. */
-	backoff?: { baseMs?: number; maxMs?: number };
-	/** URLs older than this are not used to connect (default: the 15 min window minus 1 min). */
-	urlTtlMs?: number;
-	/** Bytes a viewer may have in flight before its frames are coalesced (latest-only). */
-	viewerHighWater?: number;
-	/** Bounds of one negotiation request and one hub handshake (ms); default 10 s each. */
-	timeouts?: { negotiateMs?: number; handshakeMs?: number };
-	now?: () => number;
-	random?: () => number;
-	fetch?: typeof fetch;
-	log?: (message: string) => void;
-	/** Every received group frame is published here (recorder, alerts); see updates/tap. */
-	tap?: UpdateTap;
-}
-
-/** A failure this long after the previous one restarts the backoff from its base delay. */
-const BACKOFF_RESET_MS = 5 * 60_000;
-
-export interface RelayCounters {
-	posts: number;
-	patches: number;
-	/** Hub connections opened (first connects and reconnects). */
-	hubConnects: number;
-	/** Hubs that dropped while the relay held the slot. */
-	hubDrops: number;
-	framesIn: number;
-	bytesIn: number;
-	/** Frame deliveries to viewers (one frame to three viewers counts three). */
-	framesOut: number;
-	/** Duplicate spot frames (one calculation arrives on each hub of its ticker) not re-sent. */
-	spotDuplicates: number;
-}
+export type { RelayCounters, RelayTarget, StreamRelayOptions } from './relayOptions';
 
 /** The relay's handle of a viewer; pass it back to subscribe/unsubscribe/disconnect. */
 export type RelayViewer = Viewer;
 
 export class StreamRelay {
-	readonly counters: RelayCounters = {
-		posts: 0,
-		patches: 0,
-		hubConnects: 0,
-		hubDrops: 0,
-		framesIn: 0,
-		bytesIn: 0,
-		framesOut: 0,
-		spotDuplicates: 0
-	};
+	readonly counters: RelayCounters = newRelayCounters();
 	private readonly book: SubscriptionBook<Viewer>;
 	private negotiator: Negotiator | undefined;
 	/** `baseUrl key` of the negotiator, to notice a changed target. */
 	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
-	private readonly hubs = new Map<string, ResumableHub>();
-	/** Hubs dropped and being resumed (viewers are told; no frames arrive meanwhile). */
-	private readonly resuming = new Set<string>();
-	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
-	private readonly lastSpotAt = new Map<string, number>();
+	private readonly hubs: UpstreamHubs;
+	private readonly fanOut: RelayFanOut;
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
 	private urls: Record<string, string> | undefined;
@@ -117,12 +56,10 @@ export class StreamRelay {
 	private dirty = false;
 	private running: Promise<void> | undefined;
 	private retryTimer: ReturnType<typeof setTimeout> | undefined;
-	private attempt = 0;
-	private lastFailureAt = 0;
+	private readonly backoff: RelayBackoff;
 	private nextViewerId = 1;
 	private closed = false;
 	private readonly now: () => number;
-	private readonly random: () => number;
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: StreamRelayOptions) {
@@ -131,8 +68,21 @@ export class StreamRelay {
 		}
 		this.book = new SubscriptionBook(options.groupLimit ?? DEFAULT_GROUP_LIMIT);
 		this.now = options.now ?? Date.now;
-		this.random = options.random ?? Math.random;
+		this.backoff = new RelayBackoff(options, this.now, options.random ?? Math.random);
 		this.log = options.log ?? (() => undefined);
+		this.fanOut = new RelayFanOut(this.book, this.counters, options.tap);
+		this.hubs = new UpstreamHubs(
+			{
+				groupData: (group, any) => this.fanOut.onGroupData(group, any),
+				connected: () => this.counters.hubConnects++,
+				recovering: (hub, end, first) => this.onHubRecovering(hub, end, first),
+				resumed: (hub, stillResuming) => this.onHubResumed(hub, stillResuming),
+				ended: (hub, end) => this.onHubEnd(hub, end),
+				slotTaken: (reason) => this.onSlotTaken(reason),
+				isClosed: () => this.closed
+			},
+			options
+		);
 	}
 
 	get state(): RelayState {
@@ -149,7 +99,7 @@ export class StreamRelay {
 
 	/** Hubs with an open upstream connection. */
 	openHubs(): string[] {
-		return [...this.hubs.values()].filter((h) => h.isOpen).map((h) => h.hub);
+		return this.hubs.open();
 	}
 
 	/** Registers a viewer's socket; it receives status at once. */
@@ -202,7 +152,7 @@ export class StreamRelay {
 		// A user's change is worth trying now rather than after the pending backoff delay.
 		clearTimeout(this.retryTimer);
 		this.retryTimer = undefined;
-		this.attempt = 0;
+		this.backoff.reset();
 		this.schedule();
 	}
 
@@ -211,7 +161,7 @@ export class StreamRelay {
 		if (this.closed) return;
 		if (this.stateValue !== 'slot-taken' && this.stateValue !== 'error') return;
 		this.log('relay: taking the slot back on request');
-		this.attempt = 0;
+		this.backoff.reset();
 		this.setState('idle');
 		this.schedule();
 	}
@@ -238,8 +188,7 @@ export class StreamRelay {
 		this.closed = true;
 		clearTimeout(this.retryTimer);
 		await this.settled().catch(() => undefined);
-		for (const h of this.hubs.values()) h.close();
-		this.hubs.clear();
+		this.hubs.closeAll();
 		for (const v of this.viewers) v.close(1001, 'Relay shutting down');
 		this.viewers.clear();
 		this.setState('closed');
@@ -284,7 +233,7 @@ export class StreamRelay {
 		if (!this.negotiator || id !== this.negotiatorId) {
 			if (this.negotiator) {
 				this.log('relay: upstream or key changed; negotiating afresh');
-				this.retireHubs();
+				this.hubs.retire();
 				this.urls = undefined;
 				this.appliedKey = '';
 			}
@@ -318,7 +267,7 @@ export class StreamRelay {
 			this.setState('idle');
 			return;
 		}
-		const missing = plan.usedHubs.filter((hub) => !this.hubs.get(hub)?.isOpen);
+		const missing = plan.usedHubs.filter((hub) => !this.hubs.isOpen(hub));
 		// Connected hubs keep working past the URL window; only a hub still to connect needs a
 		// fresh URL.
 		const urlsUsable = this.urls !== undefined && this.now() - this.urlsAt <= this.urlTtl();
@@ -330,7 +279,7 @@ export class StreamRelay {
 					needPost = true;
 					break;
 				}
-				const end = await this.openHub(hub, url);
+				const end = await this.hubs.connect(hub, url);
 				if (end?.slotTaken) return;
 				if (end?.refusedStatus === 429) {
 					// Rate limited, not refused: the URL stays good, and a POST would only add load.
@@ -349,7 +298,7 @@ export class StreamRelay {
 			this.setState('negotiating');
 			// Our own sockets are about to be kicked by the POST: retire them so that kick is not
 			// mistaken for another program taking the slot.
-			this.retireHubs();
+			this.hubs.retire();
 			this.appliedKey = '';
 			this.urls = undefined;
 			const urls = await negotiator.post(plan.groups);
@@ -361,14 +310,14 @@ export class StreamRelay {
 			// that, so the groups of the other hubs are refused instead of retried.
 			const withoutUrl = new Set(plan.usedHubs.filter((hub) => !urls[hub]));
 			if (withoutUrl.size > 0) {
-				this.revoke(
+				this.fanOut.revoke(
 					this.book.holdingsOnHubs(withoutUrl),
 					`this key has no access to hub ${[...withoutUrl].join(', ')}`
 				);
 				this.schedule();
 			}
 			const ends = await Promise.all(
-				plan.usedHubs.filter((hub) => urls[hub]).map((hub) => this.openHub(hub, urls[hub]))
+				plan.usedHubs.filter((hub) => urls[hub]).map((hub) => this.hubs.connect(hub, urls[hub]))
 			);
 			if (ends.some((e) => e?.slotTaken)) return;
 			const failed = ends.find((e) => e !== undefined);
@@ -383,88 +332,37 @@ export class StreamRelay {
 		this.broadcastStatus();
 	}
 
-	/** Connects one hub; undefined when it greeted, else how it ended. */
-	private openHub(hub: string, url: string): Promise<HubEnd | undefined> {
-		this.hubs.get(hub)?.close();
-		return new Promise((resolve) => {
-			let settled = false;
-			// Reliable subprotocol when the upstream offers it: a blip resumes without a POST.
-			const socket: ResumableHub = new ResumableHub(
-				hub,
-				url,
-				{
-					onGroupData: (group, any) => this.onGroupData(group, any),
-					onRecovering: (end) => this.onHubRecovering(socket, end),
-					onResumed: () => this.onHubResumed(socket),
-					onEnd: (end) => {
-						if (!settled) {
-							settled = true;
-							if (this.hubs.get(hub) === socket) this.hubs.delete(hub);
-							if (end.slotTaken) this.onSlotTaken(end.reason);
-							resolve(end);
-							return;
-						}
-						this.onHubEnd(socket, end);
-					}
-				},
-				{
-					userAgent: this.options.userAgent,
-					handshakeTimeoutMs: this.options.timeouts?.handshakeMs
-				}
-			);
-			this.hubs.set(hub, socket);
-			socket.ready.then(
-				() => {
-					if (settled) return;
-					settled = true;
-					this.counters.hubConnects++;
-					resolve(undefined);
-				},
-				() => undefined
-			);
-		});
-	}
-
-	private onHubRecovering(socket: ResumableHub, end: HubEnd): void {
-		if (this.hubs.get(socket.hub) !== socket || this.closed) return;
-		if (!this.resuming.has(socket.hub)) {
-			this.resuming.add(socket.hub);
-			this.log(`relay: hub ${socket.hub} dropped (${end.reason}); resuming`);
-		}
+	private onHubRecovering(hub: string, end: HubEnd, first: boolean): void {
+		if (first) this.log(`relay: hub ${hub} dropped (${end.reason}); resuming`);
 		if (this.stateValue === 'live' || this.stateValue === 'reconnecting') {
 			this.setState(
 				'reconnecting',
-				`hub ${socket.hub} dropped: ${end.reason}; resuming the same connection`
+				`hub ${hub} dropped: ${end.reason}; resuming the same connection`
 			);
 		}
 	}
 
-	private onHubResumed(socket: ResumableHub): void {
-		if (this.hubs.get(socket.hub) !== socket) return;
-		this.resuming.delete(socket.hub);
-		this.log(`relay: hub ${socket.hub} resumed`);
-		if (this.resuming.size === 0 && this.stateValue === 'reconnecting' && !this.retryTimer) {
+	private onHubResumed(hub: string, stillResuming: number): void {
+		this.log(`relay: hub ${hub} resumed`);
+		if (stillResuming === 0 && this.stateValue === 'reconnecting' && !this.retryTimer) {
 			this.setState('live');
 		}
 	}
 
-	private onHubEnd(socket: ResumableHub, end: HubEnd): void {
-		this.resuming.delete(socket.hub);
-		if (this.hubs.get(socket.hub) !== socket) return; // retired by us
-		this.hubs.delete(socket.hub);
+	private onHubEnd(hub: string, end: HubEnd): void {
 		if (this.closed) return;
 		if (end.slotTaken) {
 			this.onSlotTaken(end.reason);
 			return;
 		}
 		this.counters.hubDrops++;
-		this.log(`relay: hub ${socket.hub} dropped: ${end.reason}`);
-		this.retryLater(new NegotiationError(0, `hub ${socket.hub} dropped: ${end.reason}`));
+		this.log(`relay: hub ${hub} dropped: ${end.reason}`);
+		this.retryLater(new NegotiationError(0, `hub ${hub} dropped: ${end.reason}`));
 	}
 
 	private onSlotTaken(reason: string): void {
 		if (this.stateValue === 'slot-taken') return;
-		this.retireHubs();
+		this.hubs.retire();
 		this.urls = undefined;
 		this.appliedKey = '';
 		clearTimeout(this.retryTimer);
@@ -496,7 +394,7 @@ export class StreamRelay {
 			return;
 		}
 		if ((err.status === 400 || err.status === 403) && batch.length > 0) {
-			this.revoke(batch, err.message);
+			this.fanOut.revoke(batch, err.message);
 			this.schedule();
 			return;
 		}
@@ -504,32 +402,9 @@ export class StreamRelay {
 		this.setState('error', `Upstream refused (${err.status}): ${err.message}`);
 	}
 
-	/** Groups the upstream refused leave the union; their viewers are told why. */
-	private revoke(batch: { viewer: Viewer; group: string }[], reason: string): void {
-		const byViewer = new Map<Viewer, RefusedGroup[]>();
-		for (const { viewer, group } of batch) {
-			if (this.book.remove(viewer, [group]).length === 0) continue;
-			viewer.forget([group]);
-			const list = byViewer.get(viewer) ?? [];
-			list.push({ group, reason: `Upstream refused: ${reason}` });
-			byViewer.set(viewer, list);
-		}
-		for (const [viewer, refused] of byViewer) viewer.sendMessage({ type: 'revoked', refused });
-	}
-
 	private retryLater(err: NegotiationError): void {
 		if (this.retryTimer || this.closed) return;
-		const base = this.options.backoff?.baseMs ?? 1000;
-		const max = this.options.backoff?.maxMs ?? 60_000;
-		// Failures far apart start from the base delay again; close together they keep growing.
-		const now = this.now();
-		if (now - this.lastFailureAt > BACKOFF_RESET_MS) this.attempt = 0;
-		this.lastFailureAt = now;
-		const exp = Math.min(max, base * 2 ** this.attempt);
-		// Equal jitter: at least half the step, so many relays restarting together spread out.
-		let delay = exp / 2 + (this.random() * exp) / 2;
-		if (err.retryAfterMs) delay = Math.max(delay, err.retryAfterMs);
-		this.attempt++;
+		const delay = this.backoff.next(err.retryAfterMs);
 		// The viewer's status line: what the upstream said, with its status when it gave one.
 		const what =
 			err.status > 0 && !err.message.includes(String(err.status))
@@ -543,52 +418,8 @@ export class StreamRelay {
 		this.retryTimer.unref?.();
 	}
 
-	private retireHubs(): void {
-		this.resuming.clear();
-		const sockets = [...this.hubs.values()];
-		this.hubs.clear();
-		for (const s of sockets) s.close();
-	}
-
 	private urlTtl(): number {
 		return this.options.urlTtlMs ?? URL_TTL_MS - 60_000;
-	}
-
-	// ---- fan-out -------------------------------------------------------------------------
-
-	private onGroupData(group: string, any: Buffer): void {
-		this.counters.framesIn++;
-		this.counters.bytesIn += any.length;
-		let audience: ReadonlySet<Viewer> | undefined;
-		if (group.endsWith('_spot')) {
-			// One calculation's spot arrives once per hub of its ticker, and under load one hub's
-			// frames can lag the other's by many ticks: comparing bytes with recent frames let the
-			// lagging hub's older spots through after newer ones (out of order, twice; the soak
-			// found it). So spot frames, and only they (a few tens of bytes), are decoded for
-			// their timestamp: a spot no newer than the last one relayed is dropped. One that
-			// does not decode is passed on for the viewer to count as corrupt.
-			const at = spotTimestamp(any);
-			if (at !== undefined) {
-				if (at <= (this.lastSpotAt.get(group) ?? -Infinity)) {
-					this.counters.spotDuplicates++;
-					return;
-				}
-				this.lastSpotAt.set(group, at);
-			}
-			audience = this.book.viewersOfTicker(group.slice(0, -5));
-		} else audience = this.book.viewersOf(group);
-		this.options.tap?.publish({ source: 'stream', group, receivedAt: Date.now(), any });
-		if (!audience || audience.size === 0) return;
-		let frame: Uint8Array;
-		try {
-			frame = encodeRelayFrame(group, any);
-		} catch {
-			return; // a group name no group can have: skip the frame
-		}
-		for (const v of audience) {
-			v.deliver(group, frame);
-			this.counters.framesOut++;
-		}
 	}
 
 	// ---- viewers -------------------------------------------------------------------------
@@ -613,10 +444,4 @@ export class StreamRelay {
 	private broadcastStatus(): void {
 		for (const v of this.viewers) v.sendMessage(this.status(v));
 	}
-}
-
-/** The timestamp of a spot frame's Any bytes; undefined when they do not decode as a spot. */
-function spotTimestamp(any: Uint8Array): number | undefined {
-	const decoded = tryDecodeFrame(any);
-	return decoded.ok && decoded.frame.kind === 'spot' ? decoded.frame.value.timestamp : undefined;
 }

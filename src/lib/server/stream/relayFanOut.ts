@@ -1,0 +1,77 @@
+/**
+ * The stream relay's viewer fan-out (see relay.ts): each upstream group frame goes, as raw Any
+ * bytes in a relay frame, to the viewers holding its group (spot frames: every viewer of the
+ * ticker, newest only), and onto the update tap; and the groups the upstream refused, taken
+ * back from their viewers with the reason.
+ */
+import type { RefusedGroup } from '../../relay/protocol';
+import { encodeRelayFrame } from '../../relay/relayFrame';
+import { tryDecodeFrame } from '../../wire/decode';
+import type { SubscriptionBook } from './book';
+import type { RelayCounters, StreamRelayOptions } from './relayOptions';
+import type { Viewer } from './viewer';
+
+export class RelayFanOut {
+	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
+	private readonly lastSpotAt = new Map<string, number>();
+
+	constructor(
+		private readonly book: SubscriptionBook<Viewer>,
+		private readonly counters: RelayCounters,
+		private readonly tap: StreamRelayOptions['tap']
+	) {}
+
+	onGroupData(group: string, any: Buffer): void {
+		this.counters.framesIn++;
+		this.counters.bytesIn += any.length;
+		let audience: ReadonlySet<Viewer> | undefined;
+		if (group.endsWith('_spot')) {
+			// One calculation's spot arrives once per hub of its ticker, and under load one hub's
+			// frames can lag the other's by many ticks: comparing bytes with recent frames let the
+			// lagging hub's older spots through after newer ones (out of order, twice; the soak
+			// found it). So spot frames, and only they (a few tens of bytes), are decoded for
+			// their timestamp: a spot no newer than the last one relayed is dropped. One that
+			// does not decode is passed on for the viewer to count as corrupt.
+			const at = spotTimestamp(any);
+			if (at !== undefined) {
+				if (at <= (this.lastSpotAt.get(group) ?? -Infinity)) {
+					this.counters.spotDuplicates++;
+					return;
+				}
+				this.lastSpotAt.set(group, at);
+			}
+			audience = this.book.viewersOfTicker(group.slice(0, -5));
+		} else audience = this.book.viewersOf(group);
+		this.tap?.publish({ source: 'stream', group, receivedAt: Date.now(), any });
+		if (!audience || audience.size === 0) return;
+		let frame: Uint8Array;
+		try {
+			frame = encodeRelayFrame(group, any);
+		} catch {
+			return; // a group name no group can have: skip the frame
+		}
+		for (const v of audience) {
+			v.deliver(group, frame);
+			this.counters.framesOut++;
+		}
+	}
+
+	/** Groups the upstream refused leave the union; their viewers are told why. */
+	revoke(batch: { viewer: Viewer; group: string }[], reason: string): void {
+		const byViewer = new Map<Viewer, RefusedGroup[]>();
+		for (const { viewer, group } of batch) {
+			if (this.book.remove(viewer, [group]).length === 0) continue;
+			viewer.forget([group]);
+			const list = byViewer.get(viewer) ?? [];
+			list.push({ group, reason: `Upstream refused: ${reason}` });
+			byViewer.set(viewer, list);
+		}
+		for (const [viewer, refused] of byViewer) viewer.sendMessage({ type: 'revoked', refused });
+	}
+}
+
+/** The timestamp of a spot frame's Any bytes; undefined when they do not decode as a spot. */
+function spotTimestamp(any: Uint8Array): number | undefined {
+	const decoded = tryDecodeFrame(any);
+	return decoded.ok && decoded.frame.kind === 'spot' ? decoded.frame.value.timestamp : undefined;
+}
