@@ -131,10 +131,13 @@ test('Orderflow: a service day shows its generation progress, then its series', 
 	// Then the day's series, from the server's copy of it.
 	const timeline = page.getByTestId('timeline');
 	await expect(timeline).toBeVisible({ timeout: 180_000 });
-	expect(Number(await timeline.getAttribute('data-points'))).toBeGreaterThan(1000);
+	// The series is drawn as the day's records arrive: the whole day once the loading is over.
+	await expect(page.getByTestId('day-loading')).toHaveCount(0, { timeout: 60_000 });
+	await expect
+		.poll(async () => Number(await timeline.getAttribute('data-points')), { timeout: 30_000 })
+		.toBeGreaterThan(1000);
 	await expect(page.getByTestId('series-note')).toContainText(`Session ${day}`);
 	await expect(page.getByTestId('series-note')).toContainText("from the server's recording");
-	await expect(page.getByTestId('day-loading')).toHaveCount(0);
 	await page.screenshot({ path: 'test-results/serviceday-orderflow.png' });
 });
 
