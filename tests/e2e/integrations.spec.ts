@@ -64,3 +64,39 @@ test('tokens, the integrations page and Copy for TradingView', async ({ page, co
 	});
 	expect(after.status()).toBe(401);
 });
+
+test('the Account page makes a token for AI assistants (/mcp) and refuses one that opens nothing', async ({
+	page
+}) => {
+	await page.goto('/account');
+	await page.getByLabel('Name').fill('e2e assistant');
+	await page.getByTestId('scope-feed').uncheck();
+	await page.getByRole('button', { name: 'Create token' }).click();
+	await expect(page.getByTestId('form-message')).toContainText('Tick what the token opens');
+	await page.getByTestId('scope-mcp').check();
+	await page.getByRole('button', { name: 'Create token' }).click();
+	const token = await page.getByTestId('created-token').locator('code').innerText();
+	const row = page.getByTestId('token-row').filter({ hasText: 'e2e assistant' });
+	await expect(row.getByTestId('token-scopes')).toHaveText('mcp');
+	const initialize = {
+		jsonrpc: '2.0',
+		id: 1,
+		method: 'initialize',
+		params: {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'e2e', version: '1' }
+		}
+	};
+	const headers = {
+		authorization: `Bearer ${token}`,
+		accept: 'application/json, text/event-stream',
+		'content-type': 'application/json'
+	};
+	// The MCP endpoint takes it; the levels feed does not (the scope is what was ticked).
+	expect((await page.request.post('/mcp', { headers, data: initialize })).status()).toBe(200);
+	const feed = await page.request.get('/feed/v1/levels/SPX', { headers });
+	expect(feed.status()).toBe(401);
+	await page.getByRole('button', { name: 'Revoke e2e assistant' }).click();
+	await expect(page.getByTestId('form-message')).toContainText('revoked');
+});

@@ -5,15 +5,23 @@
  */
 import { fail } from '@sveltejs/kit';
 import { tokenStore } from '$lib/server/feed/feedMount';
-import type { TokenInfo } from '$lib/server/tokens/tokenStore';
+import type { TokenInfo, TokenScope } from '$lib/server/tokens/tokenStore';
 
 export function tokenList(): TokenInfo[] {
 	return tokenStore().list();
 }
 
+/** What a token opens, ticked on the form: the levels feed (`feed`), the MCP endpoint (`mcp`). */
 export function createToken(form: FormData) {
+	const scopes = form.getAll('scope').map(String) as TokenScope[];
+	if (scopes.length === 0) {
+		return fail(400, {
+			message: 'Tick what the token opens: the levels feed, AI assistants (MCP), or both.'
+		});
+	}
 	try {
-		const { token, info } = tokenStore().create(String(form.get('name') ?? ''), ['feed']);
+		// The store refuses a scope it does not know (a hand-made form), with the known ones.
+		const { token, info } = tokenStore().create(String(form.get('name') ?? ''), scopes);
 		return {
 			message: `Token "${info.name}" created. Copy it now: it is not shown again.`,
 			createdToken: token
