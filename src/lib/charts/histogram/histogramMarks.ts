@@ -5,6 +5,7 @@
  */
 import { formatPrice } from '../../components/format/format';
 import type { HistogramModel, MaxChangeMark } from './classicChain';
+import { labelWidth, placeInRows, type RowLabel } from '../labels/labelPlacement';
 
 export interface LevelLine {
 	id: string;
@@ -67,24 +68,50 @@ export function offLevels(all: readonly LevelLine[], lo: number, hi: number): Of
 }
 
 /**
- * Max change markers in the window [lo, hi] at x(strike). Labels go on two rows; a label that
- * would collide with its row's previous one is dropped (the marker and its tooltip stay).
+ * Max change markers in the window [lo, hi] at x(strike). Labels go on up to two rows above the
+ * plot (the shared label placement); a label that fits in neither is dropped (the marker and its
+ * tooltip stay).
  */
 export function maxChangeMarks(
 	marks: readonly MaxChangeMark[],
 	lo: number,
 	hi: number,
-	x: (strike: number) => number
+	x: (strike: number) => number,
+	plot: { min: number; max: number }
 ): (MaxChangeMark & { x: number; row: number; label: boolean })[] {
-	const lastX = [-Infinity, -Infinity];
-	return marks
-		.filter((m) => m.strike >= lo && m.strike <= hi)
-		.sort((a, b) => a.strike - b.strike)
-		.map((m) => {
-			const px = x(m.strike);
-			const width = 14 + 6 * m.windows.join('/').length;
-			const row = px - lastX[0] >= width ? 0 : px - lastX[1] >= width ? 1 : -1;
-			if (row >= 0) lastX[row] = px;
-			return { ...m, x: px, row: Math.max(0, row), label: row >= 0 };
-		});
+	const shown = marks.filter((m) => m.strike >= lo && m.strike <= hi);
+	const placed = placeInRows(
+		shown.map((m) => ({
+			id: String(m.strike),
+			anchor: x(m.strike),
+			size: labelWidth(`▼ ${m.windows.join('/')}`, 10)
+		})),
+		{ ...plot, maxRows: 2, align: 'middle' }
+	);
+	return shown.map((m, i) => ({
+		...m,
+		x: placed[i].start + placed[i].size / 2,
+		row: Math.max(0, placed[i].row),
+		label: placed[i].row >= 0
+	}));
+}
+
+/** Where each in-window level's label goes: at its line, stacked in rows so none overlap. */
+export function levelLabelPlaces(
+	levels: readonly LevelLine[],
+	x: (value: number) => number,
+	plot: { min: number; max: number }
+): RowLabel[] {
+	return placeInRows(
+		levels.map((l) => ({
+			id: l.id,
+			anchor: x(l.value) + 3,
+			size: labelWidth(levelLabelText(l))
+		})),
+		plot
+	);
+}
+
+export function levelLabelText(l: LevelLine): string {
+	return `${l.label} ${formatPrice(l.value)}`;
 }
