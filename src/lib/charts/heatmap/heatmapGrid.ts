@@ -49,6 +49,9 @@ export function columnOfGex(g: GexLike, metric: HeatMetric): HeatColumn {
 
 export type AppendResult = 'appended' | 'replaced' | 'older';
 
+/** Most rows of the price ladder: a chain with far strikes spaced finely gets a coarser step. */
+export const MAX_LADDER_ROWS = 4000;
+
 export class HeatmapGrid {
 	/** Strikes of the rows, descending (row 0 = highest strike, drawn at the top). */
 	strikes: Float64Array = new Float64Array(0);
@@ -65,6 +68,24 @@ export class HeatmapGrid {
 	maxAbs = 0;
 	/** Bumped on every change (views redraw on it). */
 	revision = 0;
+	/**
+	 * The price axis to scale: ladder row k is the price ladderTop - k * ladderStep (the finest
+	 * spacing of the listed strikes) and shows the grid row of the listed strike nearest that
+	 * price, so each strike fills its price span and a straight price move is a straight line.
+	 */
+	ladder: Int32Array = new Int32Array(0);
+	ladderTop = 0;
+	ladderStep = 1;
+
+	/** Rows of the price ladder (the heatmap's vertical units). */
+	get priceRows(): number {
+		return this.ladder.length;
+	}
+
+	/** Price at the centre of ladder row `r`. */
+	priceOfLadderRow(r: number): number {
+		return this.ladderTop - r * this.ladderStep;
+	}
 
 	get rows(): number {
 		return this.strikes.length;
@@ -100,6 +121,26 @@ export class HeatmapGrid {
 		this.values = values;
 		this.rowOf = new Map();
 		sorted.forEach((s, i) => this.rowOf.set(s, i));
+		this.buildLadder();
+	}
+
+	private buildLadder(): void {
+		const s = this.strikes;
+		const n = s.length;
+		let gap = Infinity;
+		for (let i = 1; i < n; i++) gap = Math.min(gap, s[i - 1] - s[i]);
+		const span = n > 1 ? s[0] - s[n - 1] : 0;
+		this.ladderTop = n > 0 ? s[0] : 0;
+		this.ladderStep = n > 1 ? Math.max(gap, span / (MAX_LADDER_ROWS - 1)) : 1;
+		const count = n === 0 ? 0 : Math.ceil(span / this.ladderStep - 1e-9) + 1;
+		const ladder = new Int32Array(count);
+		let j = 0;
+		for (let k = 0; k < count; k++) {
+			const price = this.priceOfLadderRow(k);
+			while (j < n - 1 && Math.abs(s[j + 1] - price) < Math.abs(s[j] - price)) j++;
+			ladder[k] = j;
+		}
+		this.ladder = ladder;
 	}
 
 	private reserve(columns: number): void {
@@ -183,6 +224,11 @@ export class HeatmapGrid {
 			return lo - 1;
 		}
 		return lo;
+	}
+
+	/** Ladder row (fractional) of a price: linear, the heatmap's vertical scale. */
+	ladderRowOf(price: number): number {
+		return (this.ladderTop - price) / this.ladderStep;
 	}
 
 	value(col: number, row: number): number {

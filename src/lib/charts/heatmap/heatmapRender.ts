@@ -13,6 +13,7 @@ import {
 	dirtyPixels,
 	geometryOf,
 	nextVertex,
+	niceStep,
 	rowOfPrice,
 	sameFields,
 	type DrawStats,
@@ -101,6 +102,7 @@ export class HeatmapPainter {
 			scene.lut === last.lut &&
 			scene.style === last.style &&
 			scene.playhead === last.playhead &&
+			scene.sessionEnd === last.sessionEnd &&
 			scene.formatTime === last.formatTime &&
 			scene.formatStrike === last.formatStrike &&
 			sameFields(scene.vp, p.vp) &&
@@ -134,6 +136,7 @@ export class HeatmapPainter {
 		const px = new Uint32Array(this.pixels!.data.buffer);
 		const rows = grid.rows;
 		const values = grid.values;
+		const ladder = grid.ladder;
 		const inv = scaleMax > 0 ? 127.5 / scaleMax : 0;
 		const cols = this.cols;
 		for (let x = x0; x <= x1; x++) {
@@ -142,9 +145,9 @@ export class HeatmapPainter {
 				for (let r = 0; r < visibleRows; r++) px[r * W + x] = 0;
 				continue;
 			}
-			const base = col * rows + r0;
+			const base = col * rows;
 			for (let r = 0; r < visibleRows; r++) {
-				const v = values[base + r];
+				const v = values[base + ladder[r0 + r]];
 				if (v !== v) {
 					px[r * W + x] = 0; // NaN: no value, transparent
 					continue;
@@ -272,12 +275,27 @@ export class HeatmapPainter {
 	}
 
 	private drawFrame(ctx: CanvasRenderingContext2D, scene: HeatScene, geo: Geometry) {
-		const { vp, style, playhead } = scene;
+		const { vp, style, playhead, sessionEnd } = scene;
 		const { px0, py0, W, H } = geo;
 		ctx.strokeStyle = style.grid;
 		ctx.lineWidth = 1;
 		ctx.lineJoin = 'miter';
 		ctx.strokeRect(px0 + 0.5, py0 + 0.5, W - 1, H - 1);
+		if (sessionEnd != null && sessionEnd >= vp.t0 && sessionEnd <= vp.t1) {
+			// The session's end as a marker, not hours of empty axis.
+			const x = Math.round(px0 + ((sessionEnd - vp.t0) / (vp.t1 - vp.t0)) * W) + 0.5;
+			ctx.strokeStyle = style.text;
+			ctx.setLineDash([3 * scene.layout.dpr, 3 * scene.layout.dpr]);
+			ctx.beginPath();
+			ctx.moveTo(x, py0);
+			ctx.lineTo(x, py0 + H);
+			ctx.stroke();
+			ctx.setLineDash([]);
+			ctx.fillStyle = style.text;
+			ctx.textAlign = 'right';
+			ctx.textBaseline = 'top';
+			ctx.fillText('close', x - 3 * scene.layout.dpr, py0 + 3 * scene.layout.dpr);
+		}
 		if (playhead !== null && playhead >= vp.t0 && playhead <= vp.t1) {
 			const x = Math.round(px0 + ((playhead - vp.t0) / (vp.t1 - vp.t0)) * W) + 0.5;
 			ctx.strokeStyle = style.text;
@@ -320,13 +338,15 @@ export class HeatmapPainter {
 		ctx.font = `${11 * dpr}px system-ui, sans-serif`;
 		ctx.textAlign = 'right';
 		ctx.textBaseline = 'middle';
-		// A label every ~24 px: readable, and text is the costliest thing drawn per frame.
-		const rowStep = Math.max(1, Math.ceil((24 * dpr) / rowPx));
-		for (let r = Math.ceil(vp.rowTop / rowStep) * rowStep; r < r1; r += rowStep) {
-			if (r < r0) continue;
+		// Round prices every ~24 px or more: readable, and text is the costliest thing drawn.
+		const priceStep = niceStep((24 * dpr * grid.ladderStep) / rowPx);
+		const top = grid.priceOfLadderRow(vp.rowTop);
+		for (let p = Math.floor(top / priceStep) * priceStep; ; p -= priceStep) {
+			const r = grid.ladderRowOf(p);
+			if (r >= r1) break;
 			const y = py0 + (r + 0.5 - vp.rowTop) * rowPx;
-			if (y < py0 || y > py0 + H) continue;
-			ctx.fillText(scene.formatStrike(grid.strikes[r]), px0 - 4 * dpr, y);
+			if (r < r0 || y < py0 || y > py0 + H) continue;
+			ctx.fillText(scene.formatStrike(p), px0 - 4 * dpr, y);
 		}
 		ctx.textAlign = 'center';
 		ctx.textBaseline = 'top';

@@ -6,7 +6,7 @@
  */
 import type { HeatmapGrid } from './heatmapGrid';
 
-/** What is visible: a time range and a range of rows (fractional, row 0 = highest strike). */
+/** What is visible: a time range and a range of price ladder rows (fractional, 0 = top). */
 export interface HeatViewport {
 	t0: number;
 	t1: number;
@@ -98,22 +98,17 @@ export function decimateColumns(
 	return out;
 }
 
-/** Fractional row position of a price (rows are descending strikes). */
+/** Fractional row of a price on the price ladder (to scale: linear in price). */
 export function rowOfPrice(grid: HeatmapGrid, price: number): number {
-	const s = grid.strikes;
-	const n = s.length;
-	if (n === 0 || !Number.isFinite(price)) return Number.NaN;
-	if (n === 1) return 0;
-	if (price >= s[0]) return (price - s[0]) / (s[1] - s[0]);
-	if (price <= s[n - 1]) return n - 1 + (price - s[n - 1]) / (s[n - 1] - s[n - 2]);
-	let lo = 0;
-	let hi = n - 1;
-	while (hi - lo > 1) {
-		const mid = (lo + hi) >>> 1;
-		if (s[mid] >= price) lo = mid;
-		else hi = mid;
-	}
-	return lo + (s[lo] - price) / (s[lo] - s[hi]);
+	if (grid.priceRows === 0 || !Number.isFinite(price)) return Number.NaN;
+	return grid.ladderRowOf(price);
+}
+
+/** A round price step (1, 2, 2.5 or 5 times a power of ten) of at least `min`. */
+export function niceStep(min: number): number {
+	if (!(min > 0) || !Number.isFinite(min)) return 1;
+	const p = 10 ** Math.floor(Math.log10(min));
+	return ([1, 2, 2.5, 5, 10].find((m) => m * p >= min - 1e-12) ?? 10) * p;
 }
 
 /** Everything one draw depends on: the painter repaints only what differs from the last one. */
@@ -129,6 +124,8 @@ export interface HeatScene {
 	formatStrike: (s: number) => string;
 	/** A replayed moment (unix s) drawn as a vertical line; null for none. */
 	playhead: number | null;
+	/** The session's close (unix s), marked when in view; null for none. */
+	sessionEnd?: number | null;
 }
 
 export interface DrawStats {
@@ -187,7 +184,7 @@ export function geometryOf(scene: HeatScene): Geometry {
 	const W = Math.max(1, Math.round((layout.width - layout.left - layout.right) * dpr));
 	const H = Math.max(1, Math.round((layout.height - layout.top - layout.bottom) * dpr));
 	const r0 = Math.max(0, Math.floor(vp.rowTop));
-	const r1 = Math.min(grid.rows, Math.ceil(vp.rowTop + vp.rowCount));
+	const r1 = Math.min(grid.priceRows, Math.ceil(vp.rowTop + vp.rowCount));
 	return {
 		W,
 		H,
