@@ -69,9 +69,11 @@ export const init: ServerInit = async () => {
 };
 
 const THEME_COOKIE = 'gexdeck_theme';
+const PALETTE_COOKIE = 'gexdeck_palette';
 
-function themeOf(value: string | undefined | null): 'dark' | 'light' {
-	return value === 'light' ? 'light' : 'dark';
+/** No choice (no parameter, no cookie) follows the system's setting (app.css). */
+function themeOf(value: string | undefined | null): 'dark' | 'light' | 'system' {
+	return value === 'light' || value === 'dark' ? value : 'system';
 }
 
 export const handle: Handle = async ({ event, resolve }) => {
@@ -140,8 +142,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 
 	// The theme is applied in the server's HTML, so a light-theme user never sees a dark flash.
 	const theme = themeOf(event.url.searchParams.get('theme') ?? verdict.cookies.get(THEME_COOKIE));
+	const palette = verdict.cookies.get(PALETTE_COOKIE) === 'cb' ? 'cb' : 'standard';
 	const response = await resolve(event, {
-		transformPageChunk: ({ html }) => html.replace('data-theme="dark"', `data-theme="${theme}"`)
+		transformPageChunk: ({ html }) =>
+			html.replace('data-theme="dark"', `data-theme="${theme}" data-palette="${palette}"`)
 	});
 	for (const [name, value] of Object.entries(headers)) {
 		if (!response.headers.has(name)) response.headers.set(name, value);
