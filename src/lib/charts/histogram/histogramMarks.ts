@@ -69,8 +69,8 @@ export function offLevels(all: readonly LevelLine[], lo: number, hi: number): Of
 
 /**
  * Max change markers in the window [lo, hi] at x(strike). Labels go on up to two rows above the
- * plot (the shared label placement); a label that fits in neither is dropped (the marker and its
- * tooltip stay).
+ * plot (the shared label placement); a label that fits in neither is not drawn (the bar keeps its
+ * max change outline, the mark its tooltip), so no glyph lands on another label.
  */
 export function maxChangeMarks(
 	marks: readonly MaxChangeMark[],
