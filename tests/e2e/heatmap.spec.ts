@@ -78,13 +78,16 @@ test.describe('phone', () => {
 		await page.screenshot({ path: 'test-results/heatmap-phone.png' });
 
 		// The day being recorded is listed as such; opened as a recorded day it replays the day so
-		// far and keeps following what the server records (it does not freeze at the pick).
+		// far and keeps following what the server records (it does not freeze at the pick). The
+		// picker is in the view's controls, a sheet on a phone.
+		await page.getByTestId('controls-open').tap();
 		const picker = page.getByTestId('day-picker');
 		await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
 		const day = await picker.locator('option').nth(1).getAttribute('value');
 		await expect(picker.locator('option').nth(1)).toHaveText(`${day} (so far, following)`);
 		await picker.selectOption(day!);
 		await expect(page).toHaveURL(new RegExp(`day=${day}`));
+		await page.keyboard.press('Escape');
 		await expect(page.getByTestId('past-day')).toContainText(day!);
 		// …and says so, rather than "not live".
 		await expect(page.getByTestId('past-day')).toHaveAttribute('data-following', '1');
@@ -95,8 +98,8 @@ test.describe('phone', () => {
 		await expect
 			.poll(() => attr(page, 'data-columns'), { timeout: 30_000 })
 			.toBeGreaterThan(picked);
-		// Touch on the past day: a tap on the recorded columns reads a cell of that day (however
-		// little was recorded: the window is the whole session).
+		// Touch on the past day: a tap on the recorded columns reads a cell of that day (the window
+		// is the recorded span, however little).
 		const dayBox = (await canvas.boundingBox())!;
 		const mid = ((await attr(page, 'data-first')) + (await attr(page, 'data-last'))) / 2;
 		const [t0, t1] = [await attr(page, 'data-t0'), await attr(page, 'data-t1')];

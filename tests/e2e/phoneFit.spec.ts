@@ -46,13 +46,19 @@ test('a bad address gets a titled error page whose menu leads to a working view'
 	const res = await page.goto('/NOPE/classic/gex_full');
 	expect(res?.status()).toBe(404);
 	await expect(page.getByTestId('error-page')).toContainText("unknown ticker 'NOPE'");
-	// The menu does not keep the bad ticker (every item was another 404).
-	await expect(
-		page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'State' })
-	).toHaveAttribute('href', '/SPX/state/gex_full');
-	await expect(
-		page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classic' })
-	).not.toHaveAttribute('aria-current', 'page');
+	// The menu (on a phone, the bottom bar's More sheet) does not keep the bad ticker (every item
+	// was another 404).
+	await page.getByTestId('menu-more').tap();
+	const menu = page.getByRole('navigation', { name: 'All views' });
+	await expect(menu.getByRole('link', { name: 'State' })).toHaveAttribute(
+		'href',
+		'/SPX/state/gex_full'
+	);
+	await expect(menu.getByRole('link', { name: 'Classic' })).not.toHaveAttribute(
+		'aria-current',
+		'page'
+	);
+	await page.keyboard.press('Escape');
 	await page.getByRole('link', { name: 'Open the SPX Classic view' }).click();
 	await expect(page).toHaveURL(/\/SPX\/classic\/gex_full$/);
 	await expect(page.locator('rect.bar, path.bar').first()).toBeVisible({ timeout: 30_000 });
@@ -74,6 +80,14 @@ test('controls on a phone are finger-sized (buttons, selects, summaries, checkbo
 	];
 	for (const [path, ready] of views) {
 		await page.goto(path);
+		// A view's controls are a sheet on a phone: opened, so its buttons are measured too.
+		const controls = page.getByTestId('controls-open');
+		await expect
+			.poll(async () => (await controls.isVisible()) || page.getByTestId(ready).isVisible(), {
+				timeout: 30_000
+			})
+			.toBe(true);
+		if (await controls.isVisible()) await controls.tap();
 		await expect(page.getByTestId(ready)).toBeVisible({ timeout: 30_000 });
 		if (path.includes('skew'))
 			await expect(page.locator('[data-testid^="expiry-"]').first()).toBeVisible();

@@ -233,6 +233,8 @@ test('the category picker works by keyboard and by touch', async ({ browser }) =
 	const page = await context.newPage();
 	await page.goto('/SPX/state/gex_zero');
 	await expect(page.locator('rect.bar').first()).toBeVisible();
+	// At a phone's width the view's controls are a sheet the bottom bar's Controls opens.
+	await page.getByTestId('controls-open').tap();
 	// Keyboard: → on the measure radios picks Delta (same expiry set), → on expiries picks Next.
 	await page.getByTestId('measure-gex').focus();
 	await page.keyboard.press('ArrowRight');

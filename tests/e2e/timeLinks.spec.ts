@@ -217,10 +217,14 @@ test.describe('phone', () => {
 		await expect
 			.poll(async () => Number(await slider.getAttribute('max')), { timeout: 45_000 })
 			.toBeGreaterThan(6);
+		// The day picker is in the view's controls: a sheet on a phone, closed again after the pick.
+		await page.getByTestId('controls-open').tap();
 		const picker = page.getByTestId('day-picker');
 		await expect(picker.locator('option')).toHaveCount(2, { timeout: 15_000 });
 		const day = (await picker.locator('option').nth(1).getAttribute('value'))!;
 		await picker.selectOption(day);
+		await page.keyboard.press('Escape');
+		await expect(picker).toBeHidden();
 		await expect
 			.poll(async () => Number(await slider.getAttribute('max')), { timeout: 30_000 })
 			.toBeGreaterThan(3);

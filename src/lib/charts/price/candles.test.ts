@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCandles, candleAt, levelSteps, stepAt } from './candles';
+import { buildCandles, candleAt, levelSteps, nearestCandle, stepAt } from './candles';
 
 const OPEN = 1764081000; // Tue Nov 25 2025 09:30 ET, a minute boundary
 
@@ -60,6 +60,18 @@ describe('buildCandles', () => {
 				}
 			)
 		);
+	});
+});
+
+describe('nearestCandle', () => {
+	it('reads the candle nearest a pointer between or past the candles', () => {
+		const candles = buildCandles([OPEN, OPEN + 60, OPEN + 300], [1, 2, 3]);
+		expect(nearestCandle([], OPEN)).toBe(-1);
+		expect(nearestCandle(candles, OPEN - 500)).toBe(0);
+		expect(nearestCandle(candles, OPEN + 100)).toBe(1);
+		expect(nearestCandle(candles, OPEN + 200)).toBe(1);
+		expect(nearestCandle(candles, OPEN + 250)).toBe(2);
+		expect(nearestCandle(candles, OPEN + 9999)).toBe(2);
 	});
 });
 

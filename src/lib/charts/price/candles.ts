@@ -101,3 +101,20 @@ export function candleAt(candles: readonly Candle[], t: number, seconds = 60): n
 	const i = lo - 1;
 	return i >= 0 && t < candles[i].t + seconds ? i : -1;
 }
+
+/** Index of the candle whose minute's middle is nearest t (a pointer between candles or past
+ * the last still reads one), or -1 when there are none. */
+export function nearestCandle(candles: readonly Candle[], t: number, seconds = 60): number {
+	let lo = 0;
+	let hi = candles.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (candles[mid].t + seconds / 2 <= t) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo === candles.length) return lo - 1;
+	if (lo === 0) return 0;
+	const after = candles[lo].t + seconds / 2 - t;
+	const before = t - (candles[lo - 1].t + seconds / 2);
+	return before <= after ? lo - 1 : lo;
+}
