@@ -1,8 +1,8 @@
 /**
  * The cluster's one Redis connection (GEXDECK_REDIS_URL). Commands fail fast while Redis is
- * away (no offline queue, a command timeout) so a request that needs the shared limits is
- * refused at once instead of hanging; ioredis reconnects by itself, so replicas recover when
- * Redis comes back.
+ * away (a command waits for the connection at most until the next reconnect attempt fails, and
+ * never past a 2 s timeout) so a request that needs the shared limits is refused with a reason
+ * instead of hanging; ioredis reconnects by itself, so replicas recover when Redis comes back.
  */
 import { Redis } from 'ioredis';
 import { log } from '../log';
@@ -18,7 +18,8 @@ export class ClusterUnavailableError extends Error {
 export function connectRedis(url: string, name = 'gexdeck'): Redis {
 	const redis = new Redis(url, {
 		connectionName: name,
-		enableOfflineQueue: false,
+		// Queued while (re)connecting; flushed with an error when a reconnect attempt fails.
+		enableOfflineQueue: true,
 		maxRetriesPerRequest: 0,
 		commandTimeout: 2_000,
 		connectTimeout: 2_000,
