@@ -2,7 +2,7 @@
  * GEXDECK_QUOTA_BUDGET: the upstream allowances the cluster's shared quota ledger must never
  * exceed, per pool, as `pool=daily[/monthly]` separated by commas, e.g.
  * `api_default=40000/1000000,api_majors=10000`. The upstream publishes its rules, not the
- * numbers (UPSTREAM.md), so replicas can only stay inside a quota they are told; a pool not
+ * numbers (docs/UPSTREAM.md), so replicas can only stay inside a quota they are told; a pool not
  * named has no budget here (the upstream's 429 and the shared backoff still hold it).
  */
 import { QUOTA_POOLS, type QuotaPool } from '$lib/contract/routes';
