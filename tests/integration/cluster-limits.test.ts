@@ -3,7 +3,8 @@
  * redis-server, the embedded service behind a forwarder that counts upstream calls. 100
  * parallel requests spread over the replicas against a budget of 5 make exactly 5 upstream
  * calls; 100 identical GETs over the replicas make one; Redis restarted: the replicas refuse
- * with a reason while it is away, /readyz says so, and they serve again once it is back.
+ * with a reason while it is away, /readyz says so, and they serve again once it is back. The
+ * Account page of any replica lists the three and the cluster's spend against the budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from './cluster.support';
@@ -68,6 +69,16 @@ describe('three replicas on one Redis', () => {
 		expect(answers.every((a) => a.status === answers[0].status)).toBe(true);
 		expect(new Set(answers.map((a) => a.body)).size).toBe(1);
 		expect(answers.filter((a) => a.coalesced === 'miss')).toHaveLength(1);
+	}, 60_000);
+
+	it('list each other and the cluster spend on the Account page', async () => {
+		const page = await fetch(`${c.replicas[1].base}/account`);
+		expect(page.status).toBe(200);
+		const html = await page.text();
+		expect(html.match(/data-testid="cluster-replica"/g)).toHaveLength(3);
+		expect(html.match(/\(this page\)/g)).toHaveLength(1);
+		const ledger = html.slice(html.indexOf('data-testid="cluster-ledger"'));
+		expect(ledger).toMatch(/<td>api_majors<\/td>\s*<td>5 \/ 5<\/td>/);
 	}, 60_000);
 
 	it('refuse with a reason while Redis is away and serve again when it is back', async () => {

@@ -18,7 +18,10 @@ let cluster: ClusterLimits | undefined;
 /** The shared limits when GEXDECK_REDIS_URL is set; undefined in a single process. */
 export function sharedLimits(): ClusterLimits | undefined {
 	const { redisUrl, quotaBudget } = config();
-	if (redisUrl) cluster ??= clusterLimits(redisUrl, quotaBudget);
+	if (redisUrl && !cluster) {
+		cluster = clusterLimits(redisUrl, quotaBudget);
+		cluster.replicas.start();
+	}
 	return cluster;
 }
 
