@@ -107,4 +107,21 @@ describe('three replicas on one Redis', () => {
 		expect((await get(2, '/api/UNG/classic/gex_full')).status).toBe(200);
 		for (const r of c.replicas) expect(r.proc.exitCode).toBeNull();
 	}, 60_000);
+
+	it('take a replica stopped with SIGTERM off the list at once', async () => {
+		const listed = async () =>
+			(
+				(await (await fetch(`${c.replicas[0].base}/account`)).text()).match(
+					/data-testid="cluster-replica"/g
+				) ?? []
+			).length;
+		// Redis was restarted empty: the beats (every 3 s) list the three again.
+		const deadline = Date.now() + 10_000;
+		while ((await listed()) !== 3) {
+			if (Date.now() > deadline) throw new Error('the replicas did not list again');
+			await new Promise((r) => setTimeout(r, 200));
+		}
+		await c.replicas[2].stop();
+		expect(await listed()).toBe(2);
+	}, 60_000);
 });

@@ -25,6 +25,11 @@ export function sharedLimits(): ClusterLimits | undefined {
 	return cluster;
 }
 
+/** Clean stop: leave the replica list and close the Redis connection (no-op in one process). */
+export async function stopSharedLimits(): Promise<void> {
+	await cluster?.close();
+}
+
 export function quotaLedger(): QuotaLedger {
 	ledger ??= QuotaLedger.inDataDir(config().dataDir);
 	return ledger;
