@@ -10,8 +10,10 @@
  *    answers at once, in this process against the same Redis, vs no shared layer.
  * 3. 100 identical parallel GETs spread over the three replicas: upstream calls (misses).
  *
- * Not measured yet (the slot holder is not built): viewers per replica at 150 memberships, the
- * stream's Redis hop and failover time.
+ * 4. The slot lease's hand-over after the holder process is SIGKILLed, 10 kills (cluster.lease.ts).
+ *
+ * Not measured yet (the relay does not use the lease and frame streams yet): viewers per replica
+ * at 150 memberships, the stream's Redis hop, and failover up to the first relayed frame.
  */
 import { mkdtempSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -21,6 +23,7 @@ import { clusterLimits } from '../src/lib/server/cluster/clusterLimits';
 import { sharedCall } from '../src/lib/server/cluster/sharedCall';
 import type { UpstreamResponse } from '../src/lib/server/httpClient';
 import { startRedis } from '../tests/support/redis';
+import { leaseFailover } from './cluster.lease';
 import { forkServe, serveUnmetered, startDashboard, upstreamEnv, type Upstream } from './support';
 
 const ROUTE = 'SPX/classic/gex_full';
@@ -133,6 +136,10 @@ async function main(): Promise<void> {
 		console.log(`| same call without it | ${ms(hop.local.p50)} | ${ms(hop.local.p99)} |`);
 		console.log(
 			`\n100 identical parallel GETs over 3 replicas: ${answers.filter((a) => a === 'miss').length} upstream call(s) (target 1)`
+		);
+		const failover = await leaseFailover(redis.url);
+		console.log(
+			`\nSlot lease hand-over after SIGKILL of the holder, ${failover.times.length} kills (3 s TTL): median ${failover.median} ms, max ${failover.max} ms (target < 5000; lease only, no negotiation)`
 		);
 	} finally {
 		await Promise.all([single, ...replicas].map((d) => d.stop()));
