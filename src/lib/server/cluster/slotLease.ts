@@ -210,7 +210,21 @@ export class SlotLease {
 				)
 			)
 		);
-		if (!token || this.stopped) return;
+		if (!token) return;
+		if (this.stopped) {
+			// Stopped while asking: hand it straight back rather than leave it to expire.
+			await guarded(() =>
+				this.redis.eval(
+					RELEASE,
+					2,
+					this.keys.lease,
+					this.keys.info,
+					`${this.replicaId} ${token}`,
+					this.now()
+				)
+			).catch(() => undefined);
+			return;
+		}
 		if (!this.armGuard(sentAt)) return;
 		this.hold = { token, since: sentAt };
 		log.info(`cluster: this replica holds the upstream slot (token ${token})`);
