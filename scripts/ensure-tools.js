@@ -2,7 +2,8 @@
 /**
  * First step of `npm test`: the system tools the suite runs that npm cannot install. The
  * integration tests compile the platform integrations' cores with Mono's `mcs` (NinjaTrader's
- * C#, run under `mono` with the de-DE culture data) and `g++` (Sierra Chart's C++). When one is
+ * C#, run under `mono` with the de-DE culture data) and `g++` (Sierra Chart's C++); the cluster
+ * tests start a real `redis-server` (tests/support/redis.ts). When one is
  * missing and we are root with apt-get (a fresh Debian machine, CI), the Debian packages are
  * installed, printing each step; otherwise this stops with the command to run. Chromium for the
  * end-to-end tests is installed the same way by scripts/e2e.js.
@@ -10,7 +11,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const PACKAGES = ['mono-mcs', 'libmono-system-net-http4.0-cil', 'libmono-i18n4.0-all', 'g++'];
+const PACKAGES = [
+	'mono-mcs',
+	'libmono-system-net-http4.0-cil',
+	'libmono-i18n4.0-all',
+	'g++',
+	'redis-server'
+];
 
 /** @param {string} name */
 function onPath(name) {
@@ -21,6 +28,7 @@ const missing = [
 	!onPath('mcs') && 'mcs',
 	!onPath('mono') && 'mono',
 	!onPath('g++') && 'g++',
+	!onPath('redis-server') && 'redis-server',
 	!existsSync('/usr/lib/mono/4.5/System.Net.Http.dll') && 'System.Net.Http.dll',
 	!existsSync('/usr/lib/mono/4.5/I18N.West.dll') && 'I18N.West.dll (de-DE culture data)'
 ].filter(Boolean);
@@ -31,7 +39,7 @@ if (missing.length > 0) {
 	if (!isRoot || !existsSync('/usr/bin/apt-get')) {
 		console.error(
 			`test: missing ${missing.join(', ')} (the integrations' C# and C++ cores are compiled ` +
-				`in the tests). Install them first:\n  sudo apt-get update && sudo ${install}`
+				`in the tests; the cluster tests start redis-server). Install them first:\n  sudo apt-get update && sudo ${install}`
 		);
 		process.exit(1);
 	}

@@ -21,7 +21,7 @@ import {
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
-import { quotaLedger } from '$lib/server/services';
+import { quotaLedger, sharedLimits } from '$lib/server/services';
 import { readSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
 import { mountRecorder } from '$lib/server/recorder/recorderMount';
@@ -44,6 +44,8 @@ export const init: ServerInit = async () => {
 	// naming the file (a copy kept), rather than surfacing later or being silently reset.
 	readSettings();
 	quotaLedger();
+	// Cluster mode (GEXDECK_REDIS_URL): connect and join the replica list now.
+	sharedLimits();
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();

@@ -9,6 +9,7 @@ import { env } from '$env/dynamic/private';
 import { isAbsolute, resolve } from 'node:path';
 import pkg from '../../../package.json';
 import { parseAllowList, type AllowList } from './alerts/addressPolicy';
+import { parseQuotaBudget, type QuotaBudget } from './cluster/budget';
 
 export interface DashboardConfig {
 	/** Upstream base URL including the version prefix (`https://api.gex.bot/v2`); undefined = embedded. */
@@ -37,6 +38,10 @@ export interface DashboardConfig {
 	userAgent: string;
 	/** GEXDECK_WEBHOOK_ALLOW: the non-public hosts and ranges webhooks may reach (LAN receivers). */
 	webhookAllow: AllowList;
+	/** GEXDECK_REDIS_URL: set = cluster mode (shared limits in Redis); undefined = one process. */
+	redisUrl: string | undefined;
+	/** GEXDECK_QUOTA_BUDGET: per-pool allowances the cluster's shared ledger never exceeds. */
+	quotaBudget: QuotaBudget;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -93,6 +98,22 @@ function parseOrigin(raw: string | undefined): string | undefined {
 	return httpUrl('ORIGIN', value).origin;
 }
 
+/** GEXDECK_REDIS_URL as a redis:// or rediss:// URL. */
+export function parseRedisUrl(raw: string | undefined): string | undefined {
+	const value = nonEmpty(raw);
+	if (!value) return undefined;
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new Error('GEXDECK_REDIS_URL is not a URL');
+	}
+	if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+		throw new Error('GEXDECK_REDIS_URL must be redis:// or rediss://');
+	}
+	return value;
+}
+
 let cached: DashboardConfig | undefined;
 
 /** The configuration, read once. Throws a clear error for a malformed value. */
@@ -113,7 +134,9 @@ export function config(): DashboardConfig {
 		xffDepth: Math.max(1, Number.parseInt(nonEmpty(env.XFF_DEPTH) ?? '1', 10) || 1),
 		secureCookies: origin?.startsWith('https:') ?? false,
 		userAgent: `gexdeck/${pkg.version}`,
-		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW)
+		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW),
+		redisUrl: parseRedisUrl(env.GEXDECK_REDIS_URL),
+		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET)
 	};
 	return cached;
 }

@@ -19,6 +19,8 @@ export interface Readiness {
 	checks: {
 		upstream: CheckResult;
 		disk: CheckResult;
+		/** Cluster mode only (GEXDECK_REDIS_URL): whether this replica reaches Redis. */
+		redis?: CheckResult;
 		/** Left out for a caller without a session when a password is set. */
 		relay?: RelayState;
 		shutdown: 'no' | 'in progress';
@@ -30,6 +32,8 @@ export interface ReadinessDeps {
 	/** Resolves true when the upstream answered HTTP. */
 	upstreamReachable: () => Promise<boolean>;
 	relayState: () => RelayState;
+	/** Cluster mode: resolves true when Redis answers PING (undefined: one process, no check). */
+	redisReachable?: () => Promise<boolean>;
 	dataDir: string;
 	/** The disk check (default: diskWritable(dataDir) now); the route caches it. */
 	disk?: () => boolean;
@@ -52,17 +56,19 @@ export function diskWritable(dir: string): boolean {
 
 export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
 	const stopping = deps.stopping();
-	const [upstream, disk] = await Promise.all([
+	const [upstream, disk, redis] = await Promise.all([
 		stopping ? Promise.resolve(false) : deps.upstreamReachable().catch(() => false),
-		Promise.resolve(deps.disk ? deps.disk() : diskWritable(deps.dataDir))
+		Promise.resolve(deps.disk ? deps.disk() : diskWritable(deps.dataDir)),
+		deps.redisReachable ? deps.redisReachable().catch(() => false) : Promise.resolve(undefined)
 	]);
 	const relay = deps.relayState();
-	const ready = !stopping && upstream && disk && relay !== 'closed';
+	const ready = !stopping && upstream && disk && redis !== false && relay !== 'closed';
 	return {
 		status: ready ? 'ready' : 'not ready',
 		checks: {
 			upstream: upstream ? 'ok' : 'failing',
 			disk: disk ? 'ok' : 'failing',
+			...(redis === undefined ? {} : { redis: redis ? ('ok' as const) : ('failing' as const) }),
 			...(deps.showRelay === false ? {} : { relay }),
 			shutdown: stopping ? 'in progress' : 'no'
 		}

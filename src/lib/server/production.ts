@@ -11,7 +11,7 @@ import { httpServer, watchHttpServer } from './httpServer';
 import { installShutdown } from './lifecycle';
 import { stopMcp } from './mcp/mcpMount';
 import { stopRecorder } from './recorder/recorderMount';
-import { quotaLedger } from './services';
+import { quotaLedger, stopSharedLimits } from './services';
 import { stopStreamRelay } from './stream/relayMount';
 
 let started = false;
@@ -32,6 +32,8 @@ export function startProductionServer(): void {
 			stopRecorder();
 			stopFeeds();
 			await stopStreamRelay();
+			// Cluster mode: off the replica list at once rather than when its card expires.
+			await stopSharedLimits();
 		},
 		flush: () => quotaLedger().flush(),
 		stopService: () => stopEmbeddedServices(),

@@ -15,6 +15,8 @@ import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './http
 import type { QuotaLedger } from './quotaLedger';
 import type { UpstreamTarget } from './upstream';
 import type { UpdateTap } from './updates/tap';
+import type { ClusterLimits } from './cluster/clusterLimits';
+import { sharedCall, sharedCallRefusal } from './cluster/sharedCall';
 import {
 	JSON_TYPE,
 	makePlan,
@@ -46,6 +48,8 @@ export interface ProxyDeps {
 	coalesceMs?: number;
 	/** Fresh snapshots of the live routes are published here (recorder, alerts); see updates/tap. */
 	tap?: UpdateTap;
+	/** Cluster mode: backoff, quota budget and coalescing shared with the other replicas. */
+	cluster?: ClusterLimits;
 }
 
 /** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
@@ -258,8 +262,15 @@ export class UpstreamProxy {
 		if (access.refusal) return access.refusal;
 
 		const pool = route.quotaPool;
+		const poolId = poolKey(access.accountId, pool ?? '');
+		const cluster = this.deps.cluster;
 		if (pool) {
-			const admitted = this.backoff.admit(poolKey(access.accountId, pool));
+			let admitted: Awaited<ReturnType<PoolBackoff['admit']>>;
+			try {
+				admitted = cluster ? await cluster.backoff.admit(poolId) : this.backoff.admit(poolId);
+			} catch (err) {
+				return sharedCallRefusal(err) ?? refusal(502, 'unreachable', String(err));
+			}
 			if (!admitted.ok) {
 				const seconds = Math.max(1, Math.ceil((admitted.retryAt - Date.now()) / 1000));
 				const res = refusal(
@@ -275,20 +286,49 @@ export class UpstreamProxy {
 
 		const url = plan.url(target);
 		const coalesceKey = `${access.key ?? ''}|${url.href}`;
+		const send = () => this.send(url, access.key, route, access.accountId);
 		let result: { value: UpstreamResponse; outcome: CoalesceOutcome };
 		try {
 			result = await this.coalescer.run(
 				coalesceKey,
-				() => this.send(url, access.key, route, access.accountId),
+				cluster ? () => this.sendShared(cluster, coalesceKey, route, access, send) : send,
 				(r) => r.status !== 429
 			);
 		} catch (err) {
-			if (pool) this.backoff.abandonProbe(poolKey(access.accountId, pool));
+			if (pool && cluster) await cluster.backoff.abandonProbe(poolId).catch(() => undefined);
+			else if (pool) this.backoff.abandonProbe(poolId);
+			const shared = sharedCallRefusal(err);
+			if (shared) return shared;
 			const message = err instanceof UpstreamUnreachableError ? err.message : String(err);
 			return refusal(502, 'unreachable', `Upstream unreachable: ${message}`);
 		}
-		if (result.outcome === 'miss') this.publishSnapshot(route, plan.params, result.value);
-		return this.toResult(result.value, result.outcome, route, access.key);
+		const outcome = this.clusterOutcomes.get(result.value) ?? result.outcome;
+		if (outcome === 'miss') this.publishSnapshot(route, plan.params, result.value);
+		return this.toResult(result.value, outcome, route, access.key);
+	}
+
+	/** How the cluster served an answer another replica fetched ('shared' or 'hit'). */
+	private readonly clusterOutcomes = new WeakMap<UpstreamResponse, CoalesceOutcome>();
+
+	/** One call through the cluster's shared coalescer, budget and backoff (cluster/sharedCall.ts). */
+	private async sendShared(
+		cluster: ClusterLimits,
+		key: string,
+		route: RouteSpec,
+		access: { accountId?: string },
+		send: () => Promise<UpstreamResponse>
+	): Promise<UpstreamResponse> {
+		const { value, outcome } = await sharedCall(cluster, {
+			key,
+			ttlMs: this.deps.coalesceMs ?? 1000,
+			timeoutMs: SLOW_ROUTES.has(route.id) ? SLOW_ROUTE_TIMEOUT_MS : 5_000,
+			pool: route.quotaPool,
+			account: access.accountId ?? 'unknown',
+			poolId: poolKey(access.accountId, route.quotaPool ?? ''),
+			send
+		});
+		if (outcome !== 'miss') this.clusterOutcomes.set(value, outcome);
+		return value;
 	}
 
 	/** One upstream call of a live snapshot route = one update on the tap (not each sharer). */

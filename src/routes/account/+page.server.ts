@@ -7,6 +7,7 @@ import { config } from '$lib/server/config';
 import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
+import { clusterStatus } from './cluster.server';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
 import { createToken, revokeToken, tokenList } from './tokens.server';
@@ -17,7 +18,8 @@ export const load = (async () => {
 		status,
 		researchPool: researchPoolStatus(status),
 		recording: recordingStatus(),
-		tokens: tokenList()
+		tokens: tokenList(),
+		cluster: await clusterStatus(status.custom.whoami?._id ?? null)
 	};
 }) satisfies PageServerLoad;
 

@@ -1,13 +1,16 @@
 /**
  * GET /readyz: whether the dashboard can serve (readiness): 200 when ready, else 503, with the
- * per-check verdicts of $lib/server/health. Public (see requestGate.ts): without a session when
+ * per-check verdicts of $lib/server/health (in cluster mode also whether this replica reaches
+ * Redis). Public (see requestGate.ts): without a session when
  * a password is set, the relay's state is left out, and no call writes a file (the disk probe is
  * cached).
  */
 import { json } from '@sveltejs/kit';
 import { config } from '$lib/server/config';
 import { cachedDiskWritable, cachedReachability, readiness } from '$lib/server/health';
+import { redisReachable } from '$lib/server/cluster/redis';
 import { isStopping } from '$lib/server/lifecycle';
+import { sharedLimits } from '$lib/server/services';
 import { streamRelay } from '$lib/server/stream/relayMount';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { RequestHandler } from './$types';
@@ -17,10 +20,12 @@ let disk: (() => boolean) | undefined;
 
 export const GET: RequestHandler = async ({ locals }) => {
 	disk ??= cachedDiskWritable(config().dataDir);
+	const limits = sharedLimits();
 	const result = await readiness({
 		stopping: isStopping,
 		upstreamReachable,
 		relayState: () => streamRelay().state,
+		redisReachable: limits && (() => redisReachable(limits.redis)),
 		dataDir: config().dataDir,
 		disk,
 		showRelay: !locals.passwordRequired || locals.authenticated

@@ -15,19 +15,15 @@
  * Upstream group frames are relayed as raw Any bytes, never decoded (see relayFrame); only spot
  * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
-import { DEFAULT_GROUP_LIMIT, spotGroupName, URL_TTL_MS } from '../../contract/hubs';
+import { DEFAULT_GROUP_LIMIT, spotGroupName } from '../../contract/hubs';
 import type { RelayState, StatusMessage } from '../../relay/protocol';
-import { membershipKey, SubscriptionBook, type AddResult } from './book';
+import { SubscriptionBook, type AddResult } from './book';
 import type { HubEnd } from './hubSocket';
-import { NegotiationError, Negotiator } from './negotiator';
+import { NegotiationError } from './negotiator';
 import { RelayFanOut } from './relayFanOut';
 import { RelayBackoff } from './relayBackoff';
-import {
-	newRelayCounters,
-	type RelayCounters,
-	type RelayTarget,
-	type StreamRelayOptions
-} from './relayOptions';
+import { newRelayCounters, type RelayCounters, type StreamRelayOptions } from './relayOptions';
+import { RelaySession } from './relaySession';
 import { UpstreamHubs } from './upstreamHubs';
 import { Viewer, type ViewerSocket } from './viewer';
 
@@ -39,18 +35,12 @@ export type RelayViewer = Viewer;
 export class StreamRelay {
 	readonly counters: RelayCounters = newRelayCounters();
 	private readonly book: SubscriptionBook<Viewer>;
-	private negotiator: Negotiator | undefined;
-	/** `baseUrl key` of the negotiator, to notice a changed target. */
-	private negotiatorId = '';
 	private readonly viewers = new Set<Viewer>();
 	private readonly hubs: UpstreamHubs;
 	private readonly fanOut: RelayFanOut;
 	/** (viewer, group) additions not yet confirmed by an upstream answer. */
 	private unconfirmed: { viewer: Viewer; group: string }[] = [];
-	private urls: Record<string, string> | undefined;
-	private urlsAt = 0;
-	/** Membership set the upstream holds for the slot, as far as the relay knows. */
-	private appliedKey = '';
+	private readonly session: RelaySession;
 	private stateValue: RelayState = 'idle';
 	private reasonValue: string | undefined;
 	private dirty = false;
@@ -82,6 +72,24 @@ export class StreamRelay {
 				isClosed: () => this.closed
 			},
 			options
+		);
+		this.session = new RelaySession(
+			{
+				hubs: this.hubs,
+				counters: this.counters,
+				setState: (state, reason) => this.setState(state, reason),
+				refuseHubs: (hubs) => {
+					this.fanOut.revoke(
+						this.book.holdingsOnHubs(hubs),
+						`this key has no access to hub ${[...hubs].join(', ')}`
+					);
+					this.schedule();
+				},
+				broadcastStatus: () => this.broadcastStatus(),
+				log: (message) => this.log(message)
+			},
+			options,
+			this.now
 		);
 	}
 
@@ -213,123 +221,11 @@ export class StreamRelay {
 			try {
 				// Success does not reset the backoff: a hub that connects and drops at once would
 				// otherwise be retried at the base delay forever (see retryLater).
-				await this.reconcile();
+				await this.session.reconcile(this.book.plan());
 			} catch (e) {
 				this.onFailure(e, batch);
 			}
 		}
-	}
-
-	/** The negotiator for the current target; a changed target drops the old session. */
-	private async currentNegotiator(): Promise<Negotiator> {
-		const t: RelayTarget = this.options.target
-			? await this.options.target()
-			: { baseUrl: this.options.baseUrl!, key: this.options.key };
-		if (!t.key) throw new NegotiationError(401, 'No custom-script key is configured.');
-		if (!/^https?:\/\//.test(t.baseUrl)) {
-			throw new NegotiationError(0, `Upstream base URL must be http(s): ${t.baseUrl}`);
-		}
-		const id = `${t.baseUrl} ${t.key}`;
-		if (!this.negotiator || id !== this.negotiatorId) {
-			if (this.negotiator) {
-				this.log('relay: upstream or key changed; negotiating afresh');
-				this.hubs.retire();
-				this.urls = undefined;
-				this.appliedKey = '';
-			}
-			this.negotiator = new Negotiator({
-				baseUrl: t.baseUrl,
-				key: t.key,
-				userAgent: this.options.userAgent,
-				fetch: this.options.fetch,
-				timeoutMs: this.options.timeouts?.negotiateMs
-			});
-			this.negotiatorId = id;
-		}
-		return this.negotiator;
-	}
-
-	private async reconcile(): Promise<void> {
-		const plan = this.book.plan();
-		if (plan.memberships.length === 0 && this.appliedKey === '') {
-			this.setState('idle');
-			return;
-		}
-		const negotiator = await this.currentNegotiator();
-		const wantKey = membershipKey(plan.memberships);
-		if (plan.memberships.length === 0) {
-			if (this.appliedKey !== '' && this.openHubs().length > 0) {
-				this.setState('negotiating');
-				await negotiator.patch([]);
-				this.counters.patches++;
-			}
-			this.appliedKey = '';
-			this.setState('idle');
-			return;
-		}
-		const missing = plan.usedHubs.filter((hub) => !this.hubs.isOpen(hub));
-		// Connected hubs keep working past the URL window; only a hub still to connect needs a
-		// fresh URL.
-		const urlsUsable = this.urls !== undefined && this.now() - this.urlsAt <= this.urlTtl();
-		let needPost = this.urls === undefined || (missing.length > 0 && !urlsUsable);
-		if (!needPost) {
-			for (const hub of missing) {
-				const url = this.urls![hub];
-				if (!url) {
-					needPost = true;
-					break;
-				}
-				const end = await this.hubs.connect(hub, url);
-				if (end?.slotTaken) return;
-				if (end?.refusedStatus === 429) {
-					// Rate limited, not refused: the URL stays good, and a POST would only add load.
-					throw new NegotiationError(429, `hub ${hub}: ${end.reason}`);
-				}
-				if (end?.refusedStatus !== undefined && end.refusedStatus < 500) {
-					// Expired or superseded URL: only a new negotiation gives a usable one.
-					this.log(`relay: ${hub} URL refused (${end.refusedStatus}: ${end.reason})`);
-					needPost = true;
-					break;
-				}
-				if (end) throw new NegotiationError(0, `hub ${hub}: ${end.reason}`);
-			}
-		}
-		if (needPost) {
-			this.setState('negotiating');
-			// Our own sockets are about to be kicked by the POST: retire them so that kick is not
-			// mistaken for another program taking the slot.
-			this.hubs.retire();
-			this.appliedKey = '';
-			this.urls = undefined;
-			const urls = await negotiator.post(plan.groups);
-			this.counters.posts++;
-			this.urls = urls;
-			this.urlsAt = this.now();
-			this.appliedKey = wantKey;
-			// The upstream gives URLs only for hubs the key may use; asking again would not change
-			// that, so the groups of the other hubs are refused instead of retried.
-			const withoutUrl = new Set(plan.usedHubs.filter((hub) => !urls[hub]));
-			if (withoutUrl.size > 0) {
-				this.fanOut.revoke(
-					this.book.holdingsOnHubs(withoutUrl),
-					`this key has no access to hub ${[...withoutUrl].join(', ')}`
-				);
-				this.schedule();
-			}
-			const ends = await Promise.all(
-				plan.usedHubs.filter((hub) => urls[hub]).map((hub) => this.hubs.connect(hub, urls[hub]))
-			);
-			if (ends.some((e) => e?.slotTaken)) return;
-			const failed = ends.find((e) => e !== undefined);
-			if (failed) throw new NegotiationError(0, failed.reason);
-		} else if (this.appliedKey !== wantKey) {
-			this.setState('negotiating');
-			await negotiator.patch(plan.memberships);
-			this.counters.patches++;
-			this.appliedKey = wantKey;
-		}
-		this.setState('live');
-		this.broadcastStatus();
 	}
 
 	private onHubRecovering(hub: string, end: HubEnd, first: boolean): void {
@@ -363,8 +259,7 @@ export class StreamRelay {
 	private onSlotTaken(reason: string): void {
 		if (this.stateValue === 'slot-taken') return;
 		this.hubs.retire();
-		this.urls = undefined;
-		this.appliedKey = '';
+		this.session.forget();
 		clearTimeout(this.retryTimer);
 		this.retryTimer = undefined;
 		this.log(`relay: slot taken (${reason})`);
@@ -388,7 +283,7 @@ export class StreamRelay {
 		}
 		if (err.status === 409) {
 			// The upstream has no session for us (restart, legacy flow): negotiate afresh.
-			this.urls = undefined;
+			this.session.forgetUrls();
 			this.unconfirmed = batch.concat(this.unconfirmed);
 			this.retryLater(err);
 			return;
@@ -416,10 +311,6 @@ export class StreamRelay {
 			this.schedule();
 		}, delay);
 		this.retryTimer.unref?.();
-	}
-
-	private urlTtl(): number {
-		return this.options.urlTtlMs ?? URL_TTL_MS - 60_000;
 	}
 
 	// ---- viewers -------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+/**
+ * The Account page's cluster panel (cluster mode only, GEXDECK_REDIS_URL): the live replicas,
+ * which one is serving this page, and what the cluster together spent per quota pool (the
+ * shared ledger in Redis) against GEXDECK_QUOTA_BUDGET. Redis unreachable: the panel says so.
+ */
+import { QUOTA_POOLS } from '$lib/contract/routes';
+import type { ReplicaCard } from '$lib/server/cluster/replicas';
+import { config } from '$lib/server/config';
+import type { PoolSpend } from '$lib/server/quotaLedger';
+import { sharedLimits } from '$lib/server/services';
+
+export interface ClusterStatus {
+	/** This replica's id. */
+	self: string;
+	replicas: ReplicaCard[];
+	/** The cluster's spend per pool in the current windows, with the pool's budget. */
+	pools: { pool: string; spend: PoolSpend; daily: number | null; monthly: number | null }[];
+	/** Set when Redis could not be read. */
+	error: string | null;
+}
+
+export async function clusterStatus(accountId: string | null): Promise<ClusterStatus | null> {
+	const limits = sharedLimits();
+	if (!limits) return null;
+	const self = limits.replicas.id;
+	try {
+		const [replicas, spends] = await Promise.all([
+			limits.replicas.list(),
+			Promise.all(QUOTA_POOLS.map((pool) => limits.quota.usage(accountId ?? 'unknown', pool)))
+		]);
+		const budget = config().quotaBudget;
+		return {
+			self,
+			replicas,
+			pools: QUOTA_POOLS.map((pool, i) => ({
+				pool,
+				spend: spends[i],
+				daily: budget[pool]?.daily ?? null,
+				monthly: budget[pool]?.monthly ?? null
+			})),
+			error: null
+		};
+	} catch (err) {
+		return { self, replicas: [], pools: [], error: (err as Error).message };
+	}
+}
