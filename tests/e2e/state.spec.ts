@@ -211,7 +211,7 @@ test('the State GEX view draws the histogram with the majors and max change', as
 	} else {
 		await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
 		// A service that fills them: every figure is shown, and no note.
-		await expect(page.getByTestId('risk-reversal')).toHaveText(/^-?\d\.\d{3}$/);
+		await expect(page.getByTestId('risk-reversal')).toHaveText(/^[+−]?\d\.\d{3}$/);
 		await expect(page.getByTestId('zero-gamma')).toHaveText(/^[\d,]+\.\d{2}$/);
 		await expect(page.getByTestId('sums')).toContainText(' / ');
 		await expect(page.getByTestId('major-pos')).toContainText(' / ');
