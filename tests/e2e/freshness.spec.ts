@@ -51,6 +51,8 @@ for (const [name, viewport] of [
 				page
 			}) => {
 				await expectHonestBadge(page, path, route);
+				const slug = path.replace(/[^a-z]+/gi, '-').replace(/^-|-$/g, '');
+				await page.screenshot({ path: `test-results/freshness-${name}-${slug}.png` });
 			});
 		}
 	});
