@@ -61,6 +61,12 @@ test('the snapshot panel shows the service numbers for 0DTE and next expiry, sig
 		if (c.value < 0) expect(c.text).toMatch(/^−\$/);
 		expect(c.cls).toContain(c.value > 0 ? 'pos' : c.value < 0 ? 'neg' : 'num');
 	}
+	// Issue 25 item 12: a strike's grey number is a labelled distance, and the colours have a
+	// reason on the page.
+	await expect(page.getByTestId('from-spot').first()).toHaveText(/^[+−]?[\d,]+(\.\d+)? pts$/);
+	await expect(page.getByTestId('snapshot-legend')).toContainText(
+		/green.*positive.*red.*negative/s
+	);
 	// The panel is the service's payload: the same timestamp the REST route answers (or newer).
 	const rest = (await (await page.request.get('/api/SPX/orderflow/orderflow')).json()) as {
 		timestamp: number;
