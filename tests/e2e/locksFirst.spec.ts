@@ -20,6 +20,7 @@ for (const [name, viewport] of [
 				await expect(link, view).toHaveAttribute('data-locked', 'true');
 				await expect(link, view).toHaveAttribute('title', /State package|Orderflow|Requires/);
 				await expect(link, view).toContainText('(locked)');
+				await expect(link.getByTestId('lock-mark'), view).toBeVisible();
 			}
 			const classic = menu.getByRole('link', { name: /^Classic/ });
 			await expect(classic).not.toHaveAttribute('data-locked', 'true');
