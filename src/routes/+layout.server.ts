@@ -7,7 +7,7 @@ const VIEW_ROUTES = {
 	classic: 'SPX/classic/gex_full',
 	state: 'SPX/state/gex_full',
 	orderflow: 'SPX/orderflow/orderflow',
-	research: 'research/SPX/iv_mid?format=json'
+	research: 'research/SPX/iv_mid'
 } as const;
 
 async function lockedViews(): Promise<Partial<Record<keyof typeof VIEW_ROUTES, string>>> {

@@ -15,10 +15,10 @@ for (const [name, viewport] of [
 			await useDemoAccount(page, 'demo-classic');
 			await page.goto('/SPX/classic/gex_full');
 			const menu = page.getByRole('navigation', { name: 'Main' });
-			for (const view of ['State', 'Orderflow']) {
+			for (const view of ['State', 'Orderflow', 'Research']) {
 				const link = menu.getByRole('link', { name: new RegExp(`^${view}`) });
 				await expect(link, view).toHaveAttribute('data-locked', 'true');
-				await expect(link, view).toHaveAttribute('title', /State package|Orderflow|Requires/);
+				await expect(link, view).toHaveAttribute('title', /Requires|Research key|package/);
 				await expect(link, view).toContainText('(locked)');
 				await expect(link.getByTestId('lock-mark'), view).toBeVisible();
 			}
