@@ -73,5 +73,27 @@ export default ts.config(
 		files: ['src/**/*.ts', 'src/**/*.js', 'src/**/*.svelte'],
 		plugins: { apiFetch },
 		rules: { 'apiFetch/no-raw-api-fetch': 'error' }
+	},
+	{
+		// One number format (src/lib/components/format/format.ts: one minus sign, strikes as the grid
+		// has them, GEX with its unit): views do not format numbers by hand.
+		files: [
+			'src/routes/**/*.svelte',
+			'src/lib/charts/**/*.svelte',
+			'src/lib/components/**/*.svelte'
+		],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: 'CallExpression[callee.property.name=/^(toFixed|toLocaleString|toPrecision)$/]',
+					message: 'Format numbers with src/lib/components/format/format.ts, the one number format.'
+				},
+				{
+					selector: "NewExpression[callee.object.name='Intl'][callee.property.name='NumberFormat']",
+					message: 'Format numbers with src/lib/components/format/format.ts, the one number format.'
+				}
+			]
+		}
 	}
 );

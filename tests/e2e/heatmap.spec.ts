@@ -286,7 +286,7 @@ test("Classic's timeline opened mid-session reaches back before the tab; the Acc
 	const recording = page.getByTestId('recording');
 	await expect(recording).toBeVisible();
 	await expect(page.getByTestId('recording-bytes')).toContainText(
-		/\d+(\.\d+)? (MB|GB) of 5\.00 GB/
+		/\d+(\.\d+)? (KB|MB|GB) of 5\.00 GB/
 	);
 	await expect(recording.getByLabel('Record even when no tab is open')).toHaveValue(/SPX/);
 	await recording.screenshot({ path: 'test-results/account-recording.png' });

@@ -61,6 +61,12 @@ test('the snapshot panel shows the service numbers for 0DTE and next expiry, sig
 		if (c.value < 0) expect(c.text).toMatch(/^−\$/);
 		expect(c.cls).toContain(c.value > 0 ? 'pos' : c.value < 0 ? 'neg' : 'num');
 	}
+	// Issue 25 item 12: a strike's grey number is a labelled distance, and the colours have a
+	// reason on the page.
+	await expect(page.getByTestId('from-spot').first()).toHaveText(/^[+−]?[\d,]+(\.\d+)? pts$/);
+	await expect(page.getByTestId('snapshot-legend')).toContainText(
+		/green.*positive.*red.*negative/s
+	);
 	// The panel is the service's payload: the same timestamp the REST route answers (or newer).
 	const rest = (await (await page.request.get('/api/SPX/orderflow/orderflow')).json()) as {
 		timestamp: number;
@@ -242,7 +248,8 @@ test('an Orderflow-level account polls REST and still builds the series', async 
 		await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'polling');
 		const before = await points(page);
 		await expect.poll(() => points(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 2);
-		await expect(page.getByTestId('live')).toBeVisible();
+		// The badge says what the data is (live in market hours, else the replayed session).
+		await expect(page.getByTestId('freshness')).toHaveAttribute('data-kind', /^(live|replay)$/);
 	} finally {
 		await useDemoAccount(page, 'demo-research');
 	}

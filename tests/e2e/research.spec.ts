@@ -361,7 +361,9 @@ test('without a Research key the research views are locked, with the reason', as
 		await expect(page.getByTestId('locked')).toContainText('No Research key is configured');
 		await expect(page.getByTestId('locked')).toContainText('Research add-on');
 		await expect(page.getByTestId('surface-canvas')).toHaveCount(0);
-		await expect(page.getByTestId('refresh')).toBeDisabled();
+		// The lock comes first (issue 25 item 11): no metric list, filters or Refresh above it.
+		await expect(page.getByLabel('View controls')).toHaveCount(0);
+		await expect(page.getByTestId('refresh')).toHaveCount(0);
 	} finally {
 		await useDemoAccount(page, 'demo-research');
 	}

@@ -211,7 +211,7 @@ test('the State GEX view draws the histogram with the majors and max change', as
 	} else {
 		await expect(page.getByTestId('majors')).toContainText(/Zero gamma\s*[\d,]+\.\d{2}/);
 		// A service that fills them: every figure is shown, and no note.
-		await expect(page.getByTestId('risk-reversal')).toHaveText(/^-?\d\.\d{3}$/);
+		await expect(page.getByTestId('risk-reversal')).toHaveText(/^[+−]?\d\.\d{3}$/);
 		await expect(page.getByTestId('zero-gamma')).toHaveText(/^[\d,]+\.\d{2}$/);
 		await expect(page.getByTestId('sums')).toContainText(' / ');
 		await expect(page.getByTestId('major-pos')).toContainText(' / ');
@@ -350,10 +350,8 @@ test('a Classic-only key sees the State views locked with the reason, without as
 			await page.waitForLoadState('networkidle');
 		}
 		await expect(page.getByTestId('majors-panel')).toHaveCount(0);
-		// Switching category in the page (a client navigation) knows it too.
-		await page.getByTestId('expiry-zero').click();
-		await expect(page).toHaveURL(/\/SPX\/state\/gex_zero/);
-		await expect(page.getByTestId('locked')).toContainText('State package');
+		// The lock comes first (issue 25 item 11): no toolbar is drawn above a page that cannot load.
+		await expect(page.getByLabel('View controls')).toHaveCount(0);
 		await page.waitForTimeout(1_500);
 		expect(seen.forbidden).toEqual([]);
 		expect(seen.consoleErrors).toEqual([]);

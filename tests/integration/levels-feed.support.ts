@@ -10,12 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TokenStore, type TokenScope } from '../../src/lib/server/tokens/tokenStore';
 import { startDashboard, type RunningDashboard } from '../support/processes';
 import { quantKey, startHubService, type HubService } from './service-support';
 
 export const FEED_PASSWORD = 'feed-test-password';
+/** The rig's market time at its start: Wednesday 2026-11-18 11:00 ET. */
+export const MARKET_NOW = '2026-11-18T16:00:00Z';
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface FeedRig {
 	dash: RunningDashboard;
@@ -70,8 +74,9 @@ export async function startFeedRig({
 	seed,
 	env = {}
 }: FeedRigOptions = {}): Promise<FeedRig> {
-	// Wednesday 2026-11-18 11:00 ET.
-	const svc = await startHubService({ start: '2026-11-18T16:00:00Z', tickers });
+	// Wednesday 2026-11-18 11:00 ET, for the service and the dashboard alike (wallClock.mjs):
+	// their data is then today's session, live, whatever the real clock says.
+	const svc = await startHubService({ start: MARKET_NOW, tickers });
 	const calls = new Map<string, number>();
 	const proxy = countingProxy(new URL(svc.service.url), calls);
 	await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
@@ -82,6 +87,8 @@ export async function startFeedRig({
 		GEXDECK_API_KEY: quantKey(),
 		GEXDECK_PASSWORD: password,
 		GEXDECK_DATA_DIR: dataDir,
+		GEXDECK_TEST_NOW: MARKET_NOW,
+		NODE_OPTIONS: `--import ${pathToFileURL(join(root, 'tests/support/wallClock.mjs')).href}`,
 		...env
 	});
 	const tokens = TokenStore.inDataDir(dataDir);

@@ -7,6 +7,7 @@
  * Every level is present with a price or null, and a null always carries a `reason`.
  */
 import type { ClassicChain, FuturesConversionBody } from '../contract/schemas';
+import { freshness } from '../contract/freshness';
 
 export const LEVELS_SCHEMA = 'gexdeck.levels/1';
 /** Levels not updated for this long (seconds) are stale (the feed's `stale_after_seconds`). */
@@ -98,6 +99,12 @@ export interface LevelsInput {
 	staleAfterSeconds: number;
 	/** Why the feed is not updating (the holder's reason: market closed, poll failed, ...). */
 	notUpdating?: string | null;
+	/**
+	 * Judge the data's own timestamp against \`now\` and the session calendar (contract/freshness):
+	 * a replay of a past session, the last session while closed, or data past the lag is stale,
+	 * with the badge's words as its reason. \`simulated\`: the service is the embedded market.
+	 */
+	session?: { simulated: boolean };
 	strikes?: number;
 	future?: { root: string; conversion: FuturesConversionBody; fetchedAt: number };
 }
@@ -211,16 +218,21 @@ export function buildLevels(input: LevelsInput): LevelsDocument {
 		return { window, strike: conv(pair[0]), change: pair[1], reason: null };
 	});
 	const age = Math.max(0, (input.now - input.receivedAt) / 1000);
+	const notLive = input.session
+		? freshness({ dataTimestamp: chain.timestamp, now: input.now, ...input.session })
+		: undefined;
+	const sessionReason = notLive && !notLive.live ? notLive.text : null;
 	const doc: LevelsDocument = {
 		schema: LEVELS_SCHEMA,
 		ticker: chain.ticker,
 		category: input.category,
 		as_of: { unix_ms: Math.round(chain.timestamp * 1000), et: etText(chain.timestamp * 1000) },
 		age_seconds: Math.round(age * 10) / 10,
-		stale: Boolean(input.notUpdating) || age > input.staleAfterSeconds,
+		stale: Boolean(input.notUpdating) || sessionReason !== null || age > input.staleAfterSeconds,
 		stale_after_seconds: input.staleAfterSeconds,
 		stale_reason:
 			input.notUpdating ??
+			sessionReason ??
 			(age > input.staleAfterSeconds
 				? `no update for ${Math.round(age)} s (limit ${input.staleAfterSeconds} s)`
 				: null),

@@ -41,6 +41,28 @@ describe('buildLevels', () => {
 		});
 	});
 
+	it('judged against the session: a replay or the last session is stale, with the badge words', () => {
+		// Wed Nov 25 2026 11:46 ET, read on Fri Nov 27 at 08:00 ET (before the open).
+		const chain = { ...documentedChain(), timestamp: Date.UTC(2026, 10, 25, 16, 46) / 1000 };
+		const friday = Date.UTC(2026, 10, 27, 13, 0);
+		const at = { receivedAt: friday - 1000, now: friday };
+		expect(docOf(chain, { ...at, session: { simulated: true } })).toMatchObject({
+			stale: true,
+			stale_reason: 'Replay of Wed Nov 25 (simulated market)'
+		});
+		expect(docOf(chain, { ...at, session: { simulated: false } })).toMatchObject({
+			stale: true,
+			stale_reason: 'Market closed: last session (Wed Nov 25)'
+		});
+		// In the session, fresh data of today is live.
+		const live = { ...chain, timestamp: Date.UTC(2026, 10, 25, 16, 46) / 1000 };
+		const now = Date.UTC(2026, 10, 25, 16, 46, 2);
+		expect(docOf(live, { receivedAt: now, now, session: { simulated: true } })).toMatchObject({
+			stale: false,
+			stale_reason: null
+		});
+	});
+
 	it('converts every price to the future and lands on its tick', () => {
 		const doc = docOf(documentedChain(), {
 			future: {

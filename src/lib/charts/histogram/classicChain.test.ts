@@ -50,15 +50,18 @@ describe('classic chain model', () => {
 		expect([...byOi.strikes]).toEqual([6990, 7000, 7010]);
 		expect([...byOi.values]).toEqual([8, 1, -2]);
 		expect([...byOi.others]).toEqual([-3, 1, 5]);
-		// Each strike's priors move with it.
-		expect(byOi.priorCount).toBe(5);
-		expect([...byOi.priors.subarray(0, 5)]).toEqual([-2, -1, 0, 1, 2]);
-		expect([...byOi.priors.subarray(10, 15)]).toEqual([4, 3, 2, 1, 0]);
+		// The priors are the by-volume history: by OI (published once a day) there are none.
+		expect(byOi.priorCount).toBe(0);
+		expect(byOi.priors).toHaveLength(0);
 		expect(byOi.zeroGamma).toBeNull(); // 0 = not computed yet
 		expect(byOi.majorPositiveStrike).toBe(7050);
 		expect(byOi.maxChange.find((m) => m.strike === 7010)?.windows).toEqual(['now', '5m']);
 		const byVol = histogramModel(parseGexColumns(chain), 'vol');
 		expect(byVol.values[0]).toBe(-3);
+		// Each strike's priors move with it.
+		expect(byVol.priorCount).toBe(5);
+		expect([...byVol.priors.subarray(0, 5)]).toEqual([-2, -1, 0, 1, 2]);
+		expect([...byVol.priors.subarray(10, 15)]).toEqual([4, 3, 2, 1, 0]);
 		expect(byVol.majorNegativeStrike).toBe(6990);
 	});
 

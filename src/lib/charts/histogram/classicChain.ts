@@ -90,11 +90,14 @@ function ascending(a: Float64Array): boolean {
 
 export function histogramModel(chain: ColumnarGex, metric: Metric): HistogramModel {
 	const byVol = metric === 'vol';
-	const { priorCount } = chain;
+	// The service's lookback priors are the by-volume history. Open interest is published once a
+	// day, so by OI there is no intraday history to draw: no priors (issue 25 item 2), rather
+	// than the volume's, which had stretched the OI axis and read as OI history.
+	const priorCount = byVol ? chain.priorCount : 0;
 	let strikes = chain.strikes;
 	let values = byVol ? chain.gexVol : chain.gexOi;
 	let others = byVol ? chain.gexOi : chain.gexVol;
-	let priors = chain.priors;
+	let priors = byVol ? chain.priors : new Float64Array(0);
 	// The service sends strikes ascending: the columns are used as they are (no copy). Any
 	// other order is sorted once here.
 	if (!ascending(strikes)) {

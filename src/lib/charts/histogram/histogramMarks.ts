@@ -3,7 +3,7 @@
  * levels fall in the drawn strike window, which lie past an edge (named there with their
  * price), and where the max change labels go without colliding.
  */
-import { formatPrice } from '../../components/format/format';
+import { formatPrice, formatStrike } from '../../components/format/format';
 import type { HistogramModel, MaxChangeMark } from './classicChain';
 import { labelWidth, placeInRows, type RowLabel } from '../labels/labelPlacement';
 
@@ -47,6 +47,11 @@ export function levelLines(model: HistogramModel, showLevels: boolean): LevelLin
 	return lines;
 }
 
+/** A level's price as read: the majors are strikes (7,590), spot and zero gamma prices (7,516.07). */
+export function levelText(l: Pick<LevelLine, 'id' | 'value'>): string {
+	return l.id === 'mpos' || l.id === 'mneg' ? formatStrike(l.value) : formatPrice(l.value);
+}
+
 /** Levels beyond the domain [lo, hi]: named at the edge they lie past, with their price. */
 export function offLevels(all: readonly LevelLine[], lo: number, hi: number): OffLevel[] {
 	const left = all.filter((l) => l.value < lo);
@@ -56,13 +61,13 @@ export function offLevels(all: readonly LevelLine[], lo: number, hi: number): Of
 			...l,
 			side: 'left' as const,
 			row: k,
-			text: `◀ ${l.label} ${formatPrice(l.value)}`
+			text: `◀ ${l.label} ${levelText(l)}`
 		})),
 		...right.map((l, k) => ({
 			...l,
 			side: 'right' as const,
 			row: k,
-			text: `${l.label} ${formatPrice(l.value)} ▶`
+			text: `${l.label} ${levelText(l)} ▶`
 		}))
 	];
 }
@@ -113,5 +118,5 @@ export function levelLabelPlaces(
 }
 
 export function levelLabelText(l: LevelLine): string {
-	return `${l.label} ${formatPrice(l.value)}`;
+	return `${l.label} ${levelText(l)}`;
 }

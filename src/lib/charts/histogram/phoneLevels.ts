@@ -13,7 +13,8 @@ export interface LevelRow {
 	/** Level in the underlying's terms; null when not available (zero gamma not computed). */
 	value: number | null;
 	tone: 'spot' | 'zero' | 'pos' | 'neg' | 'change';
-	note?: string;
+	/** The max change row: its GEX change ($ millions per 1% move) over `window`. */
+	change?: { value: number; window: string };
 }
 
 /**
@@ -59,7 +60,7 @@ export function levelRows(chain: ColumnarGex): LevelRow[] {
 			label: `Max change (${big.window})`,
 			value: big.strike,
 			tone: 'change',
-			note: `${big.change > 0 ? '+' : ''}${big.change.toFixed(1)}`
+			change: { value: big.change, window: big.window }
 		});
 	}
 	return rows;

@@ -4,9 +4,9 @@
  * decimals; the GEX ratio (call share of GEX) as a percentage.
  */
 import { format } from 'd3';
+import { MINUS } from './format';
 
 const si = format('.3~s');
-const MINUS = '\u2212';
 
 function signOf(v: number): string {
 	return v > 0 ? '+' : v < 0 ? MINUS : '';

@@ -10,6 +10,7 @@ import { buildLevels, STALE_AFTER_S, type LevelsDocument } from '../../levels/do
 import type { FeedClient } from '../feeds';
 import type { FeedDeps } from './feedHandler';
 import type { LevelsRequest } from './levelsRequest';
+import { config } from '../config';
 
 /** Retry-After while the first value of a newly held ticker is on its way. */
 export const FIRST_VALUE_RETRY_S = 2;
@@ -88,6 +89,7 @@ export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<Lev
 		source: latest.source,
 		staleAfterSeconds: STALE_AFTER_S,
 		notUpdating: reason,
+		session: { simulated: config().upstream === undefined },
 		strikes: r.strikes,
 		future
 	});
