@@ -105,13 +105,13 @@ export function decodeRow(timestamp: number, payload: Buffer): OverviewRow | und
 	const n = payload.readUInt32LE(4);
 	if (payload.length !== HEAD + n * 16) return undefined;
 	const scalar = (i: number) => payload.readDoubleLE(8 + i * 8);
-	const strikes = new Float64Array(n);
-	const gexVol = new Float32Array(n);
-	const gexOi = new Float32Array(n);
-	let at = HEAD;
-	for (let i = 0; i < n; i++, at += 8) strikes[i] = payload.readDoubleLE(at);
-	for (let i = 0; i < n; i++, at += 4) gexVol[i] = payload.readFloatLE(at);
-	for (let i = 0; i < n; i++, at += 4) gexOi[i] = payload.readFloatLE(at);
+	// Copied out whole (the columns are little-endian, as every platform Node runs on here): a
+	// day is 2,340 rows of 1,200 numbers, and value-by-value reads were most of an answer's time.
+	const column = (from: number, bytes: number) =>
+		Uint8Array.prototype.slice.call(payload, from, from + bytes).buffer;
+	const strikes = new Float64Array(column(HEAD, n * 8));
+	const gexVol = new Float32Array(column(HEAD + n * 8, n * 4));
+	const gexOi = new Float32Array(column(HEAD + n * 12, n * 4));
 	return {
 		timestamp,
 		spot: scalar(0),
