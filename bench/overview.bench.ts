@@ -77,7 +77,7 @@ for (let i = 0; i < 3; i++) {
 	rowsMs.push(performance.now() - t);
 }
 const answerMs: number[] = [];
-let body = new Uint8Array();
+let body: Uint8Array = new Uint8Array();
 for (let i = 0; i < 5; i++) {
 	t = performance.now();
 	const answer = overviewResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}`));
