@@ -25,7 +25,8 @@ import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
-import { median } from './support';
+import { quantKey } from '../tests/integration/service-support';
+import { launchChromium, median, root as checkout, spawnBuiltDashboard } from './support';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -41,7 +42,9 @@ const DAY = '2026-11-23';
 const STREAM = 'classic_gex_full';
 
 await initWireEncoder();
-const root = mkdtempSync(join(tmpdir(), 'gexdeck-bench-overview-'));
+const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-overview-'));
+// The dashboard's recordings folder, so the built dashboard serves this day below.
+const root = join(dataDir, 'recordings');
 const tap = new UpdateTap();
 let recorder = new SessionRecorder({ root });
 recorder.attach(tap);
@@ -119,7 +122,74 @@ t = performance.now();
 const rebuilt = recorder.overviews.rows(DAY, 'SPX', STREAM)?.length ?? 0;
 const rebuildMs = performance.now() - t;
 recorder.close();
-rmSync(root, { recursive: true, force: true });
+
+// ---- the page: a whole-day heatmap in Chromium, on loopback and on a 20 Mbit/s, 50 ms link ----
+interface PageRun {
+	link: string;
+	drawnMs: number;
+	historyBytes: number;
+	longTasks: number[];
+}
+async function pageRuns(): Promise<PageRun[]> {
+	// A past day needs no upstream: an address where nothing answers keeps the service out.
+	const dash = await spawnBuiltDashboard(checkout, {
+		GEXDECK_DATA_DIR: dataDir,
+		GEXDECK_UPSTREAM: 'http://127.0.0.1:9/v2',
+		GEXDECK_API_KEY: quantKey()
+	});
+	const browser = await launchChromium();
+	const runs: PageRun[] = [];
+	try {
+		for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
+			const context = await browser.newContext();
+			await context.addInitScript(() => {
+				const w = window as unknown as { __longTasks: number[] };
+				w.__longTasks = [];
+				new PerformanceObserver((list) => {
+					for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+				}).observe({ type: 'longtask', buffered: true });
+			});
+			const page = await context.newPage();
+			const cdp = await context.newCDPSession(page);
+			await cdp.send('Network.enable');
+			if (link !== 'loopback') {
+				await cdp.send('Network.emulateNetworkConditions', {
+					offline: false,
+					latency: 50,
+					downloadThroughput: 20e6 / 8,
+					uploadThroughput: 20e6 / 8
+				});
+			}
+			const urls = new Map<string, string>();
+			let historyBytes = 0;
+			cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+			cdp.on('Network.loadingFinished', (e) => {
+				if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
+			});
+			const t0 = performance.now();
+			await page.goto(`${dash.base}/SPX/heatmap/gex_full?day=${DAY}`, { timeout: 120_000 });
+			await page.waitForFunction(
+				(n) =>
+					Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >=
+					n,
+				Math.floor(SECONDS / 10),
+				{ timeout: 120_000, polling: 'raf' }
+			);
+			const drawnMs = performance.now() - t0;
+			const longTasks = await page.evaluate(
+				() => (window as unknown as { __longTasks: number[] }).__longTasks
+			);
+			runs.push({ link, drawnMs, historyBytes, longTasks });
+			await context.close();
+		}
+	} finally {
+		await browser.close();
+		dash.proc.kill('SIGTERM');
+	}
+	return runs;
+}
+const runs = await pageRuns();
+rmSync(dataDir, { recursive: true, force: true });
 
 const mb = (n: number) => `${(n / 1024 ** 2).toFixed(2)} MB`;
 const f = (x: number, d = 1) => x.toFixed(d);
@@ -149,4 +219,14 @@ console.log(`| on disk: raw day / overview | ${mb(rawBytes)} | ${mb(overviewDisk
 console.log(
 	`| overview rebuilt from the raw file (missing or damaged) | - | ${f(rebuildMs, 0)} ms, ${rebuilt} rows | - |`
 );
+console.log('');
+console.log(
+	'| whole-day heatmap in Chromium (navigation to all columns drawn) | drawn | /history bytes | long tasks (> 50 ms) | target |'
+);
+console.log('|---|---|---|---|---|');
+for (const r of runs) {
+	console.log(
+		`| ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : '< 1.5 s'} |`
+	);
+}
 console.log(`\n(Node ${process.version}; spxChain data: random per strike and second)`);

@@ -87,16 +87,32 @@ export function encodeOverviewBody(
 	});
 	for (const s of scales) view.setFloat32((at += 4) - 4, s, true);
 	const cells = new Int16Array(out.buffer, at, n * rows).fill(MISSING);
+	// Columns of a day mostly share one strike list: its rows are looked up once, not per cell.
+	let seen: ArrayLike<number> | undefined;
+	let rowsOf = new Int32Array(0);
 	columns.forEach((c, col) => {
+		if (!sameStrikes(seen, c.strikes)) {
+			seen = c.strikes;
+			rowsOf = Int32Array.from({ length: c.strikes.length }, (_, i) =>
+				rowOf.has(c.strikes[i]) ? rowOf.get(c.strikes[i])! : -1
+			);
+		}
 		const scale = Math.fround(scales[col]);
-		for (let i = 0; i < c.strikes.length; i++) {
-			const row = rowOf.get(c.strikes[i]);
+		const base = col * rows;
+		for (let i = 0; i < rowsOf.length; i++) {
 			const v = c.values[i];
-			if (row === undefined || !Number.isFinite(v)) continue;
-			cells[col * rows + row] = scale > 0 ? Math.round(v / scale) : 0;
+			if (rowsOf[i] < 0 || !Number.isFinite(v)) continue;
+			cells[base + rowsOf[i]] = scale > 0 ? Math.round(v / scale) : 0;
 		}
 	});
 	return out;
+}
+
+function sameStrikes(a: ArrayLike<number> | undefined, b: ArrayLike<number>): boolean {
+	if (a === b) return true;
+	if (!a || a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
 }
 
 export class OverviewBodyError extends Error {}
