@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -60,6 +61,35 @@ const port = process.env.PORT?.trim() || '3000';
 // (src/lib/server/requestGate.ts), made in the app's init hook when the handler is imported.
 process.env.HOST = host;
 process.env.PORT = port;
+
+/**
+ * Whether HOST:PORT can be listened on now, else the error's code (EADDRINUSE, EACCES). Asked
+ * before anything starts: a taken port used to end in a stack trace after the build and after
+ * the embedded service had started.
+ * @returns {Promise<string | undefined>}
+ */
+function portProblem() {
+	return new Promise((resolve) => {
+		const probe = createServer();
+		probe.once('error', (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code ?? 'error'));
+		probe.listen(Number(port), host, () => probe.close(() => resolve(undefined)));
+	});
+}
+
+if (!buildOnly && Number(port) !== 0) {
+	const problem = await portProblem();
+	if (problem) {
+		const why =
+			problem === 'EADDRINUSE'
+				? 'is already in use (another gexdeck, or another program)'
+				: `cannot be used (${problem})`;
+		console.error(
+			`gexdeck: port ${port} on ${host} ${why}.\n` +
+				`Choose another port with PORT, e.g.: PORT=${Number(port) === 3000 ? 3001 : 3000} npm start`
+		);
+		process.exit(1);
+	}
+}
 
 const stale = buildIsStale();
 if (stale) {

@@ -141,11 +141,17 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	const day = (await options.nth(1).getAttribute('value'))!;
 	// The first recorded calculation of the day, as a share link's moment.
 	const first = Number(await page.getByTestId('heatmap').getAttribute('data-t0'));
-	// The day is loaded once: stepping and pausing write the moment to the URL, which must not
-	// load it again (nor reset the window under the user's zoom).
+	// The day is loaded once, from its overview: stepping and pausing write the moment to the
+	// URL, which must not load it again (nor reset the window under the user's zoom); no raw
+	// read of the whole day (a follow asks only for what came after the overview, `from=`).
 	let loads = 0;
+	let rawDays = 0;
 	page.on('request', (r) => {
-		if (new URL(r.url()).pathname === '/history/SPX/classic_gex_full') loads++;
+		const url = new URL(r.url());
+		if (url.pathname === '/history/SPX/classic_gex_full/overview') loads++;
+		if (url.pathname === '/history/SPX/classic_gex_full' && !url.searchParams.has('from')) {
+			rawDays++;
+		}
 	});
 	await page.goto(`/SPX/heatmap/gex_full?day=${day}&at=${Math.round(first) + 1}`);
 	await expect(page.getByTestId('heatmap')).toBeVisible({ timeout: 30_000 });
@@ -174,6 +180,7 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	await page.keyboard.press('-');
 	await expect.poll(spanOf).toBeGreaterThan(zoomed);
 	expect(loads).toBe(1);
+	expect(rawDays).toBe(0);
 	// The scrubber is a native range: keys move it (back: at 600x the play may have reached the
 	// day's last recorded second, where a step forward has nowhere to go).
 	await page.getByTestId('replay-scrubber').focus();

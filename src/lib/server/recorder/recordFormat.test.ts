@@ -82,8 +82,8 @@ describe('record format', () => {
 			24
 		);
 		expect(parseRecord(magic, 0)?.record.payload.length).toBe(3);
-		// Kinds 0 and 3 with a checksum that matches: still not a record.
-		for (const kind of [0, 3, 0xff]) {
+		// Kinds 0 and 4 (past the overview row, 3) with a checksum that matches: still not a record.
+		for (const kind of [0, 4, 0xff]) {
 			expect(parseRecord(record(kind, Buffer.from([1])), 0)).toBeUndefined();
 		}
 		const crc = Buffer.from(good);

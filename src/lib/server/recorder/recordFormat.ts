@@ -13,7 +13,9 @@ export const MAX_RECORD_PAYLOAD = 16 * 1024 * 1024;
 /** What a record holds: a stream frame's Any bytes, or a polled JSON snapshot, gzipped. */
 export const enum RecordKind {
 	StreamAny = 1,
-	SnapshotGzipJson = 2
+	SnapshotGzipJson = 2,
+	/** One step of a day overview (src/lib/server/overview/overviewRow.ts), in its own file. */
+	OverviewRow = 3
 }
 
 export interface StoredRecord {
@@ -52,7 +54,13 @@ export function parseRecord(
 	if (at + RECORD_HEADER_BYTES > buf.length) return undefined;
 	if (buf[at] !== RECORD_MAGIC) return undefined;
 	const kind = buf[at + 1];
-	if (kind !== RecordKind.StreamAny && kind !== RecordKind.SnapshotGzipJson) return undefined;
+	if (
+		kind !== RecordKind.StreamAny &&
+		kind !== RecordKind.SnapshotGzipJson &&
+		kind !== RecordKind.OverviewRow
+	) {
+		return undefined;
+	}
 	const length = buf.readUInt32LE(at + 4);
 	if (length > MAX_RECORD_PAYLOAD) return undefined;
 	const end = at + RECORD_HEADER_BYTES + length;

@@ -22,6 +22,7 @@ import { frameTimestamp } from './frameStamp';
 import { DayImport, preparePrivateRoot } from './dayImport';
 import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
 import { daySizes, daysToRemove } from './retention';
+import { DayOverviews } from '../overview/dayOverviews';
 
 export interface SessionRecorderOptions {
 	/** Folder of the recordings (created on first write). */
@@ -96,7 +97,13 @@ export class SessionRecorder {
 	constructor(private readonly options: SessionRecorderOptions) {
 		this.log = options.log ?? (() => undefined);
 		this.retention = { retentionDays: options.retentionDays, maxBytes: options.maxBytes };
+		const raw = (d: string, t: string, s: string) =>
+			this.has(d, t, s) ? this.file(d, t, s) : undefined;
+		this.overviews = new DayOverviews(options.root, raw, this.log);
 	}
+
+	/** Each chain stream's day overview, written beside it as it is recorded (../overview). */
+	readonly overviews: DayOverviews;
 
 	/**
 	 * New retention limits, applied now. The recorder itself goes on: its open day files, its tap
@@ -212,6 +219,7 @@ export class SessionRecorder {
 		// by them restores the exact order the relay received (and delivered) the frames.
 		this.lastArrival = Math.max(receivedAt, this.lastArrival + 0.001);
 		this.file(day, ticker, stream).append(kind, ts, this.lastArrival, payload);
+		this.overviews.recorded(day, ticker, stream, kind, ts, payload);
 		this.counters.records++;
 		this.counters.bytes += payload.length + 44;
 	}
@@ -406,6 +414,7 @@ export class SessionRecorder {
 
 	/** Closes the open files of the days `which` picks (removed days, days before a new one). */
 	private closeDays(which: (day: string) => boolean): void {
+		this.overviews.close((key) => which(key.slice(0, 10)));
 		for (const [key, f] of this.files) {
 			if (which(key.slice(0, 10))) {
 				f.close();
@@ -424,6 +433,7 @@ export class SessionRecorder {
 				this.files.delete(key);
 			}
 		}
+		this.overviews.close((key) => !this.files.has(key));
 	}
 
 	close(): void {
@@ -435,5 +445,6 @@ export class SessionRecorder {
 		this.retentionTimer = undefined;
 		for (const f of this.files.values()) f.close();
 		this.files.clear();
+		this.overviews.close();
 	}
 }

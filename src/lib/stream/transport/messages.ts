@@ -36,7 +36,13 @@ export interface StreamStats {
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
 export type WorkerToPage =
-	| { type: 'updates'; updates: StreamUpdate[] }
+	| {
+			type: 'updates';
+			updates: StreamUpdate[];
+			/** Wall clock (ms) the first frame of this batch arrived in the worker, and it was posted. */
+			receivedAt?: number;
+			postedAt?: number;
+	  }
 	| { type: 'relay'; message: RelayMessage }
 	| { type: 'connection'; state: ConnectionState; retryInMs?: number; detail?: string }
 	| { type: 'stats'; stats: StreamStats };

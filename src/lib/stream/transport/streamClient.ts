@@ -6,6 +6,7 @@
 import type { PageToWorker, StreamStats, WorkerToPage, ConnectionState } from './messages';
 import { STREAM_PATH, type RelayMessage, type StatusMessage } from '../../relay/protocol';
 import type { StreamUpdate } from './updates';
+import { markPaintedFrame } from './latencyMarks';
 
 export interface StreamClientOptions {
 	/** `/stream` URL; default: same origin as the page (ws/wss by its scheme). */
@@ -71,6 +72,7 @@ export function createStreamClient(options: StreamClientOptions = {}): StreamCli
 		switch (m.type) {
 			case 'updates':
 				options.onUpdates?.(m.updates);
+				markPaintedFrame(m);
 				return;
 			case 'relay': {
 				const id = 'id' in m.message ? m.message.id : undefined;

@@ -14,6 +14,7 @@ const core = new StreamWorkerCore({
 	post: (message, transfer) => scope.postMessage(message, transfer ?? []),
 	openSocket: (url) => new WebSocket(url) as unknown as WorkerSocket,
 	now: () => performance.now(),
+	wallClock: () => performance.timeOrigin + performance.now(),
 	setTimer: (fn, ms) => setTimeout(fn, ms),
 	clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>)
 });

@@ -46,7 +46,8 @@ function harness() {
 		now: () => now,
 		setTimer: (fn, ms) => timers.push({ fn, ms }),
 		clearTimer: () => undefined,
-		random: () => 0.5
+		random: () => 0.5,
+		wallClock: () => 1_000_000 + now
 	});
 	return { core, posted, sockets, timers, advance: (ms: number) => (now += ms) };
 }
@@ -54,6 +55,34 @@ function harness() {
 beforeAll(() => initWireEncoder());
 
 describe('StreamWorkerCore', () => {
+	it('stamps a batch with the wall clock its first frame arrived and it was posted (tick-to-pixel)', () => {
+		const h = harness();
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		const frame = (ts: number) =>
+			encodeRelayFrame(
+				'SPX_classic_gex_full',
+				encodeFrame('gex', { ...spxChain(5), timestamp: ts })
+			);
+		h.advance(10);
+		h.core.onBinary(frame(1));
+		h.advance(5);
+		h.core.onBinary(frame(2));
+		// Past the coalescer's wait for the chain's spot frame, which never comes here.
+		h.advance(300);
+		h.core.flush();
+		const batch = h.posted.find((p) => p.message.type === 'updates')!.message;
+		expect(batch).toMatchObject({ receivedAt: 1_000_010, postedAt: 1_000_315 });
+		// The next batch starts its own stamp.
+		h.advance(7);
+		h.core.onBinary(frame(3));
+		h.advance(300);
+		h.core.flush();
+		expect(h.posted.filter((p) => p.message.type === 'updates')[1].message).toMatchObject({
+			receivedAt: 1_000_322,
+			postedAt: 1_000_622
+		});
+	});
+
 	it('decodes frames, coalesces them and posts typed arrays as transferables', () => {
 		const h = harness();
 		h.core.handle({ type: 'connect', url: 'ws://x/stream' });

@@ -27,6 +27,8 @@ export interface WorkerCoreDeps {
 	post(message: WorkerToPage, transfer?: ArrayBuffer[]): void;
 	openSocket(url: string): WorkerSocket;
 	now(): number;
+	/** Wall clock in ms, sub-millisecond (the worker's timeOrigin + now): latency stamps. */
+	wallClock?(): number;
 	setTimer(fn: () => void, ms: number): unknown;
 	clearTimer(handle: unknown): void;
 	random?: () => number;
@@ -59,6 +61,8 @@ export class StreamWorkerCore {
 	/** Requests sent before the socket opened. */
 	private readonly outbox: string[] = [];
 	private recorder: UpdateSink | undefined;
+	/** Wall clock of the first frame since the last flush (where a frame's latency goes). */
+	private batchReceivedAt: number | undefined;
 
 	constructor(private readonly deps: WorkerCoreDeps) {}
 
@@ -117,7 +121,10 @@ export class StreamWorkerCore {
 		// After recording: transferring detaches the arrays' buffers here.
 		const transfer = updates.flatMap(updateTransferables);
 		this.stats.posted += updates.length;
-		this.deps.post({ type: 'updates', updates }, transfer);
+		const receivedAt = this.batchReceivedAt;
+		this.batchReceivedAt = undefined;
+		const postedAt = this.deps.wallClock?.();
+		this.deps.post({ type: 'updates', updates, receivedAt, postedAt }, transfer);
 	}
 
 	postStats(): void {
@@ -127,6 +134,7 @@ export class StreamWorkerCore {
 	/** One binary message from the relay. Never throws. */
 	onBinary(bytes: Uint8Array): void {
 		this.stats.frames++;
+		this.batchReceivedAt ??= this.deps.wallClock?.();
 		const started = this.deps.now();
 		const outcome = decodeRelayMessage(bytes);
 		this.stats.decodeMs += this.deps.now() - started;

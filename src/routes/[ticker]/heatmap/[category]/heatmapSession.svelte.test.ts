@@ -3,7 +3,9 @@
  * batch adds its columns), live chains that arrive meanwhile join after the recorded columns,
  * and a failed or empty read keeps what it has.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { decodeOverviewBody, encodeOverviewBody } from '$lib/relay/overviewBody';
+import type { OverviewResult } from '$lib/stream/backfill/overviewClient';
 import type { BackfillResult } from '$lib/stream/backfill/backfillClient';
 import { BackfillError } from '$lib/stream/backfill/backfillClient';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
@@ -51,10 +53,9 @@ describe('HeatmapSession', () => {
 			}
 		);
 		const loading = session.load(new AbortController().signal);
-		await Promise.resolve();
 		// The first batch is drawn while the rest is still on its way.
+		await vi.waitFor(() => expect(session.grid.length).toBe(10));
 		expect(session.phase).toBe('loading');
-		expect(session.grid.length).toBe(10);
 		expect(session.day).toBe('2026-11-24');
 		const revision = session.revision;
 		// A live calculation arrives before the recording is complete: it waits for it.
@@ -97,5 +98,53 @@ describe('HeatmapSession', () => {
 		expect(failing.phase).toBe('error');
 		expect(failing.error).toBe('connection lost');
 		expect(failing.grid.length).toBe(4);
+	});
+
+	it('draws the whole day from its overview, reads no raw record for it, and follows a picked day being recorded', async () => {
+		const columns = Array.from({ length: 30 }, (_, i) => {
+			const g = columnarGex(chainAt(OPEN + i * 10));
+			return { ...g, majorPos: g.majorPosVol, majorNeg: g.majorNegVol, values: g.gexVol };
+		});
+		const body = encodeOverviewBody(
+			{ ticker: 'SPX', stream: 'classic_gex_full', day: '2026-11-24', metric: 'vol', step: 10 },
+			columns
+		);
+		const overview = (recording: boolean): OverviewResult => ({
+			...decodeOverviewBody(body),
+			bytes: body.length,
+			recording,
+			last: OPEN + 290
+		});
+		const asked: (number | undefined)[] = [];
+		const read = async (_t: string, _s: string, q: { from?: number } = {}) => {
+			asked.push(q.from);
+			return { ...served(updatesOf(OPEN + 291, 2)), recording: false };
+		};
+		const today = new HeatmapSession('SPX', 'gex_full', 'vol', null, read, async () =>
+			overview(true)
+		);
+		await today.load(new AbortController().signal);
+		expect(today.phase).toBe('ready');
+		expect(today.grid.length).toBe(30);
+		expect(today.grid.times[29]).toBe(OPEN + 290);
+		expect(today.grid.strikes.length).toBe(12);
+		expect(asked).toEqual([]);
+		today.addLive(columnarGex(chainAt(OPEN + 291)));
+		expect(today.grid.length).toBe(31);
+
+		vi.useFakeTimers();
+		try {
+			const picked = new HeatmapSession('SPX', 'gex_full', 'vol', '2026-11-24', read, async () =>
+				overview(true)
+			);
+			await picked.load(new AbortController().signal);
+			expect(picked.grid.length).toBe(30);
+			await vi.advanceTimersByTimeAsync(5_000);
+			// The raw records after the overview's last step, not the day again.
+			expect(asked).toEqual([OPEN + 291]);
+			expect(picked.grid.length).toBe(32);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });

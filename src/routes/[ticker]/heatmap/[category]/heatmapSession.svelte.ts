@@ -1,8 +1,10 @@
 /**
- * The heatmap's data: the day's recorded session from the dashboard server (one backfill,
- * decoded in a worker), then, for today, every new calculation the stream or the poller
- * delivers appended as a column. A past day is read once and stays still; a picked day that is
- * still being recorded (today) follows its new records.
+ * The heatmap's data: the day's overview from the dashboard server (one small answer, a column
+ * per 10 s step, overviewClient.ts), else, for a day it has no overview of (a past day fetched
+ * from the service now), the recorded session (one backfill, decoded in a worker); then, for
+ * today, every new calculation the stream or the poller delivers appended as a column. A past
+ * day is read once and stays still; a picked day that is still being recorded (today) follows
+ * its new records.
  */
 import { etDay } from '$lib/contract/newYorkTime';
 import {
@@ -15,9 +17,15 @@ import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
+	followRecordingDay,
 	isAbort,
 	sessionQuery
 } from '$lib/stream/backfill/backfillClient';
+import {
+	fetchOverview,
+	followFrom,
+	type OverviewResult
+} from '$lib/stream/backfill/overviewClient';
 import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
 import type { ColumnarGex } from '$lib/wire/columnar';
@@ -47,7 +55,9 @@ export class HeatmapSession {
 		readonly metric: HeatMetric,
 		readonly requestedDay: string | null,
 		/** Reads the server's recording (default: the decode worker; tests pass a fake server). */
-		private readonly read: typeof fetchBackfill = fetchBackfill
+		private readonly read: typeof fetchBackfill = fetchBackfill,
+		/** Reads the day's overview (default: the server's; tests pass a fake server). */
+		private readonly overview: typeof fetchOverview = fetchOverview
 	) {}
 
 	get stream(): string {
@@ -60,6 +70,7 @@ export class HeatmapSession {
 	 * live columns that arrive meanwhile wait (`arrived`) and join after the recorded ones.
 	 */
 	async load(signal?: AbortSignal): Promise<void> {
+		if (await this.loadOverview(signal)) return;
 		const grid = new HeatmapGrid();
 		const take = (updates: readonly StreamUpdate[]) => {
 			for (const u of updates) {
@@ -109,6 +120,58 @@ export class HeatmapSession {
 			}
 		}
 		this.revision++;
+	}
+
+	/**
+	 * The whole day from its overview, drawn at once; false (nothing changed) when the server has
+	 * none for the day or it failed, and the day is read the raw way instead.
+	 */
+	private async loadOverview(signal?: AbortSignal): Promise<boolean> {
+		let overview: OverviewResult | undefined;
+		try {
+			overview = await this.overview(
+				this.ticker,
+				this.stream,
+				this.requestedDay,
+				this.metric,
+				signal
+			);
+		} catch (err) {
+			if (isAbort(err) || signal?.aborted) return true;
+			return false;
+		}
+		if (!overview || overview.header.columns === 0 || signal?.aborted) return !!signal?.aborted;
+		const grid = new HeatmapGrid();
+		const { strikes } = overview.header;
+		const rows = strikes.length;
+		for (let col = 0; col < overview.header.columns; col++) {
+			grid.append({
+				timestamp: overview.times[col],
+				spot: overview.spot[col],
+				zeroGamma: overview.zeroGamma[col],
+				majorPos: overview.majorPos[col],
+				majorNeg: overview.majorNeg[col],
+				strikes,
+				values: overview.values.subarray(col * rows, (col + 1) * rows)
+			});
+		}
+		this.settle(grid);
+		this.day = overview.header.day;
+		this.loadedBytes = overview.bytes;
+		this.phase = 'ready';
+		this.revision++;
+		// A picked day still being recorded (today) grows with the raw records after the overview.
+		if (this.requestedDay !== null && signal) {
+			void followRecordingDay(
+				this.ticker,
+				this.stream,
+				sessionQuery(this.requestedDay),
+				followFrom(overview),
+				(r) => this.addRecorded(r.updates),
+				{ signal, read: this.read, onfollowing: (on) => (this.following = on) }
+			);
+		}
+		return true;
 	}
 
 	/** The loaded grid, with the live columns that arrived while it loaded appended after it. */

@@ -1,0 +1,187 @@
+/**
+ * `npm run bench -- latency [--tabs 1,10,50] [--seconds 20]`: tick-to-pixel, end to end (issue 26).
+ *
+ * The embedded service runs in this process with its hubs (startHubService, 50 simulated
+ * tickers, one calculation a second); Fanout.deliver is wrapped to stamp the moment each
+ * calculation starts to be published (encoded and handed to every member), on the wall clock
+ * (performance.timeOrigin + now, which Chromium's pages share). The built dashboard (`node
+ * build`: run `npm run build` first) relays it; one WebSocket viewer here holds 150 memberships
+ * (50 x classic gex_full + spot, 25 x orderflow + spot), and N Chromium tabs open Classic
+ * (/SPX/classic/gex_full). Each tab sets `__gexdeckLatencyMarks` before load, so the page
+ * marks every streamed update in the animation frame after it applied it
+ * (src/lib/stream/transport/latencyMarks.ts), with where its time went: arrival in the tab's
+ * worker, posting by the worker, arrival on the main thread, the painting frame.
+ *
+ * Per SPX chain painted: latency = painted - published, split into relay (service publish ->
+ * worker: the service's encode and send, the dashboard's relay, the socket), worker (decode
+ * and the wait for the worker's animation-frame flush), hop (postMessage to the page) and main
+ * thread + paint (the page's update and render, to the frame that paints it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { ALL_TICKERS } from '../src/lib/contract/tickers';
+import { Fanout } from '../src/service/hubs/fanout';
+import { PAINTED_MARK, type PaintedDetail } from '../src/lib/stream/transport/latencyMarks';
+import { quantKey, startHubService } from '../tests/integration/service-support';
+import { launchChromium, quantile, root, startDashboard } from './support';
+
+const { values: flags } = parseArgs({
+	options: {
+		tabs: { type: 'string', default: '1,10,50' },
+		seconds: { type: 'string', default: '20' }
+	},
+	strict: true
+});
+const TAB_COUNTS = flags.tabs.split(',').map(Number);
+const SECONDS = Number(flags.seconds);
+// SPX (the watched chain, 400 strikes) and 49 others.
+const TICKERS = ['SPX', ...ALL_TICKERS.filter((t) => t !== 'SPX').slice(0, 49)];
+const GROUPS = [
+	...TICKERS.map((t) => `${t}_classic_gex_full`),
+	...TICKERS.slice(0, 25).map((t) => `${t}_orderflow_orderflow`)
+];
+const WATCHED = 'SPX_classic_gex_full';
+const wall = () => performance.timeOrigin + performance.now();
+
+if (!existsSync(join(root, 'build', 'index.js'))) {
+	console.error('latency bench: no build/ (run `npm run build` first)');
+	process.exit(2);
+}
+
+// Data time of each calculation -> wall clock its publishing started.
+const publishedAt = new Map<number, number>();
+const deliver = Fanout.prototype.deliver;
+Fanout.prototype.deliver = function (this: Fanout, ...args: Parameters<typeof deliver>) {
+	if (!publishedAt.has(args[0].timestamp)) publishedAt.set(args[0].timestamp, wall());
+	return deliver.apply(this, args);
+};
+
+const svc = await startHubService({
+	tickers: [...TICKERS],
+	start: '2026-11-18T15:00:00Z',
+	seed: 5
+});
+const dash = await startDashboard(
+	{ GEXDECK_UPSTREAM: svc.service.url, GEXDECK_API_KEY: quantKey() },
+	'build'
+);
+
+// The 150 memberships: one viewer of every group (its frames are only counted).
+const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`);
+let viewerFrames = 0;
+await new Promise<void>((resolve, reject) => {
+	viewer.on('message', (data, isBinary) => {
+		if (isBinary) return void viewerFrames++;
+		const m = JSON.parse(String(data)) as { type: string };
+		if (m.type === 'subscribed') resolve();
+	});
+	viewer.once('open', () =>
+		viewer.send(JSON.stringify({ type: 'subscribe', id: 1, groups: GROUPS }))
+	);
+	viewer.once('error', reject);
+});
+
+interface Row {
+	tabs: number;
+	samples: number;
+	total: number[];
+	relay: number[];
+	worker: number[];
+	hop: number[];
+	main: number[];
+	unmatched: number;
+}
+
+const browser = await launchChromium();
+const rows: Row[] = [];
+try {
+	for (const tabs of TAB_COUNTS) {
+		// A context per tab: every tab holds an EventSource (/alerts/events), and one profile's six
+		// HTTP/1.1 connections to a host stall the seventh tab's page load behind them.
+		const contexts = await Promise.all(Array.from({ length: tabs }, () => browser.newContext()));
+		for (const context of contexts) {
+			await context.addInitScript('globalThis.__gexdeckLatencyMarks = true');
+		}
+		const pages = await Promise.all(contexts.map((context) => context.newPage()));
+		console.error(`latency: opening ${tabs} tab(s)`);
+		for (const page of pages) {
+			await page.goto(`${dash.base}/SPX/classic/gex_full`, {
+				timeout: 300_000,
+				waitUntil: 'domcontentloaded'
+			});
+		}
+		// Every tab painting streamed chains, then a settle before measuring.
+		for (const page of pages) {
+			await page.waitForFunction(
+				(name) => performance.getEntriesByName(name).length > 0,
+				PAINTED_MARK,
+				{ timeout: 300_000 }
+			);
+		}
+		await new Promise((r) => setTimeout(r, 3000));
+		await Promise.all(pages.map((p) => p.evaluate(() => performance.clearMarks())));
+		await new Promise((r) => setTimeout(r, SECONDS * 1000));
+		const row: Row = {
+			tabs,
+			samples: 0,
+			total: [],
+			relay: [],
+			worker: [],
+			hop: [],
+			main: [],
+			unmatched: 0
+		};
+		for (const page of pages) {
+			const details = await page.evaluate(
+				(name) => performance.getEntriesByName(name).map((e) => (e as PerformanceMark).detail),
+				PAINTED_MARK
+			);
+			for (const d of details as PaintedDetail[]) {
+				if (d.group !== WATCHED) continue;
+				const published = publishedAt.get(d.timestamp);
+				if (published === undefined || d.receivedAt === undefined || d.postedAt === undefined) {
+					row.unmatched++;
+					continue;
+				}
+				row.samples++;
+				row.total.push(d.paintedAt - published);
+				row.relay.push(d.receivedAt - published);
+				row.worker.push(d.postedAt - d.receivedAt);
+				row.hop.push(d.arrivedAt - d.postedAt);
+				row.main.push(d.paintedAt - d.arrivedAt);
+			}
+		}
+		rows.push(row);
+		for (const context of contexts) await context.close();
+	}
+} finally {
+	await browser.close();
+	viewer.close();
+	await dash.stop();
+	await svc.close();
+}
+
+const f = (x: number) => x.toFixed(1);
+const ppp = (xs: number[]) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length === 0
+		? 'n/a'
+		: `${f(quantile(s, 0.5))} / ${f(quantile(s, 0.95))} / ${f(quantile(s, 0.99))}`;
+};
+console.log('Tick-to-pixel, ms (p50 / p95 / p99), SPX classic gex_full (400 strikes) on Classic');
+console.log('');
+console.log(
+	'| tabs | chains painted | total | relay (service -> worker) | worker (decode + flush wait) | hop to page | main thread + paint | target |'
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+	console.log(
+		`| ${r.tabs} | ${r.samples}${r.unmatched ? ` (+${r.unmatched} unmatched)` : ''} | ${ppp(r.total)} | ${ppp(r.relay)} | ${ppp(r.worker)} | ${ppp(r.hop)} | ${ppp(r.main)} | ${r.tabs === 10 ? 'p99 < 20' : '-'} |`
+	);
+}
+console.log(
+	`\n(${SECONDS} s measured per tab count after a 3 s settle; 150 relay memberships held by one viewer, which received ${viewerFrames} frames; Node ${process.version})`
+);
+process.exit(0);

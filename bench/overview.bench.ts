@@ -1,0 +1,232 @@
+/**
+ * `npm run bench -- overview [--seconds 23400] [--strikes 400]`: the day overview (issue 26) on a
+ * full recorded SPX day, before and after in one run.
+ *
+ * A full session (23,400 calculations x 400 strikes, one a second) is streamed through the real
+ * SessionRecorder on an update tap, as the relay delivers frames: the recorder writes the raw
+ * file and, as it goes, the overview. The chains are spxChain's (random per strike and second:
+ * noise compresses worst, so the overview's bytes here are an upper bound of a real day's).
+ *
+ * Before: what the heatmap downloaded for a whole day, the raw backfill thinned to one frame per
+ * 5 s (`/history/...?step=5`). After: the overview answer (`/history/.../overview`, gzip). Also
+ * the recorder's cost per frame, the overview's bytes on disk, its rebuild from the raw file,
+ * the server's answer time and the page's decode (Node here; Chromium's is in the e2e numbers).
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { HeatmapGrid } from '../src/lib/charts/heatmap/heatmapGrid';
+import { decodeOverviewBody } from '../src/lib/relay/overviewBody';
+import { overviewResponse } from '../src/lib/server/overview/overviewResponse';
+import { answerBytes, backfillResponse } from '../src/lib/server/recorder/backfillResponse';
+import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
+import { UpdateTap } from '../src/lib/server/updates/tap';
+import { spxChain } from '../src/lib/wire/arbitraries.test-support';
+import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
+import { quantKey } from '../tests/integration/service-support';
+import { launchChromium, median, root as checkout, spawnBuiltDashboard } from './support';
+
+const { values: flags } = parseArgs({
+	options: {
+		seconds: { type: 'string', default: '23400' },
+		strikes: { type: 'string', default: '400' }
+	},
+	strict: true
+});
+const SECONDS = Number(flags.seconds);
+const STRIKES = Number(flags.strikes);
+const OPEN = 1795446000; // 2026-11-23 09:30 ET
+const DAY = '2026-11-23';
+const STREAM = 'classic_gex_full';
+
+await initWireEncoder();
+const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-overview-'));
+// The dashboard's recordings folder, so the built dashboard serves this day below.
+const root = join(dataDir, 'recordings');
+const tap = new UpdateTap();
+let recorder = new SessionRecorder({ root });
+recorder.attach(tap);
+
+// ---- record a full day -----------------------------------------------------------------------
+// A chain of its own every second (repeated chains would flatter the overview's compression);
+// the chain's making and encoding are not measured.
+const recordMs: number[] = [];
+for (let s = 0; s < SECONDS; s++) {
+	const any = encodeFrame('gex', { ...spxChain(STRIKES, s + 1), timestamp: OPEN + s });
+	const t = performance.now();
+	tap.publish({ source: 'stream', group: `SPX_${STREAM}`, receivedAt: Date.now(), any });
+	recordMs.push(performance.now() - t);
+}
+const rawBytes = statSync(join(root, DAY, 'SPX', `${STREAM}.rec`)).size;
+const overviewPath = recorder.overviews.pathOf(DAY, 'SPX', STREAM);
+const overviewDisk = statSync(overviewPath).size + statSync(`${overviewPath}.idx`).size;
+const opensStep = recordMs.filter((_, s) => (OPEN + s) % 10 === 0).sort((a, b) => a - b);
+const inStep = recordMs.filter((_, s) => (OPEN + s) % 10 !== 0).sort((a, b) => a - b);
+
+// ---- before: the raw day thinned to 5 s ------------------------------------------------------
+let t = performance.now();
+const before = await answerBytes(
+	backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&step=5`))
+);
+const beforeMs = performance.now() - t;
+
+// ---- after: the overview ---------------------------------------------------------------------
+const rowsMs: number[] = [];
+for (let i = 0; i < 3; i++) {
+	t = performance.now();
+	recorder.overviews.rows(DAY, 'SPX', STREAM);
+	rowsMs.push(performance.now() - t);
+}
+const answerMs: number[] = [];
+let body: Uint8Array = new Uint8Array();
+for (let i = 0; i < 5; i++) {
+	t = performance.now();
+	const answer = overviewResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}`));
+	answerMs.push(performance.now() - t);
+	body = answer.body as Uint8Array;
+}
+const inflated = gunzipSync(body);
+const decodeMs: number[] = [];
+const gridMs: number[] = [];
+let columns = 0;
+for (let i = 0; i < 5; i++) {
+	t = performance.now();
+	const o = decodeOverviewBody(inflated);
+	decodeMs.push(performance.now() - t);
+	t = performance.now();
+	const grid = new HeatmapGrid();
+	const rows = o.header.strikes.length;
+	for (let c = 0; c < o.header.columns; c++) {
+		grid.append({
+			timestamp: o.times[c],
+			spot: o.spot[c],
+			zeroGamma: o.zeroGamma[c],
+			majorPos: o.majorPos[c],
+			majorNeg: o.majorNeg[c],
+			strikes: o.header.strikes,
+			values: o.values.subarray(c * rows, (c + 1) * rows)
+		});
+	}
+	gridMs.push(performance.now() - t);
+	columns = grid.length;
+}
+
+// ---- rebuild from the raw file ---------------------------------------------------------------
+recorder.close();
+rmSync(overviewPath);
+rmSync(`${overviewPath}.idx`);
+recorder = new SessionRecorder({ root });
+t = performance.now();
+const rebuilt = recorder.overviews.rows(DAY, 'SPX', STREAM)?.length ?? 0;
+const rebuildMs = performance.now() - t;
+recorder.close();
+
+// ---- the page: a whole-day heatmap in Chromium, on loopback and on a 20 Mbit/s, 50 ms link ----
+interface PageRun {
+	link: string;
+	drawnMs: number;
+	historyBytes: number;
+	longTasks: number[];
+}
+async function pageRuns(): Promise<PageRun[]> {
+	// A past day needs no upstream: an address where nothing answers keeps the service out.
+	const dash = await spawnBuiltDashboard(checkout, {
+		GEXDECK_DATA_DIR: dataDir,
+		GEXDECK_UPSTREAM: 'http://127.0.0.1:9/v2',
+		GEXDECK_API_KEY: quantKey()
+	});
+	const browser = await launchChromium();
+	const runs: PageRun[] = [];
+	try {
+		for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
+			const context = await browser.newContext();
+			await context.addInitScript(() => {
+				const w = window as unknown as { __longTasks: number[] };
+				w.__longTasks = [];
+				new PerformanceObserver((list) => {
+					for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+				}).observe({ type: 'longtask', buffered: true });
+			});
+			const page = await context.newPage();
+			const cdp = await context.newCDPSession(page);
+			await cdp.send('Network.enable');
+			if (link !== 'loopback') {
+				await cdp.send('Network.emulateNetworkConditions', {
+					offline: false,
+					latency: 50,
+					downloadThroughput: 20e6 / 8,
+					uploadThroughput: 20e6 / 8
+				});
+			}
+			const urls = new Map<string, string>();
+			let historyBytes = 0;
+			cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+			cdp.on('Network.loadingFinished', (e) => {
+				if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
+			});
+			const t0 = performance.now();
+			await page.goto(`${dash.base}/SPX/heatmap/gex_full?day=${DAY}`, { timeout: 120_000 });
+			await page.waitForFunction(
+				(n) =>
+					Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >=
+					n,
+				Math.floor(SECONDS / 10),
+				{ timeout: 120_000, polling: 'raf' }
+			);
+			const drawnMs = performance.now() - t0;
+			const longTasks = await page.evaluate(
+				() => (window as unknown as { __longTasks: number[] }).__longTasks
+			);
+			runs.push({ link, drawnMs, historyBytes, longTasks });
+			await context.close();
+		}
+	} finally {
+		await browser.close();
+		dash.proc.kill('SIGTERM');
+	}
+	return runs;
+}
+const runs = await pageRuns();
+rmSync(dataDir, { recursive: true, force: true });
+
+const mb = (n: number) => `${(n / 1024 ** 2).toFixed(2)} MB`;
+const f = (x: number, d = 1) => x.toFixed(d);
+const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+console.log(
+	`Full day: ${SECONDS} calculations x ${STRIKES} strikes, recorded through SessionRecorder`
+);
+console.log('');
+console.log('| measure | before (raw, step 5) | after (overview, 10 s) | target |');
+console.log('|---|---|---|---|');
+console.log(
+	`| whole-day heatmap transfer | ${mb(before.length)} (${Math.round(SECONDS / 5)} frames) | ${mb(body.length)} gzip (${mb(inflated.length)} inflated, ${columns} columns) | < 1 MB |`
+);
+console.log(
+	`| server: answer built | ${f(beforeMs)} ms (read, body) | ${f(median(answerMs))} ms median of 5 (of which reading the rows ${f(median(rowsMs))} ms) | - |`
+);
+console.log(
+	`| page: decode + grid (Node) | (worker decode of every frame) | ${f(median(decodeMs))} + ${f(median(gridMs))} ms | draw < 300 ms after navigation |`
+);
+console.log(
+	`| recorder per frame (median / p99), frame opening a step (with its overview row) | - | ${f(q(opensStep, 0.5), 3)} / ${f(q(opensStep, 0.99), 3)} ms | - |`
+);
+console.log(
+	`| recorder per frame (median / p99), other frames | - | ${f(q(inStep, 0.5), 3)} / ${f(q(inStep, 0.99), 3)} ms | - |`
+);
+console.log(`| on disk: raw day / overview | ${mb(rawBytes)} | ${mb(overviewDisk)} | - |`);
+console.log(
+	`| overview rebuilt from the raw file (missing or damaged) | - | ${f(rebuildMs, 0)} ms, ${rebuilt} rows | - |`
+);
+console.log('');
+console.log(
+	'| whole-day heatmap in Chromium (navigation to all columns drawn) | drawn | /history bytes | long tasks (> 50 ms) | target |'
+);
+console.log('|---|---|---|---|---|');
+for (const r of runs) {
+	console.log(
+		`| ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : '< 1.5 s'} |`
+	);
+}
+console.log(`\n(Node ${process.version}; spxChain data: random per strike and second)`);

@@ -1,0 +1,157 @@
+/**
+ * The day overview body: a whole day of one chain stream at a fixed step, for one metric, as the
+ * columns a whole-day view draws (GET /history/<ticker>/<stream>/overview, sent gzip-encoded).
+ *
+ *   'GXO1' [u32 LE header length][header JSON, UTF-8][zero padding to a multiple of 8]
+ *   [f64 time] x n   [f32 spot] x n   [f32 zero gamma] x n   [f32 major +] x n   [f32 major -] x n
+ *   [f32 column scale] x n   [i16 value] x (n x rows), column after column, rows in header order
+ *
+ * Rows are the union of the day's strikes, highest first. A cell is value = i16 x the column's
+ * scale (its largest |value| / 32767): 1/32767 of the column's range, far below what a colour or
+ * a bar shows, at half the bytes of an f32 and compressing better. A strike a column did not
+ * have is -32768 (NaN). Pure and shared: the server encodes, the page decodes.
+ */
+
+export const OVERVIEW_MAGIC = 'GXO1';
+const MISSING = -32768;
+const FULL = 32767;
+
+export type OverviewMetric = 'vol' | 'oi';
+
+export interface OverviewHeader {
+	ticker: string;
+	stream: string;
+	day: string;
+	metric: OverviewMetric;
+	/** Seconds between steps: a row is the first calculation of its step. */
+	step: number;
+	columns: number;
+	/** Union of the day's strikes, descending (row 0 at the top). */
+	strikes: number[];
+}
+
+/** One column as the encoder takes it (a row of the server's overview, one metric chosen). */
+export interface OverviewColumn {
+	timestamp: number;
+	spot: number;
+	zeroGamma: number;
+	majorPos: number;
+	majorNeg: number;
+	strikes: ArrayLike<number>;
+	values: ArrayLike<number>;
+}
+
+export interface DecodedOverview {
+	header: OverviewHeader;
+	times: Float64Array;
+	spot: Float32Array;
+	zeroGamma: Float32Array;
+	majorPos: Float32Array;
+	majorNeg: Float32Array;
+	/** values[col * rows + row]; NaN where the column had no such strike. */
+	values: Float32Array;
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+export function encodeOverviewBody(
+	meta: Omit<OverviewHeader, 'columns' | 'strikes'>,
+	columns: readonly OverviewColumn[]
+): Uint8Array {
+	const union = new Set<number>();
+	for (const c of columns) for (let i = 0; i < c.strikes.length; i++) union.add(c.strikes[i]);
+	const strikes = [...union].filter(Number.isFinite).sort((a, b) => b - a);
+	const rowOf = new Map(strikes.map((s, i) => [s, i]));
+	const header: OverviewHeader = { ...meta, columns: columns.length, strikes };
+	const json = new TextEncoder().encode(JSON.stringify(header));
+	const n = columns.length;
+	const rows = strikes.length;
+	const start = pad8(8 + json.length);
+	const out = new Uint8Array(start + n * 8 + n * 4 * 5 + n * rows * 2);
+	out.set(new TextEncoder().encode(OVERVIEW_MAGIC), 0);
+	const view = new DataView(out.buffer);
+	view.setUint32(4, json.length, true);
+	out.set(json, 8);
+	let at = start;
+	for (const c of columns) view.setFloat64((at += 8) - 8, c.timestamp, true);
+	for (const key of ['spot', 'zeroGamma', 'majorPos', 'majorNeg'] as const) {
+		for (const c of columns) view.setFloat32((at += 4) - 4, c[key], true);
+	}
+	const scales = columns.map((c) => {
+		let max = 0;
+		for (let i = 0; i < c.values.length; i++) {
+			const a = Math.abs(c.values[i]);
+			if (a > max && Number.isFinite(a)) max = a;
+		}
+		return max / FULL;
+	});
+	for (const s of scales) view.setFloat32((at += 4) - 4, s, true);
+	const cells = new Int16Array(out.buffer, at, n * rows).fill(MISSING);
+	// Columns of a day mostly share one strike list: its rows are looked up once, not per cell.
+	let seen: ArrayLike<number> | undefined;
+	let rowsOf = new Int32Array(0);
+	columns.forEach((c, col) => {
+		if (!sameStrikes(seen, c.strikes)) {
+			seen = c.strikes;
+			rowsOf = Int32Array.from({ length: c.strikes.length }, (_, i) =>
+				rowOf.has(c.strikes[i]) ? rowOf.get(c.strikes[i])! : -1
+			);
+		}
+		const scale = Math.fround(scales[col]);
+		const base = col * rows;
+		for (let i = 0; i < rowsOf.length; i++) {
+			const v = c.values[i];
+			if (rowsOf[i] < 0 || !Number.isFinite(v)) continue;
+			cells[base + rowsOf[i]] = scale > 0 ? Math.round(v / scale) : 0;
+		}
+	});
+	return out;
+}
+
+function sameStrikes(a: ArrayLike<number> | undefined, b: ArrayLike<number>): boolean {
+	if (a === b) return true;
+	if (!a || a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+}
+
+export class OverviewBodyError extends Error {}
+
+export function decodeOverviewBody(bytes: Uint8Array): DecodedOverview {
+	if (bytes.length < 8 || new TextDecoder().decode(bytes.subarray(0, 4)) !== OVERVIEW_MAGIC) {
+		throw new OverviewBodyError('not a day overview');
+	}
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	const jsonLength = view.getUint32(4, true);
+	if (8 + jsonLength > bytes.length) throw new OverviewBodyError('overview header cut short');
+	const header = JSON.parse(
+		new TextDecoder().decode(bytes.subarray(8, 8 + jsonLength))
+	) as OverviewHeader;
+	const n = header.columns;
+	const rows = header.strikes.length;
+	let at = pad8(8 + jsonLength);
+	if (at + n * 28 + n * rows * 2 !== bytes.length) {
+		throw new OverviewBodyError('overview body is not the size its header says');
+	}
+	const times = new Float64Array(n);
+	for (let i = 0; i < n; i++, at += 8) times[i] = view.getFloat64(at, true);
+	const f32 = () => {
+		const a = new Float32Array(n);
+		for (let i = 0; i < n; i++, at += 4) a[i] = view.getFloat32(at, true);
+		return a;
+	};
+	const spot = f32();
+	const zeroGamma = f32();
+	const majorPos = f32();
+	const majorNeg = f32();
+	const scales = f32();
+	const values = new Float32Array(n * rows);
+	for (let col = 0; col < n; col++) {
+		const scale = scales[col];
+		for (let row = 0; row < rows; row++, at += 2) {
+			const q = view.getInt16(at, true);
+			values[col * rows + row] = q === MISSING ? Number.NaN : q * scale;
+		}
+	}
+	return { header, times, spot, zeroGamma, majorPos, majorNeg, values };
+}

@@ -1,0 +1,76 @@
+/**
+ * GET /history/<ticker>/<stream>/overview?day=YYYY-MM-DD&metric=vol|oi: a whole day of one chain
+ * stream as its day overview (src/lib/relay/overviewBody.ts), one gzip-encoded body: what a
+ * whole-day view draws first, before it asks /history for raw detail where it needs it.
+ * Framework-free so the SvelteKit route and the integration tests use the same code.
+ */
+import { gzipSync } from 'node:zlib';
+import { encodeOverviewBody, type OverviewMetric } from '../../relay/overviewBody';
+import {
+	isRecordedDay,
+	isRecordedTicker,
+	isStreamName,
+	type SessionRecorder
+} from '../recorder/sessionRecorder';
+import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
+import { hasOverview } from './overviewRow';
+
+export interface OverviewAnswer {
+	status: number;
+	headers: Record<string, string>;
+	body: Uint8Array | string;
+}
+
+function problem(status: number, error: string): OverviewAnswer {
+	return {
+		status,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+		body: JSON.stringify({ error })
+	};
+}
+
+export function overviewResponse(
+	recorder: SessionRecorder,
+	ticker: string,
+	stream: string,
+	query: URLSearchParams
+): OverviewAnswer {
+	if (!isRecordedTicker(ticker)) return problem(400, `Not a ticker: ${ticker}`);
+	if (!isStreamName(stream)) return problem(400, `Not a stream name: ${stream}`);
+	if (!hasOverview(ticker, stream)) return problem(400, `${stream} has no overview (not chains)`);
+	const metric = query.get('metric') ?? 'vol';
+	if (metric !== 'vol' && metric !== 'oi') return problem(400, `metric must be vol or oi`);
+	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
+	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
+	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
+	const rows = recorder.overviews.rows(day, ticker, stream);
+	if (!rows) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
+	const vol = (metric as OverviewMetric) === 'vol';
+	const body = encodeOverviewBody(
+		{ ticker, stream, day, metric: metric as OverviewMetric, step: OVERVIEW_STEP_SECONDS },
+		rows.map((r) => ({
+			timestamp: r.timestamp,
+			spot: r.spot,
+			zeroGamma: r.zeroGamma,
+			majorPos: vol ? r.majorPosVol : r.majorPosOi,
+			majorNeg: vol ? r.majorNegVol : r.majorNegOi,
+			strikes: r.strikes,
+			values: vol ? r.gexVol : r.gexOi
+		}))
+	);
+	const last = rows.at(-1)?.timestamp;
+	return {
+		status: 200,
+		headers: {
+			'content-type': 'application/octet-stream',
+			'content-encoding': 'gzip',
+			'cache-control': 'no-store',
+			'x-gexdeck-day': day,
+			'x-gexdeck-records': String(rows.length),
+			// The day is still being recorded: a view of it follows the raw records after `last`.
+			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
+			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
+		},
+		body: gzipSync(body, { level: 6 })
+	};
+}
