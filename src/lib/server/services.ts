@@ -1,9 +1,10 @@
 /**
- * The dashboard server's long-lived parts, created once per process: the quota ledger and the
- * proxy (with its coalescer and 429 backoff), which forgets the accounts it knew when the
+ * The dashboard server's long-lived parts, created once per process: the quota ledger (loaded
+ * from the database by the init hook) and the proxy (with its coalescer and 429 backoff), which forgets the accounts it knew when the
  * settings change.
  */
 import { config } from './config';
+import type { Database } from './db/index';
 import { QuotaLedger } from './quotaLedger';
 import { UpstreamProxy } from './proxy';
 import { onSettingsChange } from './settings';
@@ -13,8 +14,14 @@ import { updateTap } from './updates/tap';
 let ledger: QuotaLedger | undefined;
 let proxy: UpstreamProxy | undefined;
 
+/** Read the quota ledger from `db` (the init hook, before any request). */
+export async function loadQuotaLedger(db: Database): Promise<QuotaLedger> {
+	ledger = await QuotaLedger.load(db);
+	return ledger;
+}
+
 export function quotaLedger(): QuotaLedger {
-	ledger ??= QuotaLedger.inDataDir(config().dataDir);
+	if (!ledger) throw new Error('the quota ledger is used before the database was opened');
 	return ledger;
 }
 

@@ -1,0 +1,68 @@
+/**
+ * The JSON files of releases before the database (settings.json, ledger.json), imported once on
+ * the first start with the database: each file is checked as the old release checked it (a
+ * corrupt one stops the start, naming it, a copy kept: jsonFile.ts), written into the database in
+ * one transaction with a row in `imported_files`, then renamed to `<name>.imported` beside it as
+ * the backup. Nothing is deleted; a file already imported (a crash before the rename) is only
+ * renamed.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonFile } from '../jsonFile';
+import { log } from '../log';
+import { isLedgerFile, writeSpendRows } from '../quotaLedger';
+import { isStoredSettings, writeSettingsRows } from '../settings';
+import type { Database, Queryable } from './index';
+
+interface LegacyFile {
+	name: string;
+	/** Reads and checks the file (CorruptFileError when it is not what gexdeck wrote). */
+	read(path: string): unknown;
+	write(tx: Queryable, value: unknown): Promise<void>;
+}
+
+const LEGACY_FILES: readonly LegacyFile[] = [
+	{
+		name: 'settings.json',
+		read: (path) => readJsonFile(path, isStoredSettings),
+		write: (tx, value) => writeSettingsRows(tx, value as Parameters<typeof writeSettingsRows>[1])
+	},
+	{
+		name: 'ledger.json',
+		read: (path) => readJsonFile(path, isLedgerFile),
+		write: (tx, value) => writeSpendRows(tx, (value as { accounts: never }).accounts)
+	}
+];
+
+/** Where an imported file is kept. */
+export function backupName(name: string): string {
+	return `${name}.imported`;
+}
+
+/** Import the older release's files found in `dataDir`; resolves to the names imported. */
+export async function importLegacyFiles(db: Database, dataDir: string): Promise<string[]> {
+	const imported: string[] = [];
+	for (const file of LEGACY_FILES) {
+		const path = join(dataDir, file.name);
+		if (!existsSync(path)) continue;
+		const done = await db.get(`SELECT name FROM imported_files WHERE name = ?`, [file.name]);
+		if (!done) {
+			const value = file.read(path);
+			await db.transaction(async (tx) => {
+				await file.write(tx, value);
+				await tx.run(`INSERT INTO imported_files (name, imported_at) VALUES (?, ?)`, [
+					file.name,
+					Date.now()
+				]);
+			});
+			imported.push(file.name);
+		}
+		let backup = join(dataDir, backupName(file.name));
+		// An earlier backup of the same name is never overwritten.
+		for (let n = 2; existsSync(backup); n++)
+			backup = join(dataDir, `${backupName(file.name)}.${n}`);
+		renameSync(path, backup);
+		log.info(`${path} imported into the database ${db.name}; the file is kept as ${backup}`);
+	}
+	return imported;
+}

@@ -1,0 +1,121 @@
+/**
+ * The upgrade from a data folder of the release before the database (a fixture made by that
+ * release's code: tests/fixtures/data-before-db/), on both databases: the keys and the quota
+ * ledger are imported into the database, the JSON files are kept as backups beside it
+ * (`<name>.imported`, byte for byte), the files not moved (tokens, alerts, recording settings)
+ * are untouched, and a second start imports nothing again.
+ */
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useDatabases } from '../support/databases';
+import { openDatabase } from '../../src/lib/server/db/index';
+import { startDashboard, startStubUpstream, type StubUpstream } from './dashboard-support';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'data-before-db');
+const engines = useDatabases();
+let stub: StubUpstream;
+
+beforeAll(async () => {
+	stub = await startStubUpstream();
+});
+afterAll(async () => {
+	await stub?.close();
+});
+
+function fixtureCopy(): string {
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-upgrade-'));
+	for (const f of readdirSync(FIXTURE).filter((n) => n.endsWith('.json'))) {
+		copyFileSync(join(FIXTURE, f), join(dataDir, f));
+	}
+	return dataDir;
+}
+
+describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
+	it('imports keys and ledger, keeps the files as backups, loses nothing', async () => {
+		const t = await target();
+		const dataDir = fixtureCopy();
+		const env = { ...stub.env, GEXDECK_DATA_DIR: dataDir, GEXDECK_DATABASE_URL: t.url };
+		const first = await startDashboard(env);
+		await first.stop();
+		expect(first.output()).toContain('settings.json imported into the database');
+
+		for (const name of ['settings.json', 'ledger.json']) {
+			expect(existsSync(join(dataDir, name)), name).toBe(false);
+			expect(readFileSync(join(dataDir, `${name}.imported`), 'utf8'), name).toBe(
+				readFileSync(join(FIXTURE, name), 'utf8')
+			);
+		}
+		for (const name of ['tokens.json', 'alerts.json', 'recording.json']) {
+			expect(readFileSync(join(dataDir, name), 'utf8'), name).toBe(
+				readFileSync(join(FIXTURE, name), 'utf8')
+			);
+		}
+
+		// A second start finds nothing to import and changes no backup.
+		const second = await startDashboard(env);
+		await second.stop();
+		expect(second.output()).not.toContain('imported into the database');
+		expect(
+			readdirSync(dataDir)
+				.filter((n) => n.includes('.imported'))
+				.sort()
+		).toEqual(['ledger.json.imported', 'settings.json.imported']);
+
+		const db = await openDatabase({ ...t, dataDir });
+		try {
+			const settings = JSON.parse(readFileSync(join(FIXTURE, 'settings.json'), 'utf8'));
+			const rows = await db.all<{ name: string; value: string }>(
+				`SELECT name, value FROM settings ORDER BY name`
+			);
+			expect(Object.fromEntries(rows.map((r) => [r.name, r.value]))).toEqual({
+				customKey: settings.customKey,
+				researchKey: settings.researchKey,
+				demoAccountId: settings.demoAccountId
+			});
+			expect(
+				await db.all(
+					`SELECT account, pool, period, window_id, requests, rate_limited FROM quota_spend
+					WHERE account = 'acct-1' ORDER BY pool, period`
+				)
+			).toEqual([
+				{
+					account: 'acct-1',
+					pool: 'api_default',
+					period: 'daily',
+					window_id: '2026-11-20',
+					requests: 7,
+					rate_limited: 1
+				},
+				{
+					account: 'acct-1',
+					pool: 'api_default',
+					period: 'monthly',
+					window_id: '2026-11',
+					requests: 7,
+					rate_limited: 1
+				},
+				{
+					account: 'acct-1',
+					pool: 'api_majors',
+					period: 'daily',
+					window_id: '2026-11-20',
+					requests: 3,
+					rate_limited: 0
+				},
+				{
+					account: 'acct-1',
+					pool: 'api_majors',
+					period: 'monthly',
+					window_id: '2026-11',
+					requests: 3,
+					rate_limited: 0
+				}
+			]);
+		} finally {
+			await db.close();
+		}
+	});
+});
