@@ -1,9 +1,10 @@
 /**
  * The upgrade from a data folder of the release before the database (a fixture made by that
  * release's code: tests/fixtures/data-before-db/), on both databases: the keys and the quota
- * ledger are imported into the database, the JSON files are kept as backups beside it
- * (`<name>.imported`, byte for byte), the files not moved (tokens, alerts, recording settings)
- * are untouched, and a second start imports nothing again.
+ * ledger and the integration tokens are imported into the database (the old token still opens
+ * the feed), the JSON files are kept as backups beside it (`<name>.imported`, byte for byte), the
+ * files not moved (alerts, recording settings) are untouched, and a second start imports nothing
+ * again.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -12,9 +13,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabases } from '../support/databases';
 import { openDatabase } from '../../src/lib/server/db/index';
-import { startDashboard, startStubUpstream, type StubUpstream } from './dashboard-support';
+import {
+	rawRequest,
+	startDashboard,
+	startStubUpstream,
+	type StubUpstream
+} from './dashboard-support';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'data-before-db');
+/** The token the fixture's tokens.json holds the hash of (printed once when it was made). */
+const OLD_TOKEN = 'gxd_IP2rikZLd5rfr10nQrc3IwetjywcqFW0TnVcXlenILk';
 const engines = useDatabases();
 let stub: StubUpstream;
 
@@ -39,16 +47,24 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 		const dataDir = fixtureCopy();
 		const env = { ...stub.env, GEXDECK_DATA_DIR: dataDir, GEXDECK_DATABASE_URL: t.url };
 		const first = await startDashboard(env);
-		await first.stop();
+		const feed = (token: string) =>
+			rawRequest(first.port, 'GET', '/feed/v1/levels/SPX', { authorization: `Bearer ${token}` });
+		try {
+			// The old token is known (whatever the feed then answers, it is not a 401).
+			expect((await feed(OLD_TOKEN)).status).not.toBe(401);
+			expect((await feed(OLD_TOKEN.slice(0, -1) + 'x')).status).toBe(401);
+		} finally {
+			await first.stop();
+		}
 		expect(first.output()).toContain('settings.json imported into the database');
 
-		for (const name of ['settings.json', 'ledger.json']) {
+		for (const name of ['settings.json', 'ledger.json', 'tokens.json']) {
 			expect(existsSync(join(dataDir, name)), name).toBe(false);
 			expect(readFileSync(join(dataDir, `${name}.imported`), 'utf8'), name).toBe(
 				readFileSync(join(FIXTURE, name), 'utf8')
 			);
 		}
-		for (const name of ['tokens.json', 'alerts.json', 'recording.json']) {
+		for (const name of ['alerts.json', 'recording.json']) {
 			expect(readFileSync(join(dataDir, name), 'utf8'), name).toBe(
 				readFileSync(join(FIXTURE, name), 'utf8')
 			);
@@ -62,7 +78,7 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 			readdirSync(dataDir)
 				.filter((n) => n.includes('.imported'))
 				.sort()
-		).toEqual(['ledger.json.imported', 'settings.json.imported']);
+		).toEqual(['ledger.json.imported', 'settings.json.imported', 'tokens.json.imported']);
 
 		const db = await openDatabase({ ...t, dataDir });
 		try {
@@ -113,6 +129,9 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 					requests: 3,
 					rate_limited: 0
 				}
+			]);
+			expect(await db.all(`SELECT id, name, scopes, last_used_from FROM tokens`)).toEqual([
+				{ id: 'b9977ef8', name: 'ninja desk', scopes: 'feed', last_used_from: '127.0.0.1' }
 			]);
 		} finally {
 			await db.close();

@@ -17,7 +17,7 @@ export const load = (async () => {
 		status,
 		researchPool: researchPoolStatus(status),
 		recording: recordingStatus(),
-		tokens: tokenList()
+		tokens: await tokenList()
 	};
 }) satisfies PageServerLoad;
 

@@ -4,8 +4,8 @@
  * an older release are imported (legacyImport.ts), and the stores load from it.
  */
 import { config } from '../config';
-import { openDatabase, type Database } from './index';
-import { importLegacyFiles } from './legacyImport';
+import type { Database } from './index';
+import { openRecords } from './legacyImport';
 
 let opening: Promise<Database> | undefined;
 let opened: Database | undefined;
@@ -14,8 +14,7 @@ let opened: Database | undefined;
 export function openAppDatabase(): Promise<Database> {
 	opening ??= (async () => {
 		const cfg = config();
-		const db = await openDatabase({ url: cfg.databaseUrl, dataDir: cfg.dataDir });
-		await importLegacyFiles(db, cfg.dataDir);
+		const db = await openRecords({ url: cfg.databaseUrl, dataDir: cfg.dataDir });
 		opened = db;
 		return db;
 	})();

@@ -1,5 +1,6 @@
 /**
- * The JSON files of releases before the database (settings.json, ledger.json), imported once on
+ * The JSON files of releases before the database (settings.json, ledger.json, tokens.json),
+ * imported once on
  * the first start with the database: each file is checked as the old release checked it (a
  * corrupt one stops the start, naming it, a copy kept: jsonFile.ts), written into the database in
  * one transaction with a row in `imported_files`, then renamed to `<name>.imported` beside it as
@@ -7,12 +8,13 @@
  * renamed.
  */
 import { existsSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { readJsonFile } from '../jsonFile';
 import { log } from '../log';
 import { isLedgerFile, writeSpendRows } from '../quotaLedger';
 import { isStoredSettings, writeSettingsRows } from '../settings';
-import type { Database, Queryable } from './index';
+import { insertTokenRows, isTokensFile } from '../tokens/tokenStore';
+import { openDatabase, type Database, type DatabaseTarget, type Queryable } from './index';
 
 interface LegacyFile {
 	name: string;
@@ -31,6 +33,11 @@ const LEGACY_FILES: readonly LegacyFile[] = [
 		name: 'ledger.json',
 		read: (path) => readJsonFile(path, isLedgerFile),
 		write: (tx, value) => writeSpendRows(tx, (value as { accounts: never }).accounts)
+	},
+	{
+		name: 'tokens.json',
+		read: (path) => readJsonFile(path, isTokensFile),
+		write: (tx, value) => insertTokenRows(tx, (value as { tokens: never }).tokens)
 	}
 ];
 
@@ -65,4 +72,28 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
 		log.info(`${path} imported into the database ${db.name}; the file is kept as ${backup}`);
 	}
 	return imported;
+}
+
+/**
+ * Open the records (the database of `target`, migrated) with an older release's files imported:
+ * the dashboard's start and the CLIs (which cannot read the SvelteKit config) alike.
+ */
+export async function openRecords(target: DatabaseTarget): Promise<Database> {
+	const db = await openDatabase(target);
+	try {
+		await importLegacyFiles(db, target.dataDir);
+	} catch (err) {
+		await db.close().catch(() => undefined);
+		throw err;
+	}
+	return db;
+}
+
+/** The records named by the environment (GEXDECK_DATA_DIR, GEXDECK_DATABASE_URL), for CLIs. */
+export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
+	const raw = env.GEXDECK_DATA_DIR?.trim() || 'data/dashboard';
+	return {
+		dataDir: isAbsolute(raw) ? raw : resolve(process.cwd(), raw),
+		url: env.GEXDECK_DATABASE_URL?.trim() || undefined
+	};
 }

@@ -31,6 +31,22 @@ export const MIGRATIONS: readonly Migration[] = [
 			// Which JSON file of an older release was imported, and when (import.ts).
 			`CREATE TABLE imported_files (name TEXT PRIMARY KEY, imported_at BIGINT NOT NULL)`
 		]
+	},
+	{
+		version: 2,
+		summary: 'integration tokens',
+		statements: [
+			// Only the SHA-256 of a token is kept; scopes as a comma-separated list.
+			`CREATE TABLE tokens (
+				id TEXT PRIMARY KEY,
+				name TEXT NOT NULL,
+				scopes TEXT NOT NULL,
+				hash TEXT NOT NULL UNIQUE,
+				created_at BIGINT NOT NULL,
+				last_used_at BIGINT,
+				last_used_from TEXT
+			)`
+		]
 	}
 ];
 
