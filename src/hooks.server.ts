@@ -26,6 +26,7 @@ import { loadQuotaLedger } from '$lib/server/services';
 import { loadSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
 import { mountRecorder } from '$lib/server/recorder/recorderMount';
+import { loadRecordingStore } from '$lib/server/recorder/recordingStore';
 import { mountStreamRelay } from '$lib/server/stream/relayMount';
 import { warmUp } from '$lib/server/upstream';
 import { STREAM_PATH } from '$lib/relay/protocol';
@@ -47,6 +48,7 @@ export const init: ServerInit = async () => {
 	const db = await openAppDatabase();
 	await loadSettings(db);
 	await loadQuotaLedger(db);
+	await loadRecordingStore(db);
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();

@@ -1,9 +1,9 @@
 /**
  * The upgrade from a data folder of the release before the database (a fixture made by that
  * release's code: tests/fixtures/data-before-db/), on both databases: the keys and the quota
- * ledger and the integration tokens are imported into the database (the old token still opens
+ * ledger, the integration tokens and the recording settings are imported into the database (the old token still opens
  * the feed), the JSON files are kept as backups beside it (`<name>.imported`, byte for byte), the
- * files not moved (alerts, recording settings) are untouched, and a second start imports nothing
+ * file not moved (the alert rules) is untouched, and a second start imports nothing
  * again.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -58,13 +58,13 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 		}
 		expect(first.output()).toContain('settings.json imported into the database');
 
-		for (const name of ['settings.json', 'ledger.json', 'tokens.json']) {
+		for (const name of ['settings.json', 'ledger.json', 'tokens.json', 'recording.json']) {
 			expect(existsSync(join(dataDir, name)), name).toBe(false);
 			expect(readFileSync(join(dataDir, `${name}.imported`), 'utf8'), name).toBe(
 				readFileSync(join(FIXTURE, name), 'utf8')
 			);
 		}
-		for (const name of ['alerts.json', 'recording.json']) {
+		for (const name of ['alerts.json']) {
 			expect(readFileSync(join(dataDir, name), 'utf8'), name).toBe(
 				readFileSync(join(FIXTURE, name), 'utf8')
 			);
@@ -78,7 +78,12 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 			readdirSync(dataDir)
 				.filter((n) => n.includes('.imported'))
 				.sort()
-		).toEqual(['ledger.json.imported', 'settings.json.imported', 'tokens.json.imported']);
+		).toEqual([
+			'ledger.json.imported',
+			'recording.json.imported',
+			'settings.json.imported',
+			'tokens.json.imported'
+		]);
 
 		const db = await openDatabase({ ...t, dataDir });
 		try {
@@ -89,7 +94,12 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 			expect(Object.fromEntries(rows.map((r) => [r.name, r.value]))).toEqual({
 				customKey: settings.customKey,
 				researchKey: settings.researchKey,
-				demoAccountId: settings.demoAccountId
+				demoAccountId: settings.demoAccountId,
+				recording: JSON.stringify({
+					alwaysRecord: ['SPX', 'QQQ'],
+					retentionDays: 30,
+					maxBytes: 2 * 1024 ** 3
+				})
 			});
 			expect(
 				await db.all(

@@ -3,7 +3,17 @@
  * PostgreSQL (Debian's, started by tests/support/postgres.ts). The same migrations, the same
  * answers; a corrupt, unreachable or newer database stops with an error naming it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +186,38 @@ describe('embedded database file', () => {
 		bytes.fill(0xa5, 4096 * 10, 4096 * 14);
 		writeFileSync(path, bytes);
 		await expect(openDatabase({ dataDir })).rejects.toThrow(/corrupt/);
+	});
+});
+
+describe('embedded database shared by two processes', () => {
+	it('a lock folder left by a killed process is cleared at open; a fresh one is waited for', async () => {
+		const dataDir = tempDir();
+		const path = sqlitePath(dataDir);
+		await (await openDatabase({ dataDir })).close();
+		const lock = `${path}.lock`;
+		mkdirSync(lock);
+		const old = new Date(Date.now() - 120_000);
+		utimesSync(lock, old, old);
+		const db = await openDatabase({ dataDir });
+		await db.run(`INSERT INTO settings (name, value) VALUES (?, ?)`, ['a', '1']);
+		expect(existsSync(lock)).toBe(false);
+		// A lock held right now (another process mid-write) is waited for, then the write goes on.
+		// (The wait blocks this thread, so the holder must be another process.)
+		mkdirSync(lock);
+		const holder = spawn(process.execPath, [
+			'-e',
+			`setTimeout(() => require('fs').rmSync(${JSON.stringify(lock)}, { recursive: true }), 300)`
+		]);
+		await new Promise((r) => holder.once('spawn', r));
+		const started = Date.now();
+		await db.run(`INSERT INTO settings (name, value) VALUES (?, ?)`, ['b', '2']);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+		await new Promise((r) => (holder.exitCode === null ? holder.once('exit', r) : r(null)));
+		expect(await db.all(`SELECT name FROM settings ORDER BY name`)).toEqual([
+			{ name: 'a' },
+			{ name: 'b' }
+		]);
+		await db.close();
 	});
 });
 

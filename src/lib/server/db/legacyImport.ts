@@ -1,16 +1,18 @@
 /**
- * The JSON files of releases before the database (settings.json, ledger.json, tokens.json),
- * imported once on
+ * The JSON files of releases before the database (settings.json, ledger.json, tokens.json,
+ * recording.json, last-watchlist.json), imported once on
  * the first start with the database: each file is checked as the old release checked it (a
  * corrupt one stops the start, naming it, a copy kept: jsonFile.ts), written into the database in
  * one transaction with a row in `imported_files`, then renamed to `<name>.imported` beside it as
  * the backup. Nothing is deleted; a file already imported (a crash before the rename) is only
- * renamed.
+ * renamed. A corrupt last-watchlist.json (only a remembered list) is set aside as the old release
+ * did (its copy kept) and not imported, rather than stopping the start.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { readJsonFile } from '../jsonFile';
+import { CorruptFileError, readJsonFile } from '../jsonFile';
 import { log } from '../log';
+import { LAST_WATCHLIST_ROW, RECORDING_ROW, writeJsonRow } from '../recorder/recordingStore';
 import { isLedgerFile, writeSpendRows } from '../quotaLedger';
 import { isStoredSettings, writeSettingsRows } from '../settings';
 import { insertTokenRows, isTokensFile } from '../tokens/tokenStore';
@@ -21,7 +23,11 @@ interface LegacyFile {
 	/** Reads and checks the file (CorruptFileError when it is not what gexdeck wrote). */
 	read(path: string): unknown;
 	write(tx: Queryable, value: unknown): Promise<void>;
+	/** A corrupt file is set aside (its copy kept) and skipped instead of stopping the start. */
+	forgetCorrupt?: boolean;
 }
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 const LEGACY_FILES: readonly LegacyFile[] = [
 	{
@@ -38,6 +44,23 @@ const LEGACY_FILES: readonly LegacyFile[] = [
 		name: 'tokens.json',
 		read: (path) => readJsonFile(path, isTokensFile),
 		write: (tx, value) => insertTokenRows(tx, (value as { tokens: never }).tokens)
+	},
+	{
+		name: 'recording.json',
+		read: (path) => readJsonFile(path, isObject),
+		write: (tx, value) => {
+			const { version: _v, ...stored } = value as Record<string, unknown>;
+			return writeJsonRow(tx, RECORDING_ROW, stored);
+		}
+	},
+	{
+		name: 'last-watchlist.json',
+		read: (path) => readJsonFile(path, isObject),
+		write: (tx, value) => {
+			const { version: _v, ...stored } = value as Record<string, unknown>;
+			return writeJsonRow(tx, LAST_WATCHLIST_ROW, stored);
+		},
+		forgetCorrupt: true
 	}
 ];
 
@@ -54,7 +77,15 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
 		if (!existsSync(path)) continue;
 		const done = await db.get(`SELECT name FROM imported_files WHERE name = ?`, [file.name]);
 		if (!done) {
-			const value = file.read(path);
+			let value: unknown;
+			try {
+				value = file.read(path);
+			} catch (err) {
+				if (!(file.forgetCorrupt && err instanceof CorruptFileError)) throw err;
+				rmSync(path, { force: true });
+				log.warn(`${path} was corrupt; set aside and not imported`, { copy: err.backup });
+				continue;
+			}
 			await db.transaction(async (tx) => {
 				await file.write(tx, value);
 				await tx.run(`INSERT INTO imported_files (name, imported_at) VALUES (?, ?)`, [
