@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { parseRelayFrame } from '../src/lib/relay/relayFrame';
+import { openRecords } from '../src/lib/server/db/legacyImport';
 import { TokenStore } from '../src/lib/server/tokens/tokenStore';
 import { Fanout } from '../src/service/hubs/fanout';
 import { quantKey, startHubService } from '../tests/integration/service-support';
@@ -64,8 +65,11 @@ const svc = await startHubService({
 	seed: 5
 });
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-feed-'));
-const tokens = TokenStore.inDataDir(dataDir);
-const secrets = Array.from({ length: CLIENTS }, (_, i) => tokens.create(`bench ${i}`).token);
+const records = await openRecords({ dataDir });
+const tokens = new TokenStore(records);
+const secrets: string[] = [];
+for (let i = 0; i < CLIENTS; i++) secrets.push((await tokens.create(`bench ${i}`)).token);
+await records.close();
 const dash = await startDashboard({
 	GEXDECK_UPSTREAM: svc.service.url,
 	GEXDECK_API_KEY: quantKey(),

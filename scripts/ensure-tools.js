@@ -6,18 +6,27 @@
  * tests start a real `redis-server` (tests/support/redis.ts). When one is
  * missing and we are root with apt-get (a fresh Debian machine, CI), the Debian packages are
  * installed, printing each step; otherwise this stops with the command to run. Chromium for the
- * end-to-end tests is installed the same way by scripts/e2e.js.
+ * end-to-end tests is installed the same way by scripts/e2e.js. The database tests start a real
+ * PostgreSQL from Debian's `postgresql` package (tests/support/postgres.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const PACKAGES = [
 	'mono-mcs',
 	'libmono-system-net-http4.0-cil',
 	'libmono-i18n4.0-all',
 	'g++',
-	'redis-server'
+	'redis-server',
+	'postgresql'
 ];
+
+/** True when Debian's PostgreSQL programs (initdb, pg_ctl) are installed. */
+function hasPostgres() {
+	const base = '/usr/lib/postgresql';
+	if (!existsSync(base)) return false;
+	return readdirSync(base).some((v) => existsSync(`${base}/${v}/bin/initdb`));
+}
 
 /** @param {string} name */
 function onPath(name) {
@@ -30,7 +39,8 @@ const missing = [
 	!onPath('g++') && 'g++',
 	!onPath('redis-server') && 'redis-server',
 	!existsSync('/usr/lib/mono/4.5/System.Net.Http.dll') && 'System.Net.Http.dll',
-	!existsSync('/usr/lib/mono/4.5/I18N.West.dll') && 'I18N.West.dll (de-DE culture data)'
+	!existsSync('/usr/lib/mono/4.5/I18N.West.dll') && 'I18N.West.dll (de-DE culture data)',
+	!hasPostgres() && 'PostgreSQL (initdb, pg_ctl)'
 ].filter(Boolean);
 
 if (missing.length > 0) {
@@ -39,7 +49,7 @@ if (missing.length > 0) {
 	if (!isRoot || !existsSync('/usr/bin/apt-get')) {
 		console.error(
 			`test: missing ${missing.join(', ')} (the integrations' C# and C++ cores are compiled ` +
-				`in the tests; the cluster tests start redis-server). Install them first:\n  sudo apt-get update && sudo ${install}`
+				`in the tests; the cluster tests start redis-server, the database tests a PostgreSQL). Install them first:\n  sudo apt-get update && sudo ${install}`
 		);
 		process.exit(1);
 	}

@@ -21,10 +21,12 @@ import {
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
-import { quotaLedger, sharedLimits } from '$lib/server/services';
-import { readSettings } from '$lib/server/settings';
+import { openAppDatabase } from '$lib/server/db/appDb';
+import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
+import { loadSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
 import { mountRecorder } from '$lib/server/recorder/recorderMount';
+import { loadRecordingStore } from '$lib/server/recorder/recordingStore';
 import { mountStreamRelay } from '$lib/server/stream/relayMount';
 import { warmUp } from '$lib/server/upstream';
 import { STREAM_PATH } from '$lib/relay/protocol';
@@ -40,10 +42,13 @@ export const init: ServerInit = async () => {
 	const refusal =
 		bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password)) ?? proxyRefusal(cfg);
 	if (refusal) throw new Error(refusal);
-	// Stored state is read now: a corrupt settings or ledger file stops the start with an error
-	// naming the file (a copy kept), rather than surfacing later or being silently reset.
-	readSettings();
-	quotaLedger();
+	// The records are read now: a corrupt, unreachable or newer database (or an older release's
+	// corrupt settings or ledger file, imported now) stops the start with an error naming it,
+	// rather than surfacing later or being silently reset.
+	const db = await openAppDatabase();
+	await loadSettings(db);
+	await loadQuotaLedger(db);
+	await loadRecordingStore(db);
 	// Cluster mode (GEXDECK_REDIS_URL): connect and join the replica list now.
 	sharedLimits();
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));

@@ -36,7 +36,7 @@ beforeAll(async () => {
 	const tap = new UpdateTap();
 	const proxy = new UpstreamProxy({
 		target: async () => target,
-		ledger: new QuotaLedger(join(dataDir, 'ledger.json')),
+		ledger: new QuotaLedger(),
 		userAgent: 'gexdeck/test',
 		tap
 	});

@@ -1,21 +1,15 @@
 /**
- * The dashboard's state files over a real start: a corrupt settings or ledger file stops the
- * start with an error naming the file, a copy is kept and the file is not reset; the data
- * folder is created owner-only (0700) by the first write, its files 0600.
+ * The dashboard's records over a real start: a corrupt database, or a corrupt settings or ledger
+ * file of an older release (imported at start), stops the start with an error naming it, and
+ * nothing is reset; the data folder is created owner-only (0700), the database file 0600; a
+ * ledger the database refuses keeps counting and says so on the Account page.
  */
-import {
-	existsSync,
-	mkdirSync,
-	rmSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	statSync,
-	writeFileSync
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
 import {
 	rawRequest,
 	runToExit,
@@ -25,13 +19,16 @@ import {
 } from './dashboard-support';
 
 let stub: StubUpstream;
+let postgres: RunningPostgres;
 
 beforeAll(async () => {
 	stub = await startStubUpstream();
+	postgres = await startPostgres();
 });
 
 afterAll(async () => {
 	await stub?.close();
+	postgres?.stop();
 });
 
 describe('state files at start', () => {
@@ -56,7 +53,23 @@ describe('state files at start', () => {
 		});
 	}
 
-	it('creates the data folder 0700 with the first write, files 0600', async () => {
+	it('a corrupt database file stops the start, naming it, and is left as it was', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-corrupt-db-'));
+		const garbage = 'not a database '.repeat(500);
+		writeFileSync(join(dataDir, 'gexdeck.db'), garbage);
+		const run = await runToExit(['scripts/start.js'], {
+			HOST: '127.0.0.1',
+			PORT: '0',
+			GEXDECK_DATA_DIR: dataDir,
+			...stub.env
+		});
+		expect(run.code).toBe(1);
+		expect(run.output).toContain(join(dataDir, 'gexdeck.db'));
+		expect(run.output).toMatch(/is corrupt or not a gexdeck database/);
+		expect(readFileSync(join(dataDir, 'gexdeck.db'), 'utf8')).toBe(garbage);
+	});
+
+	it('creates the data folder 0700 and the database file 0600', async () => {
 		const parent = mkdtempSync(join(tmpdir(), 'gexdeck-mode-'));
 		const dataDir = join(parent, 'state', 'dashboard');
 		const d = await startDashboard({
@@ -64,56 +77,50 @@ describe('state files at start', () => {
 			...stub.env
 		});
 		try {
-			// A quota-pool route is counted in the ledger, written shortly after.
-			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_full');
-			const ledger = join(dataDir, 'ledger.json');
-			for (let i = 0; i < 50 && !existsSync(ledger); i++) {
-				await new Promise((r) => setTimeout(r, 100));
-			}
 			expect(statSync(dataDir).mode & 0o777).toBe(0o700);
 			expect(statSync(join(parent, 'state')).mode & 0o777).toBe(0o700);
-			expect(statSync(ledger).mode & 0o777).toBe(0o600);
+			expect(statSync(join(dataDir, 'gexdeck.db')).mode & 0o777).toBe(0o600);
 		} finally {
 			await d.stop();
 		}
 	});
 
-	it('a ledger that cannot be saved keeps the process up and says so on the Account page', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-fail-'));
-		const d = await startDashboard({
-			GEXDECK_DATA_DIR: dataDir,
-			...stub.env
-		});
-		const ledger = join(dataDir, 'ledger.json');
+	it('a ledger the database refuses keeps the process up and says so on the Account page', async () => {
+		const url = await postgres.freshDatabase();
+		const d = await startDashboard({ GEXDECK_DATABASE_URL: url, ...stub.env });
+		const db = new pg.Client({ connectionString: url });
+		await db.connect();
 		const waitFor = async (check: () => boolean | Promise<boolean>) => {
 			for (let i = 0; i < 50 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100));
 		};
+		const daily = async () =>
+			(
+				await db.query(
+					`SELECT requests FROM quota_spend WHERE pool = 'api_default' AND period = 'daily'`
+				)
+			).rows[0]?.requests as string | undefined;
 		const accountPage = async () => (await rawRequest(d.port, 'GET', '/account')).body;
 		try {
 			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_full');
-			await waitFor(() => existsSync(ledger));
-			// The rename onto the ledger now fails (a non-empty folder is in its place), as on a
-			// read-only or full disk.
-			rmSync(ledger);
-			mkdirSync(join(ledger, 'blocker'), { recursive: true });
+			await waitFor(async () => (await daily()) === '1');
+			expect(await daily()).toBe('1');
+			// The table is gone from under the dashboard, as when a database refuses writes.
+			await db.query(`ALTER TABLE quota_spend RENAME TO quota_spend_away`);
 			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_zero');
 			await waitFor(async () => (await accountPage()).includes('ledger-write-error'));
 			const page = await accountPage();
-			expect(page).toContain('the ledger file is not being saved');
-			expect(page).toContain('ledger.json could not be saved');
+			expect(page).toContain('the quota ledger is not being saved');
+			expect(page).toContain('the quota ledger could not be saved in postgres://');
 			expect(d.proc.exitCode).toBeNull();
 			expect((await rawRequest(d.port, 'GET', '/api/tickers')).status).toBe(200);
-			// Once the disk works again the counts are written and the notice goes.
-			rmSync(ledger, { recursive: true });
+			// Once the database takes writes again the counts are written and the notice goes.
+			await db.query(`ALTER TABLE quota_spend_away RENAME TO quota_spend`);
 			await rawRequest(d.port, 'GET', '/api/SPX/classic/gex_one');
-			await waitFor(() => existsSync(ledger));
-			const saved = JSON.parse(readFileSync(ledger, 'utf8'));
-			const counts = Object.values(
-				saved.accounts as Record<string, Record<string, { daily: { requests: number } }>>
-			)[0];
-			expect(counts.api_default.daily.requests).toBe(3);
+			await waitFor(async () => (await daily()) === '3');
+			expect(await daily()).toBe('3');
 			expect(await accountPage()).not.toContain('ledger-write-error');
 		} finally {
+			await db.end();
 			await d.stop();
 		}
 	});

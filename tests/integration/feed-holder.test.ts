@@ -7,7 +7,6 @@
  * streams, and one poll per second (not one per client) when it polls; each update is decoded
  * once and reaches both clients' subscribers; a route the account is not entitled to says so.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedOf } from '../../src/lib/contract/feeds';
 import { FeedHolder, type FeedUpdate } from '../../src/lib/server/feeds';
@@ -126,7 +125,7 @@ describe('feed holder on a polling account', () => {
 		const target = configuredTarget(svc.service.url, classicKey);
 		const proxy = new UpstreamProxy({
 			target: async () => target,
-			ledger: new QuotaLedger(join(svc.dataDir, 'dashboard-ledger.json')),
+			ledger: new QuotaLedger(),
 			userAgent: 'gexdeck/test',
 			tap,
 			get: (url, headers, timeoutMs) => {

@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Database } from '../../src/lib/server/db/index';
+import { openRecords } from '../../src/lib/server/db/legacyImport';
 import { TokenStore, type TokenScope } from '../../src/lib/server/tokens/tokenStore';
 import { startDashboard, type RunningDashboard } from '../support/processes';
 import { quantKey, startHubService, type HubService } from './service-support';
@@ -28,7 +30,7 @@ export interface FeedRig {
 	/** Upstream requests per path (`/v2/SPX/classic/gex_full`), counted at the proxy. */
 	calls: Map<string, number>;
 	tokens: TokenStore;
-	token(name: string, scopes?: TokenScope[]): string;
+	token(name: string, scopes?: TokenScope[]): Promise<string>;
 	close(): Promise<void>;
 }
 
@@ -91,15 +93,18 @@ export async function startFeedRig({
 		NODE_OPTIONS: `--import ${pathToFileURL(join(root, 'tests/support/wallClock.mjs')).href}`,
 		...env
 	});
-	const tokens = TokenStore.inDataDir(dataDir);
+	// The dashboard's own database (the file it opened), shared as `npm run token` shares it.
+	const db: Database = await openRecords({ dataDir });
+	const tokens = new TokenStore(db);
 	return {
 		dash,
 		svc,
 		dataDir,
 		calls,
 		tokens,
-		token: (name, scopes) => tokens.create(name, scopes).token,
+		token: async (name, scopes) => (await tokens.create(name, scopes)).token,
 		async close() {
+			await db.close();
 			await dash.stop();
 			await svc.close().catch(() => undefined);
 			const closed = new Promise<void>((r) => proxy.close(() => r()));

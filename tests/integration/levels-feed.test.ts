@@ -21,7 +21,7 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
 	rig = await startFeedRig();
-	token = rig.token('main');
+	token = await rig.token('main');
 	secrets.push(token);
 }, 120_000);
 
@@ -65,7 +65,7 @@ describe('tokens', () => {
 	});
 
 	it('too many requests from one token: 429 with Retry-After', async () => {
-		const t = rig.token('burst');
+		const t = await rig.token('burst');
 		secrets.push(t);
 		const answers = await Promise.all(
 			Array.from({ length: 15 }, () => feedGet(rig.dash.base, '/feed/v1/levels/IWM.csv', t))
@@ -167,7 +167,9 @@ describe('logs', () => {
 
 describe('no extra quota', () => {
 	it('20 platforms polling every second for a minute add no upstream call', async () => {
-		const tokens = Array.from({ length: 20 }, (_, i) => rig.token(`client ${i}`));
+		const tokens = await Promise.all(
+			Array.from({ length: 20 }, (_, i) => rig.token(`client ${i}`))
+		);
 		secrets.push(...tokens);
 		await firstValue(rig.dash.base, tokens[0]);
 		const before = new Map(rig.calls);

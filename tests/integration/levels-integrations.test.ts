@@ -82,7 +82,7 @@ beforeAll(async () => {
 		join(root, 'tests', 'integration', 'integrations', 'sierra_check.cpp')
 	]);
 	rig = await startFeedRig();
-	token = rig.token('platforms');
+	token = await rig.token('platforms');
 	expect((await firstValue(rig.dash.base, token)).status).toBe(200);
 }, 180_000);
 
@@ -100,12 +100,12 @@ describe('NinjaTrader 8 core (C#, Mono)', () => {
 		await expectSameLevels(drawn);
 	}, 60_000);
 
-	it('a wrong token and a revoked one say 401 instead of drawing', () => {
+	it('a wrong token and a revoked one say 401 instead of drawing', async () => {
 		expect(ninja('gxd_wrong')).toMatchObject({
 			http: '401',
 			status: expect.stringMatching(/token refused \(401\)/)
 		});
-		const t = rig.token('revoked soon');
+		const t = await rig.token('revoked soon');
 		expect(ninja(t).http).toBe('200');
 		execFileSync(
 			process.execPath,

@@ -35,8 +35,8 @@ let mcpToken: string;
 
 beforeAll(async () => {
 	rig = await startMcpRig();
-	feedToken = rig.token('feed', ['feed']);
-	mcpToken = rig.token('assistant', ['mcp']);
+	feedToken = await rig.token('feed', ['feed']);
+	mcpToken = await rig.token('assistant', ['mcp']);
 	// SPX is recorded (always-record list) and held from the start: wait for its first value.
 	const spx = () =>
 		feedJson(rig.dash.base, '/feed/v1/levels/SPX', feedToken) as Promise<LevelsDocument>;
@@ -293,10 +293,10 @@ describe('MCP over Streamable HTTP', () => {
 		);
 		expect(misdirected.status).toBe(421);
 
-		const doomed = rig.tokens.create('doomed', ['mcp']);
+		const doomed = await rig.tokens.create('doomed', ['mcp']);
 		const client = await httpClient(rig.dash.base, doomed.token);
 		expect((await call(client, 'list_tickers')).isError).toBeFalsy();
-		expect(rig.tokens.revoke(doomed.info.id)).toBe(true);
+		expect(await rig.tokens.revoke(doomed.info.id)).toBe(true);
 		// At once: the very next request of the open session.
 		await expect(call(client, 'list_tickers')).rejects.toThrow(/Unknown or revoked/);
 		const after = await rawRequest(rig.dash.port, 'POST', '/mcp', headers(doomed.token), init);
@@ -329,8 +329,8 @@ describe('MCP over stdio (npm run mcp)', () => {
 	}, 180_000);
 
 	it('a revoked token: the relay answers the request with the dashboard refusal', async () => {
-		const doomed = rig.tokens.create('stdio-doomed', ['mcp']);
-		rig.tokens.revoke(doomed.info.id);
+		const doomed = await rig.tokens.create('stdio-doomed', ['mcp']);
+		await rig.tokens.revoke(doomed.info.id);
 		const client = new SdkClient({ name: 'gexdeck-stdio-test', version: '1.0.0' });
 		const transport = new StdioClientTransport({
 			command: 'npm',

@@ -59,7 +59,7 @@ const target = (baseUrl: string, customKey = key) => configuredTarget(`${baseUrl
 function proxyFor(t: () => UpstreamTarget, get: typeof httpGet = httpGet) {
 	return new UpstreamProxy({
 		target: async () => t(),
-		ledger: new QuotaLedger(join(mkdtempSync(join(dir, 'l-')), 'ledger.json')),
+		ledger: new QuotaLedger(),
 		userAgent: 'gexdeck/test',
 		backoff: new PoolBackoff({ baseMs: 10_000, random: () => 0.5 }),
 		get,

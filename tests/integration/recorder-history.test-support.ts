@@ -70,7 +70,7 @@ export function useHistoryService(
 					demoAccounts: [],
 					demoAccountId: undefined
 				}),
-				ledger: new QuotaLedger(join(root, 'ledger.json')),
+				ledger: new QuotaLedger(),
 				userAgent: 'gexdeck/test'
 			});
 			const recorder = new SessionRecorder({ root: join(root, 'recordings') });

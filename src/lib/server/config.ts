@@ -24,6 +24,8 @@ export interface DashboardConfig {
 	port: number;
 	/** Absolute path of the dashboard's own state (keys, ledger, sessions). */
 	dataDir: string;
+	/** GEXDECK_DATABASE_URL: PostgreSQL for the records; undefined = `<dataDir>/gexdeck.db`. */
+	databaseUrl: string | undefined;
 	/** ORIGIN (adapter-node's public URL of the dashboard), normalised; undefined when unset. */
 	origin: string | undefined;
 	/**
@@ -129,6 +131,7 @@ export function config(): DashboardConfig {
 		host: nonEmpty(env.HOST) ?? '127.0.0.1',
 		port: parsePort(env.PORT),
 		dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
+		databaseUrl: nonEmpty(env.GEXDECK_DATABASE_URL),
 		origin,
 		addressHeader: nonEmpty(env.ADDRESS_HEADER)?.toLowerCase(),
 		xffDepth: Math.max(1, Number.parseInt(nonEmpty(env.XFF_DEPTH) ?? '1', 10) || 1),

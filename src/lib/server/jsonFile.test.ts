@@ -15,7 +15,6 @@ import {
 	writeJsonFile,
 	type FileOps
 } from './jsonFile';
-import { QuotaLedger } from './quotaLedger';
 
 function errno(code: string): NodeJS.ErrnoException {
 	return Object.assign(new Error(`${code}: injected`), { code });
@@ -98,41 +97,5 @@ describe('readJsonFile', () => {
 
 	it('answers undefined for a missing file', () => {
 		expect(readJsonFile(join(dir(), 'none.json'))).toBeUndefined();
-	});
-});
-
-describe('QuotaLedger on a failing disk', () => {
-	it('keeps counting in memory, keeps the old file, and saves once the disk works again', () => {
-		const path = join(dir(), 'ledger.json');
-		const now = () => new Date('2026-03-03T15:00:00Z');
-		const first = new QuotaLedger(path, now);
-		first.record('acct', 'api_default', 200);
-		first.flush();
-		const good = readFileSync(path, 'utf8');
-
-		let broken = true;
-		const ops = { ...nodeFileOps } as FileOps;
-		const failing = faulty('writeSync', 'ENOSPC');
-		ops.writeSync = ((...args: Parameters<typeof fs.writeSync>) =>
-			broken
-				? (failing.writeSync as (...a: unknown[]) => number)(...args)
-				: (fs.writeSync as (...a: unknown[]) => number)(...args)) as typeof fs.writeSync;
-		const ledger = new QuotaLedger(path, now, 500, ops);
-		ledger.record('acct', 'api_default', 200);
-		expect(() => ledger.flush()).toThrow(/ENOSPC/);
-		expect(ledger.lastWriteError).toMatch(/ENOSPC/);
-		expect(readFileSync(path, 'utf8')).toBe(good);
-		expect(ledger.usage('acct').api_default.daily.requests).toBe(2);
-
-		broken = false;
-		ledger.flush();
-		expect(ledger.lastWriteError).toBeUndefined();
-		expect(new QuotaLedger(path, now).usage('acct').api_default.daily.requests).toBe(2);
-	});
-
-	it('refuses to start on a corrupt ledger, naming it', () => {
-		const path = join(dir(), 'ledger.json');
-		writeFileSync(path, 'not json');
-		expect(() => new QuotaLedger(path)).toThrow(/ledger\.json is corrupt/);
 	});
 });

@@ -22,7 +22,7 @@ export interface ShutdownParts {
 	/** Close /stream viewers ("restarting") and release the upstream slot. */
 	stopStream: () => Promise<void>;
 	/** Write pending state (the quota ledger) to disk. */
-	flush: () => void;
+	flush: () => void | Promise<void>;
 	/** Stop the embedded service child, if one runs. */
 	stopService: () => Promise<void>;
 	exit: (code: number) => void;
@@ -94,7 +94,7 @@ async function runShutdown(signal: string, parts: ShutdownParts): Promise<void> 
 
 	await bounded('closing /stream', parts.stopStream(), 2_000);
 	try {
-		parts.flush();
+		await parts.flush();
 	} catch (err) {
 		log.error('shutdown: flush failed', { error: errorText(err) });
 	}
@@ -105,7 +105,7 @@ async function runShutdown(signal: string, parts: ShutdownParts): Promise<void> 
 	server?.closeAllConnections();
 	await bounded('stopping the embedded service', parts.stopService(), 3_000);
 	try {
-		parts.flush();
+		await parts.flush();
 	} catch (err) {
 		log.error('shutdown: flush failed', { error: errorText(err) });
 	}

@@ -4,11 +4,8 @@
  * request goes out), the whoami cache, and how redirects, gateway pages and passed headers
  * reach the browser.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey } from '$lib/contract/keys';
 import { PoolBackoff } from './backoff';
@@ -57,7 +54,7 @@ function proxyWith(
 		demoAccounts: [],
 		demoAccountId: undefined
 	};
-	const ledger = new QuotaLedger(join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'l.json'));
+	const ledger = new QuotaLedger();
 	return new UpstreamProxy({
 		target: async () => target,
 		ledger,

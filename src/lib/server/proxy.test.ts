@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey } from '$lib/contract/keys';
@@ -98,7 +95,7 @@ function proxyWith(
 		demoAccounts: [],
 		demoAccountId: undefined
 	};
-	const ledger = new QuotaLedger(join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'l.json'));
+	const ledger = new QuotaLedger();
 	const backoff = new PoolBackoff({ baseMs: 60_000, random: () => 0.5 });
 	return {
 		proxy: new UpstreamProxy({

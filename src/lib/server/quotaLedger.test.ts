@@ -1,41 +1,41 @@
-import * as fs from 'node:fs';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/**
+ * The dashboard's quota ledger on both databases: counts per account, pool and New York window,
+ * kept across a restart, written once after a burst, and kept in memory through write failures.
+ */
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { useDatabases } from '../../../tests/support/databases';
 import { etWindowIds } from '../contract/newYorkTime';
-import { CorruptFileError, nodeFileOps, type FileOps } from './jsonFile';
+import { openDatabase, type Database } from './db/index';
 import { setLogSink } from './log';
 import { QuotaLedger } from './quotaLedger';
 
-const fresh = () => join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'ledger.json');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const engines = useDatabases();
 
-/** The real file operations, counting renames (one per completed write) and failing on demand. */
-function countingOps() {
+/** The real database, counting committed ledger writes and refusing them on demand. */
+function counting(db: Database) {
 	const state = { writes: 0, fail: false };
-	const ops: FileOps = {
-		...nodeFileOps,
-		openSync: ((...args: Parameters<typeof fs.openSync>) => {
-			if (state.fail) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
-			return fs.openSync(...args);
-		}) as typeof fs.openSync,
-		renameSync: (a, b) => {
+	const wrapped: Database = {
+		...db,
+		transaction: async (fn) => {
+			if (state.fail) throw new Error('database or disk is full');
+			const result = await db.transaction(fn);
 			state.writes++;
-			fs.renameSync(a, b);
+			return result;
 		}
 	};
-	return { ops, state };
+	return { db: wrapped, state };
 }
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('QuotaLedger', () => {
-	it('counts per account and pool, resets at 00:00 New York, and survives a restart', () => {
-		const path = join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'ledger.json');
+describe.each(engines)('QuotaLedger on $engine', ({ target }) => {
+	it('counts per account and pool, resets at 00:00 New York, and survives a restart', async () => {
+		const t = await target();
+		const db = await openDatabase(t);
 		// 23:59:30 EST on Jan 31 = 04:59:30 UTC Feb 1.
 		let now = new Date('2026-02-01T04:59:30Z');
-		const ledger = new QuotaLedger(path, () => now);
+		const ledger = await QuotaLedger.load(db, () => now);
 		ledger.record('acct', 'api_default', 200);
 		ledger.record('acct', 'api_default', 429);
 		ledger.record('other', 'api_default', 200);
@@ -44,97 +44,115 @@ describe('QuotaLedger', () => {
 			requests: 1,
 			rateLimited: 1
 		});
-		ledger.flush();
-		expect(statSync(path).mode & 0o777).toBe(0o600);
+		await ledger.flush();
+		await db.close();
 
+		const again = await openDatabase(t);
+		const restarted = await QuotaLedger.load(again, () => now);
+		expect(restarted.usage('acct').api_default.monthly).toEqual({
+			window: '2026-01',
+			requests: 1,
+			rateLimited: 1
+		});
+		expect(restarted.usage('other').api_default.daily.requests).toBe(1);
 		now = new Date('2026-02-01T05:00:30Z'); // 00:00:30 ET Feb 1: new day and new month
-		const reloaded = new QuotaLedger(path, () => now);
-		reloaded.record('acct', 'api_default', 200);
-		const u = reloaded.usage('acct').api_default;
+		restarted.record('acct', 'api_default', 200);
+		const u = restarted.usage('acct').api_default;
 		expect(u.daily).toEqual({ window: '2026-02-01', requests: 1, rateLimited: 0 });
 		expect(u.monthly).toEqual({ window: '2026-02', requests: 1, rateLimited: 0 });
+		await again.close();
 	});
 
-	it('keeps the month across a daily reset', () => {
-		const path = join(mkdtempSync(join(tmpdir(), 'gexdeck-ledger-')), 'ledger.json');
+	it('keeps the month across a daily reset', async () => {
+		const db = await openDatabase(await target());
 		let now = new Date('2026-07-14T15:00:00Z');
-		const ledger = new QuotaLedger(path, () => now);
+		const ledger = await QuotaLedger.load(db, () => now);
 		ledger.record('a', 'api_majors', 200);
 		now = new Date('2026-07-15T15:00:00Z');
 		ledger.record('a', 'api_majors', 200);
 		expect(ledger.usage('a').api_majors.daily.requests).toBe(1);
 		expect(ledger.usage('a').api_majors.monthly.requests).toBe(2);
+		await db.close();
 	});
 
-	it('refuses a file gexdeck did not write, keeping it', () => {
-		for (const text of [
-			'null',
-			'"ledger"',
-			'{"accounts":{}}',
-			'{"version":2,"accounts":{}}',
-			'{"version":1}',
-			'{"version":1,"accounts":null}',
-			'{"version":1,"accounts":"x"}'
-		]) {
-			const path = fresh();
-			writeFileSync(path, text);
-			expect(() => new QuotaLedger(path), text).toThrow(CorruptFileError);
-			expect(readFileSync(path, 'utf8'), text).toBe(text);
-		}
-		const ok = fresh();
-		writeFileSync(ok, '{"version":1,"accounts":{}}');
-		expect(new QuotaLedger(ok).usage('a')).toEqual({});
-	});
-
-	it('counts in the current ET windows by default and lives in <dataDir>/ledger.json', () => {
-		const dir = mkdtempSync(join(tmpdir(), 'gexdeck-ledger-'));
-		const ledger = QuotaLedger.inDataDir(dir);
+	it('counts in the current ET windows by default, in the quota_spend table', async () => {
+		const db = await openDatabase(await target());
+		const ledger = await QuotaLedger.load(db);
 		ledger.record('a', 'api_default', 200);
 		const ids = etWindowIds(new Date());
 		expect(ledger.usage('a').api_default).toEqual({
 			daily: { window: ids.daily, requests: 1, rateLimited: 0 },
 			monthly: { window: ids.monthly, requests: 1, rateLimited: 0 }
 		});
-		ledger.flush();
-		expect(JSON.parse(readFileSync(join(dir, 'ledger.json'), 'utf8')).accounts.a).toBeDefined();
+		await ledger.flush();
+		expect(
+			await db.all(`SELECT period, window_id, requests FROM quota_spend ORDER BY period`)
+		).toEqual([
+			{ period: 'daily', window_id: ids.daily, requests: 1 },
+			{ period: 'monthly', window_id: ids.monthly, requests: 1 }
+		]);
+		await db.close();
 	});
 
 	it('writes once shortly after a burst of records; an explicit flush cancels the pending write', async () => {
-		const { ops, state } = countingOps();
-		const path = fresh();
-		const ledger = new QuotaLedger(path, () => new Date(), 20, ops);
+		const real = await openDatabase(await target());
+		const { db, state } = counting(real);
+		const ledger = await QuotaLedger.load(db, () => new Date(), 20);
 		for (let i = 0; i < 5; i++) ledger.record('a', 'api_default', 200);
 		expect(state.writes).toBe(0);
-		await sleep(120);
+		await sleep(150);
 		expect(state.writes).toBe(1);
-		expect(JSON.parse(readFileSync(path, 'utf8')).accounts.a.api_default.daily.requests).toBe(5);
+		expect(
+			await real.get(`SELECT requests FROM quota_spend WHERE period = 'daily' AND account = 'a'`)
+		).toEqual({ requests: 5 });
 		ledger.record('a', 'api_default', 200);
-		ledger.flush();
+		await ledger.flush();
 		expect(state.writes).toBe(2);
-		await sleep(120);
+		await sleep(150);
 		expect(state.writes).toBe(2);
+		// Nothing counted since: no write at all.
+		await ledger.flush();
+		expect(state.writes).toBe(2);
+		await real.close();
 	});
 
 	it('keeps counting through write failures, says so once, and recovers', async () => {
 		const errors: string[] = [];
 		const previous = setLogSink({ out: () => undefined, err: (line) => errors.push(line) });
 		onTestFinished(() => void setLogSink(previous));
-		const { ops, state } = countingOps();
-		const ledger = new QuotaLedger(fresh(), () => new Date(), 20, ops);
+		const real = await openDatabase(await target());
+		const { db, state } = counting(real);
+		const ledger = await QuotaLedger.load(db, () => new Date(), 20);
+		ledger.record('a', 'api_default', 200);
+		await ledger.flush();
 		state.fail = true;
 		ledger.record('a', 'api_default', 200);
-		expect(() => ledger.flush()).toThrow(/could not be saved \(ENOSPC\)/);
+		await expect(ledger.flush()).rejects.toThrow(/could not be saved .*database or disk is full/);
 		expect(errors).toHaveLength(1);
-		expect(errors[0]).toMatch(/^gexdeck: .*could not be saved \(ENOSPC\)/);
-		expect(() => ledger.flush()).toThrow(/ENOSPC/);
+		expect(errors[0]).toMatch(/^gexdeck: the quota ledger could not be saved in /);
+		await expect(ledger.flush()).rejects.toThrow(/disk is full/);
 		expect(errors).toHaveLength(1);
-		expect(ledger.lastWriteError).toMatch(/ENOSPC/);
+		expect(ledger.lastWriteError).toMatch(/disk is full/);
+		// The database keeps its last good counts.
+		const daily = `SELECT requests FROM quota_spend WHERE period = 'daily' AND account = 'a'`;
+		expect(await real.get(daily)).toEqual({ requests: 1 });
 		// A scheduled write that fails does not throw out of its timer.
 		ledger.record('a', 'api_default', 200);
 		await sleep(80);
 		state.fail = false;
-		ledger.flush();
+		await ledger.flush();
 		expect(ledger.lastWriteError).toBeUndefined();
-		expect(ledger.usage('a').api_default.daily.requests).toBe(2);
+		expect(ledger.usage('a').api_default.daily.requests).toBe(3);
+		expect(await real.get(daily)).toEqual({ requests: 3 });
+		await real.close();
+	});
+});
+
+describe('QuotaLedger without a database', () => {
+	it('only counts in memory', async () => {
+		const ledger = new QuotaLedger();
+		ledger.record('a', 'api_default', 200);
+		await ledger.flush();
+		expect(ledger.usage('a').api_default.daily.requests).toBe(1);
 	});
 });

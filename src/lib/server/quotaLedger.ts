@@ -1,11 +1,12 @@
 /**
  * What this dashboard has spent upstream, per account and quota pool, in the current daily and
- * monthly windows (00:00 America/New_York resets), persisted in `<dataDir>/ledger.json` so a
- * restart does not forget the day's spending.
+ * monthly windows (00:00 America/New_York resets), kept in the database's `quota_spend` table
+ * so a restart does not forget the day's spending (the `ledger.json` of older releases is
+ * imported once). Counting is in memory; the changed pools are written in one transaction
+ * shortly after a burst, and at shutdown.
  */
-import { join } from 'node:path';
 import { etWindowIds } from '../contract/newYorkTime';
-import { nodeFileOps, readJsonFile, writeJsonFile, type FileOps } from './jsonFile';
+import type { Database, Queryable } from './db/index';
 import { log } from './log';
 
 export interface WindowSpend {
@@ -21,12 +22,15 @@ export interface PoolSpend {
 	monthly: WindowSpend;
 }
 
-interface LedgerFile {
+export type LedgerAccounts = Record<string, Record<string, PoolSpend>>;
+
+/** The shape of an older release's ledger.json (legacyImport.ts). */
+export interface LedgerFile {
 	version: 1;
-	accounts: Record<string, Record<string, PoolSpend>>;
+	accounts: LedgerAccounts;
 }
 
-function isLedgerFile(v: unknown): v is LedgerFile {
+export function isLedgerFile(v: unknown): v is LedgerFile {
 	const f = v as LedgerFile;
 	return (
 		typeof v === 'object' &&
@@ -37,29 +41,76 @@ function isLedgerFile(v: unknown): v is LedgerFile {
 	);
 }
 
+const PERIODS = ['daily', 'monthly'] as const;
+
+/** Write the spending of `pools` (account -> pool -> spend) as `quota_spend` rows. */
+export async function writeSpendRows(
+	tx: Pick<Queryable, 'run'>,
+	accounts: LedgerAccounts
+): Promise<void> {
+	for (const [account, pools] of Object.entries(accounts)) {
+		for (const [pool, spend] of Object.entries(pools)) {
+			for (const period of PERIODS) {
+				const w = spend[period];
+				await tx.run(
+					`INSERT INTO quota_spend (account, pool, period, window_id, requests, rate_limited)
+					VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account, pool, period) DO UPDATE SET
+					window_id = excluded.window_id, requests = excluded.requests,
+					rate_limited = excluded.rate_limited`,
+					[account, pool, period, w.window, w.requests, w.rateLimited]
+				);
+			}
+		}
+	}
+}
+
 export class QuotaLedger {
-	private file: LedgerFile;
+	private accounts: LedgerAccounts = {};
+	/** `account\u0000pool` of the pools counted since the last write. */
+	private dirty = new Set<string>();
 	private timer: NodeJS.Timeout | undefined;
-	/** The last write failure (full disk, read-only folder), until a write succeeds again. */
+	/** Writes run one after another, so an older snapshot never lands after a newer one. */
+	private writing: Promise<void> = Promise.resolve();
+	/** The last write failure (full disk, database gone), until a write succeeds again. */
 	lastWriteError: string | undefined;
 
-	/** A ledger file that is not what gexdeck wrote throws CorruptFileError (a copy kept). */
+	/** A ledger written to `db`; without one it only counts in memory (tests of the proxy). */
 	constructor(
-		private readonly path: string,
+		private readonly db?: Database,
 		private readonly now: () => Date = () => new Date(),
-		private readonly flushDelayMs = 500,
-		private readonly ops: FileOps = nodeFileOps
-	) {
-		this.file = readJsonFile(path, isLedgerFile, ops) ?? { version: 1, accounts: {} };
-	}
+		private readonly flushDelayMs = 500
+	) {}
 
-	static inDataDir(dataDir: string): QuotaLedger {
-		return new QuotaLedger(join(dataDir, 'ledger.json'));
+	/** The ledger stored in `db`, read now. */
+	static async load(db: Database, now?: () => Date, flushDelayMs?: number): Promise<QuotaLedger> {
+		const ledger = new QuotaLedger(db, now, flushDelayMs);
+		const rows = await db.all<{
+			account: string;
+			pool: string;
+			period: string;
+			window_id: string;
+			requests: number;
+			rate_limited: number;
+		}>(`SELECT account, pool, period, window_id, requests, rate_limited FROM quota_spend`);
+		for (const r of rows) {
+			if (r.period !== 'daily' && r.period !== 'monthly') continue;
+			const pools = (ledger.accounts[r.account] ??= {});
+			const spend = (pools[r.pool] ??= {
+				daily: { window: '', requests: 0, rateLimited: 0 },
+				monthly: { window: '', requests: 0, rateLimited: 0 }
+			});
+			spend[r.period] = {
+				window: r.window_id,
+				requests: Number(r.requests),
+				rateLimited: Number(r.rate_limited)
+			};
+		}
+		return ledger;
 	}
 
 	private spend(account: string, pool: string): PoolSpend {
 		const ids = etWindowIds(this.now());
-		const pools = (this.file.accounts[account] ??= {});
+		const pools = (this.accounts[account] ??= {});
 		const s = (pools[pool] ??= {
 			daily: { window: ids.daily, requests: 0, rateLimited: 0 },
 			monthly: { window: ids.monthly, requests: 0, rateLimited: 0 }
@@ -78,12 +129,13 @@ export class QuotaLedger {
 		const field = status === 429 ? 'rateLimited' : 'requests';
 		s.daily[field]++;
 		s.monthly[field]++;
+		this.dirty.add(`${account}\u0000${pool}`);
 		this.scheduleFlush();
 	}
 
 	/** Current windows of every pool the account has used. */
 	usage(account: string): Record<string, PoolSpend> {
-		const pools = this.file.accounts[account] ?? {};
+		const pools = this.accounts[account] ?? {};
 		return Object.fromEntries(
 			Object.keys(pools).map((pool) => {
 				const s = this.spend(account, pool);
@@ -93,31 +145,47 @@ export class QuotaLedger {
 	}
 
 	private scheduleFlush(): void {
-		if (this.timer) return;
+		if (this.timer || !this.db) return;
 		this.timer = setTimeout(() => {
 			this.timer = undefined;
-			try {
-				this.flush();
-			} catch {
-				// Counts stay in memory; the next record tries again (flush logged why).
-			}
+			// Counts stay in memory on failure; the next record tries again (flush logged why).
+			this.flush().catch(() => undefined);
 		}, this.flushDelayMs);
 		this.timer.unref();
 	}
 
-	/** Write the ledger now. On failure the file on disk keeps its last good version, the
-	 * counts stay in memory for the next attempt, and the error is logged and thrown. */
-	flush(): void {
+	/**
+	 * Write the pools counted since the last write, in one transaction. On failure the database
+	 * keeps its last good counts, the counts stay in memory for the next attempt, and the error
+	 * is logged (once while it repeats) and thrown.
+	 */
+	flush(): Promise<void> {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
+		const next = this.writing.then(() => this.write());
+		this.writing = next.catch(() => undefined);
+		return next;
+	}
+
+	private async write(): Promise<void> {
+		if (!this.db || this.dirty.size === 0) return;
+		const keys = [...this.dirty];
+		this.dirty.clear();
+		const changed: LedgerAccounts = {};
+		for (const key of keys) {
+			const [account, pool] = key.split('\u0000');
+			const s = this.accounts[account][pool];
+			(changed[account] ??= {})[pool] = { daily: { ...s.daily }, monthly: { ...s.monthly } };
+		}
 		try {
-			writeJsonFile(this.path, this.file, this.ops);
+			await this.db.transaction((tx) => writeSpendRows(tx, changed));
 			this.lastWriteError = undefined;
 		} catch (err) {
-			const message = (err as Error).message;
+			for (const key of keys) this.dirty.add(key);
+			const message = `the quota ledger could not be saved in ${this.db.name} (${(err as Error).message}); counting goes on in memory.`;
 			if (message !== this.lastWriteError) log.error(message);
 			this.lastWriteError = message;
-			throw err;
+			throw new Error(message, { cause: err });
 		}
 	}
 }

@@ -1,10 +1,12 @@
 /**
- * The dashboard server's long-lived parts, created once per process: the quota ledger and the
- * proxy (with its coalescer and 429 backoff), which forgets the accounts it knew when the
- * settings change; in cluster mode (GEXDECK_REDIS_URL) the limits the replicas share.
+ * The dashboard server's long-lived parts, created once per process: the quota ledger (loaded
+ * from the database by the init hook) and the proxy (with its coalescer and 429 backoff), which
+ * forgets the accounts it knew when the settings change; in cluster mode (GEXDECK_REDIS_URL) the
+ * limits the replicas share.
  */
 import { clusterLimits, type ClusterLimits } from './cluster/clusterLimits';
 import { config } from './config';
+import type { Database } from './db/index';
 import { QuotaLedger } from './quotaLedger';
 import { UpstreamProxy } from './proxy';
 import { onSettingsChange } from './settings';
@@ -30,8 +32,14 @@ export async function stopSharedLimits(): Promise<void> {
 	await cluster?.close();
 }
 
+/** Read the quota ledger from `db` (the init hook, before any request). */
+export async function loadQuotaLedger(db: Database): Promise<QuotaLedger> {
+	ledger = await QuotaLedger.load(db);
+	return ledger;
+}
+
 export function quotaLedger(): QuotaLedger {
-	ledger ??= QuotaLedger.inDataDir(config().dataDir);
+	if (!ledger) throw new Error('the quota ledger is used before the database was opened');
 	return ledger;
 }
 

@@ -18,7 +18,7 @@ export const load = (async () => {
 		status,
 		researchPool: researchPoolStatus(status),
 		recording: recordingStatus(),
-		tokens: tokenList(),
+		tokens: await tokenList(),
 		cluster: await clusterStatus(status.custom.whoami?._id ?? null)
 	};
 }) satisfies PageServerLoad;
@@ -43,12 +43,12 @@ async function verifyKey(key: string): Promise<string | undefined> {
 
 /**
  * Store `patch`: the proxy, the relay and the feed holder react to the change themselves
- * (settings.ts onSettingsChange). On a full disk or read-only data folder the old settings file is kept and the
- * page says so (a 507 with the file's name and the reason) instead of failing with a 500.
+ * (settings.ts onSettingsChange). When the database refuses the write the old settings are kept and the
+ * page says so (a 507 with the database's name and the reason) instead of failing with a 500.
  */
-function save(patch: Parameters<typeof updateSettings>[0]) {
+async function save(patch: Parameters<typeof updateSettings>[0]) {
 	try {
-		updateSettings(patch);
+		await updateSettings(patch);
 		return undefined;
 	} catch (err) {
 		log.error((err as Error).message);
@@ -85,13 +85,13 @@ export const actions = {
 			if (refused) return fail(400, { message: refused });
 			patch.researchKey = research;
 		}
-		const notSaved = save(patch);
+		const notSaved = await save(patch);
 		if (notSaved) return notSaved;
 		return { message: 'Saved. The browser only ever sees the masked key id.' };
 	},
 
 	clearKeys: async () => {
-		const notSaved = save({ customKey: undefined, researchKey: undefined });
+		const notSaved = await save({ customKey: undefined, researchKey: undefined });
 		if (notSaved) return notSaved;
 		return { message: 'Stored keys removed.' };
 	},
@@ -111,7 +111,11 @@ export const actions = {
 		if (target.kind !== 'embedded' || !target.demoAccounts.some((a) => a._id === id)) {
 			return fail(400, { message: 'Unknown demo account.' });
 		}
-		const notSaved = save({ demoAccountId: id, customKey: undefined, researchKey: undefined });
+		const notSaved = await save({
+			demoAccountId: id,
+			customKey: undefined,
+			researchKey: undefined
+		});
 		if (notSaved) return notSaved;
 		return { message: `Now using demo account ${id}.` };
 	}

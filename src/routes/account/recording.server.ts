@@ -40,7 +40,7 @@ export function recordingStatus(): RecordingStatus {
 	};
 }
 
-export function saveRecording(form: FormData) {
+export async function saveRecording(form: FormData) {
 	// "Follow my last watchlist" drops the saved list; else the field is the list (empty: none).
 	const tickers =
 		form.get('followWatchlist') === 'on'
@@ -51,7 +51,7 @@ export function saveRecording(form: FormData) {
 	const retentionDays = Number(form.get('retentionDays'));
 	const maxGb = Number(form.get('maxGb'));
 	try {
-		updateRecordingSettings({
+		await updateRecordingSettings({
 			alwaysRecord: tickers,
 			retentionDays,
 			maxBytes: Math.round(maxGb * 1024 ** 3)

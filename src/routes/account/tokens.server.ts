@@ -7,12 +7,12 @@ import { fail } from '@sveltejs/kit';
 import { tokenStore } from '$lib/server/feed/feedMount';
 import type { TokenInfo, TokenScope } from '$lib/server/tokens/tokenStore';
 
-export function tokenList(): TokenInfo[] {
+export function tokenList(): Promise<TokenInfo[]> {
 	return tokenStore().list();
 }
 
 /** What a token opens, ticked on the form: the levels feed (`feed`), the MCP endpoint (`mcp`). */
-export function createToken(form: FormData) {
+export async function createToken(form: FormData) {
 	const scopes = form.getAll('scope').map(String) as TokenScope[];
 	if (scopes.length === 0) {
 		return fail(400, {
@@ -21,7 +21,7 @@ export function createToken(form: FormData) {
 	}
 	try {
 		// The store refuses a scope it does not know (a hand-made form), with the known ones.
-		const { token, info } = tokenStore().create(String(form.get('name') ?? ''), scopes);
+		const { token, info } = await tokenStore().create(String(form.get('name') ?? ''), scopes);
 		return {
 			message: `Token "${info.name}" created. Copy it now: it is not shown again.`,
 			createdToken: token
@@ -31,8 +31,8 @@ export function createToken(form: FormData) {
 	}
 }
 
-export function revokeToken(form: FormData) {
+export async function revokeToken(form: FormData) {
 	const id = String(form.get('id') ?? '');
-	if (!tokenStore().revoke(id)) return fail(400, { message: 'No such token.' });
+	if (!(await tokenStore().revoke(id))) return fail(400, { message: 'No such token.' });
 	return { message: 'Token revoked: it answers 401 from now on.' };
 }

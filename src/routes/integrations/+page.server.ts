@@ -14,7 +14,7 @@ import type { PageServerLoad } from './$types';
 
 const TICKER = /^[A-Z0-9_]{1,16}$/;
 
-export const load = (({ url }) => {
+export const load = (async ({ url }) => {
 	const asked = (url.searchParams.get('ticker') ?? 'SPX').toUpperCase();
 	const ticker = TICKER.test(asked) ? asked : 'SPX';
 	const { store } = feedDeps();
@@ -40,7 +40,7 @@ export const load = (({ url }) => {
 			.entries()
 			.map((e) => ({ ...e, ageSeconds: Math.round((now - e.receivedAt) / 1000) }))
 			.sort((a, b) => a.ticker.localeCompare(b.ticker) || a.category.localeCompare(b.category)),
-		tokens: tokenList().map((t) => ({
+		tokens: (await tokenList()).map((t) => ({
 			id: t.id,
 			name: t.name,
 			lastUsedAt: t.lastUsedAt,

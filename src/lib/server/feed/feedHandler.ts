@@ -88,25 +88,7 @@ export function handleFeed(
 		const url = new URL(rawUrl, 'http://feed.invalid');
 		const d = deps();
 		const address = clientAddressOf(req);
-		const auth = d.tokens.check(presentedToken(req, url.searchParams), 'feed', address);
-		if (!auth.ok) {
-			log.warn('feed: token refused', { url: rawUrl, from: address, why: auth.error });
-			refuse(res, 401, auth.error, head, { 'www-authenticate': 'Bearer realm="gexdeck feed"' });
-			return true;
-		}
-		const rate = d.limiter.take(auth.token.id);
-		if (!rate.ok) {
-			refuse(res, 429, `Too many requests for token "${auth.token.name}".`, head, {
-				'retry-after': String(rate.retryAfterSeconds)
-			});
-			return true;
-		}
-		const parsed = parseLevelsRequest(url.pathname, url.searchParams);
-		if (!parsed.ok) {
-			refuse(res, parsed.status, parsed.error, head);
-			return true;
-		}
-		answer(res, parsed.value, d, head).catch((err: unknown) => {
+		authorised(req, res, url, d, address, head).catch((err: unknown) => {
 			log.error('feed request failed', { error: errorText(err) });
 			refuse(res, 500, 'Internal error; see the dashboard log.', head);
 		});
@@ -115,6 +97,36 @@ export function handleFeed(
 		refuse(res, 500, 'Internal error; see the dashboard log.', head);
 	}
 	return true;
+}
+
+/** The token's check (a database look-up), its rate limit, then the answer. */
+async function authorised(
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	d: FeedDeps,
+	address: string | undefined,
+	head: boolean
+): Promise<void> {
+	const auth = await d.tokens.check(presentedToken(req, url.searchParams), 'feed', address);
+	if (!auth.ok) {
+		log.warn('feed: token refused', { url: req.url, from: address, why: auth.error });
+		refuse(res, 401, auth.error, head, { 'www-authenticate': 'Bearer realm="gexdeck feed"' });
+		return;
+	}
+	const rate = d.limiter.take(auth.token.id);
+	if (!rate.ok) {
+		refuse(res, 429, `Too many requests for token "${auth.token.name}".`, head, {
+			'retry-after': String(rate.retryAfterSeconds)
+		});
+		return;
+	}
+	const parsed = parseLevelsRequest(url.pathname, url.searchParams);
+	if (!parsed.ok) {
+		refuse(res, parsed.status, parsed.error, head);
+		return;
+	}
+	await answer(res, parsed.value, d, head);
 }
 
 async function answer(

@@ -4,9 +4,10 @@
  * request) and the latest chains it brings, the futures basis cache; and the /feed entry on the
  * http.Server. SvelteKit-only (reads the config): call mountFeed() once from the init hook.
  */
-import { config } from '../config';
+import { appDatabase } from '../db/appDb';
 import { feedHolder } from '../feeds/feedsMount';
 import { interceptRequests, onHttpServer } from '../httpServer';
+import { errorText, log } from '../log';
 import { upstreamProxy } from '../services';
 import { RateLimiter } from '../tokens/rateLimit';
 import { TokenStore } from '../tokens/tokenStore';
@@ -20,9 +21,9 @@ export const IDLE_MS = 5 * 60_000;
 let deps: FeedDeps | undefined;
 let tokens: TokenStore | undefined;
 
-/** The process's token store (the Account page and the feed share it). */
+/** The process's token store (the Account page, the feed and MCP share it). */
 export function tokenStore(): TokenStore {
-	tokens ??= TokenStore.inDataDir(config().dataDir);
+	tokens ??= new TokenStore(appDatabase());
 	return tokens;
 }
 
@@ -37,7 +38,11 @@ export function feedDeps(): FeedDeps {
 		basis: new FuturesBasis((path, query) => upstreamProxy().handle('GET', path, query)),
 		fetchOnce: (route) => upstreamProxy().handle('GET', route, new URLSearchParams())
 	};
-	const flush = setInterval(() => tokenStore().flush(), 10_000);
+	const flush = setInterval(() => {
+		tokenStore()
+			.flush()
+			.catch((err: unknown) => log.error('tokens: last use not saved', { error: errorText(err) }));
+	}, 10_000);
 	flush.unref?.();
 	return deps;
 }

@@ -78,16 +78,11 @@ export class McpSessions {
 		const rawUrl = req.url ?? '/';
 		const path = rawUrl.split('?')[0];
 		if (path !== MCP_PATH && path !== MCP_PATH + '/') return false;
-		try {
-			this.serve(req, res);
-		} catch (err) {
-			log.error('mcp request failed', { error: errorText(err) });
-			refuse(res, 500, 'Internal error; see the dashboard log.');
-		}
+		this.serve(req, res).catch((err: unknown) => this.failed(res, err));
 		return true;
 	}
 
-	private serve(req: IncomingMessage, res: ServerResponse): void {
+	private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const verdict = checkNodeRequest(req, MCP_PATH);
 		// 401 is the session check: the token replaces it below.
 		if (!verdict.ok && verdict.status !== 401) return refuse(res, verdict.status, verdict.error);
@@ -99,7 +94,7 @@ export class McpSessions {
 		}
 		const d = this.deps();
 		const address = clientAddressOf(req);
-		const auth = d.tokens.check(presentedToken(req, new URLSearchParams()), 'mcp', address);
+		const auth = await d.tokens.check(presentedToken(req, new URLSearchParams()), 'mcp', address);
 		if (!auth.ok) {
 			log.warn('mcp: token refused', { from: address, why: auth.error });
 			return refuse(res, 401, auth.error, { 'www-authenticate': 'Bearer realm="gexdeck mcp"' });
@@ -120,7 +115,7 @@ export class McpSessions {
 			return;
 		}
 		if (method !== 'POST') return refuse(res, 400, 'No session: initialize with a POST first.');
-		if (this.sessions.size >= MAX_SESSIONS) this.sweep();
+		if (this.sessions.size >= MAX_SESSIONS) await this.sweep();
 		if (this.sessions.size >= MAX_SESSIONS) {
 			return refuse(res, 503, `Too many MCP sessions open (${MAX_SESSIONS}).`, {
 				'retry-after': '30'
@@ -157,12 +152,8 @@ export class McpSessions {
 	}
 
 	/** Closes idle sessions and those whose token was revoked. */
-	sweep(now = Date.now()): void {
-		const live = new Set(
-			this.deps()
-				.tokens.list()
-				.map((t) => t.id)
-		);
+	async sweep(now = Date.now()): Promise<void> {
+		const live = new Set((await this.deps().tokens.list()).map((t) => t.id));
 		for (const [id, s] of this.sessions) {
 			if (now - s.lastSeen > SESSION_IDLE_MS || !live.has(s.tokenId)) {
 				this.sessions.delete(id);

@@ -8,6 +8,7 @@ import { alertService } from '../alerts/alertsMount';
 import { feedDeps, tokenStore } from '../feed/feedMount';
 import { levelsAnswer } from '../feed/levelsAnswer';
 import { interceptRequests, onHttpServer } from '../httpServer';
+import { errorText, log } from '../log';
 import { currentAlwaysRecord, sessionRecorder } from '../recorder/recorderMount';
 import { RateLimiter, type RateLimitOptions } from '../tokens/rateLimit';
 import { McpSessions, SWEEP_MS, type McpHttpDeps } from './mcpHandler';
@@ -43,7 +44,9 @@ export function mountMcp(): void {
 	if (sessions) return;
 	const s = new McpSessions(mcpDeps);
 	sessions = s;
-	sweep = setInterval(() => s.sweep(), SWEEP_MS);
+	sweep = setInterval(() => {
+		s.sweep().catch((err: unknown) => log.error('mcp: sweep failed', { error: errorText(err) }));
+	}, SWEEP_MS);
 	sweep.unref?.();
 	onHttpServer((server) => interceptRequests(server, (req, res) => s.handle(req, res)));
 }

@@ -1,13 +1,17 @@
 /**
  * Which tickers the server records when no tab is open: a list saved on the Account page wins,
  * else the watchlist the user last opened (reported by the watchlist page), else a fresh
- * install's default; the last watchlist is kept in the data folder and survives restarts.
+ * install's default; the last watchlist is kept in the database and survives restarts; an older
+ * release's files are imported (a corrupt last watchlist set aside and forgotten).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALL_TICKERS, isStreamTicker } from '../../contract/tickers';
+import { openDatabase, type Database } from '../db/index';
+import { openRecords } from '../db/legacyImport';
+import { loadRecordingStore, saveRecording } from './recordingStore';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-always-'));
 vi.mock('$env/dynamic/private', () => ({ env: { GEXDECK_DATA_DIR: dataDir } }));
@@ -23,7 +27,15 @@ const {
 	updateRecordingSettings
 } = await import('./recorderMount');
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+let db: Database;
+beforeAll(async () => {
+	db = await openDatabase({ dataDir });
+	await loadRecordingStore(db);
+});
+afterAll(async () => {
+	await db.close();
+	rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('alwaysRecordList', () => {
 	const last = { version: 1 as const, tickers: ['IWM', 'TSLA'], openedAt: 5 };
@@ -49,35 +61,33 @@ describe('rememberWatchlist', () => {
 		expect(currentAlwaysRecord()).toEqual({ tickers: DEFAULT_ALWAYS_RECORD, source: 'default' });
 	});
 
-	it('makes the opened watchlist the list in effect, normalised, and stores it', () => {
-		const effective = rememberWatchlist([' iwm', 'TSLA', 'IWM'], 1_000);
+	it('makes the opened watchlist the list in effect, normalised, and stores it', async () => {
+		const effective = await rememberWatchlist([' iwm', 'TSLA', 'IWM'], 1_000);
 		expect(effective).toEqual({ tickers: ['IWM', 'TSLA'], source: 'watchlist', openedAt: 1_000 });
 		expect(readLastWatchlist()).toEqual({ version: 1, tickers: ['IWM', 'TSLA'], openedAt: 1_000 });
-		const file = JSON.parse(readFileSync(join(dataDir, 'last-watchlist.json'), 'utf8'));
-		expect(file.tickers).toEqual(['IWM', 'TSLA']);
+		// Kept in the database: a restart (a fresh load) finds it.
+		const again = await openDatabase({ dataDir });
+		await loadRecordingStore(again);
+		expect(readLastWatchlist()?.tickers).toEqual(['IWM', 'TSLA']);
+		await again.close();
+		await loadRecordingStore(db);
 	});
 
-	it('refuses unknown tickers and over-long lists, keeping the last list', () => {
-		expect(() => rememberWatchlist(['SPX', 'NOPE'])).toThrow(/Unknown tickers: NOPE/);
+	it('refuses unknown tickers and over-long lists, keeping the last list', async () => {
+		await expect(rememberWatchlist(['SPX', 'NOPE'])).rejects.toThrow(/Unknown tickers: NOPE/);
 		const tooMany = ALL_TICKERS.filter((t) => isStreamTicker(t)).slice(0, LAST_WATCHLIST_MAX + 1);
 		expect(tooMany).toHaveLength(LAST_WATCHLIST_MAX + 1);
-		expect(() => rememberWatchlist(tooMany)).toThrow(/at most 20/);
-		rememberWatchlist(['IWM', 'TSLA'], 2_000);
+		await expect(rememberWatchlist(tooMany)).rejects.toThrow(/at most 20/);
+		await rememberWatchlist(['IWM', 'TSLA'], 2_000);
 		expect(readLastWatchlist()?.tickers).toEqual(['IWM', 'TSLA']);
 	});
 
-	it('does not override a list saved on the Account page', () => {
-		writeFileSync(
-			join(dataDir, 'recording.json'),
-			JSON.stringify({ version: 1, alwaysRecord: ['SPY'], retentionDays: 20, maxBytes: 5e9 })
-		);
-		expect(rememberWatchlist(['QQQ'], 3_000)).toEqual({ tickers: ['SPY'], source: 'saved' });
+	it('does not override a list saved on the Account page', async () => {
+		await saveRecording({ alwaysRecord: ['SPY'], retentionDays: 20, maxBytes: 5e9 });
+		expect(await rememberWatchlist(['QQQ'], 3_000)).toEqual({ tickers: ['SPY'], source: 'saved' });
 		expect(readLastWatchlist()?.tickers).toEqual(['QQQ']);
 		// Following the watchlist again (alwaysRecord: null) brings the last one back.
-		writeFileSync(
-			join(dataDir, 'recording.json'),
-			JSON.stringify({ version: 1, alwaysRecord: null, retentionDays: 20, maxBytes: 5e9 })
-		);
+		await saveRecording({ alwaysRecord: null, retentionDays: 20, maxBytes: 5e9 });
 		expect(currentAlwaysRecord()).toEqual({
 			tickers: ['QQQ'],
 			source: 'watchlist',
@@ -87,28 +97,35 @@ describe('rememberWatchlist', () => {
 });
 
 describe('bad or oversized lists', () => {
-	it('a corrupt last watchlist is set aside once (one copy) and forgotten; reads go on', () => {
-		const file = join(dataDir, 'last-watchlist.json');
+	it("an older release's files are imported; a corrupt last watchlist is set aside (one copy) and forgotten", async () => {
+		const old = mkdtempSync(join(tmpdir(), 'gexdeck-always-old-'));
+		const file = join(old, 'last-watchlist.json');
 		writeFileSync(file, '{"tickers": [');
-		const copies = () =>
-			readdirSync(dataDir).filter((f) => f.includes('last-watchlist.json.corrupt-'));
-		for (let i = 0; i < 5; i++) expect(readLastWatchlist()).toBeUndefined();
-		expect(copies()).toHaveLength(1);
+		writeFileSync(
+			join(old, 'recording.json'),
+			JSON.stringify({ version: 1, alwaysRecord: ['RUT'], retentionDays: 9, maxBytes: 1e9 })
+		);
+		const records = await openRecords({ dataDir: old });
+		await loadRecordingStore(records);
+		const copies = readdirSync(old).filter((f) => f.includes('last-watchlist.json.corrupt-'));
+		expect(copies).toHaveLength(1);
 		expect(existsSync(file)).toBe(false);
-		expect(currentAlwaysRecord().source).not.toBe('watchlist');
+		expect(readLastWatchlist()).toBeUndefined();
+		expect(currentAlwaysRecord()).toEqual({ tickers: ['RUT'], source: 'saved' });
+		expect(existsSync(join(old, 'recording.json.imported'))).toBe(true);
+		await records.close();
+		await loadRecordingStore(db);
+		rmSync(old, { recursive: true, force: true });
 	});
 
-	it("the Account page's always-record list holds at most 20 tickers, with a clear error", () => {
+	it("the Account page's always-record list holds at most 20 tickers, with a clear error", async () => {
 		expect(ALWAYS_RECORD_MAX).toBe(20);
 		const tooMany = ALL_TICKERS.filter((t) => isStreamTicker(t)).slice(0, ALWAYS_RECORD_MAX + 1);
-		expect(() =>
+		await expect(
 			updateRecordingSettings({ alwaysRecord: tooMany, retentionDays: 20, maxBytes: 5e9 })
-		).toThrow(/Always record holds at most 20 tickers \(21 given\)/);
-		// A hand-edited file holding more is read as its first 20.
-		writeFileSync(
-			join(dataDir, 'recording.json'),
-			JSON.stringify({ version: 1, alwaysRecord: tooMany, retentionDays: 20, maxBytes: 5e9 })
-		);
+		).rejects.toThrow(/Always record holds at most 20 tickers \(21 given\)/);
+		// A stored list holding more (an older release's hand-edited file) is read as its first 20.
+		await saveRecording({ alwaysRecord: tooMany, retentionDays: 20, maxBytes: 5e9 });
 		expect(currentAlwaysRecord().tickers).toHaveLength(ALWAYS_RECORD_MAX);
 	});
 });

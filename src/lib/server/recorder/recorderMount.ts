@@ -1,24 +1,23 @@
 /**
  * The recorder inside the dashboard: one SessionRecorder per process, writing under
  * `<dataDir>/recordings`, subscribed to the update tap, with its settings (retention and the
- * "record even when no tab is open" tickers) in `<dataDir>/recording.json`. Until a list is saved
- * there, the always-record list is the watchlist the user last opened (the watchlist page reports
- * it, `<dataDir>/last-watchlist.json`), and a fresh install's default before that.
+ * "record even when no tab is open" tickers) in the database (recordingStore.ts). Until a list is
+ * saved there, the always-record list is the watchlist the user last opened (the watchlist page
+ * reports it), and a fresh install's default before that.
  *
  * The always-record list is held by the feed holder as its 'recorder' client (server/feeds: a
  * relay viewer when the account streams, else a once-a-second poll in market hours; the recorder
  * itself records whatever the update tap publishes). SvelteKit-only (reads the config): call
  * mountRecorder() once from the init hook.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { feedOf, type Feed } from '../../contract/feeds';
 import { isStreamTicker } from '../../contract/tickers';
 import { config } from '../config';
 import { feedHolder } from '../feeds/feedsMount';
-import { CorruptFileError, readJsonFile, writeJsonFile } from '../jsonFile';
 import { log } from '../log';
 import { updateTap } from '../updates/tap';
+import { saveRecording, saveWatchlist, storedRecording, storedWatchlist } from './recordingStore';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, SessionRecorder } from './sessionRecorder';
 
 export interface RecordingSettings {
@@ -83,16 +82,8 @@ export function normaliseTickers(list: readonly string[]): string[] {
 	return tickers;
 }
 
-function settingsPath(): string {
-	return join(config().dataDir, 'recording.json');
-}
-
-function lastWatchlistPath(): string {
-	return join(config().dataDir, 'last-watchlist.json');
-}
-
 export function readRecordingSettings(): RecordingSettings {
-	const stored = readJsonFile<Partial<RecordingSettings>>(settingsPath());
+	const stored = storedRecording();
 	return {
 		version: 1,
 		alwaysRecord:
@@ -103,17 +94,7 @@ export function readRecordingSettings(): RecordingSettings {
 }
 
 export function readLastWatchlist(): LastWatchlist | undefined {
-	let stored: Partial<LastWatchlist> | undefined;
-	try {
-		stored = readJsonFile<Partial<LastWatchlist>>(lastWatchlistPath());
-	} catch (e) {
-		if (!(e instanceof CorruptFileError)) throw e;
-		// Only a remembered list, nothing the user typed: set aside once (the copy readJsonFile
-		// kept) and forgotten, so /account keeps working and no copy is made per request.
-		rmSync(e.path, { force: true });
-		log.warn('last watchlist was corrupt; set aside and forgotten', { copy: e.backup });
-		return undefined;
-	}
+	const stored = storedWatchlist();
 	if (!stored || !Array.isArray(stored.tickers)) return undefined;
 	return {
 		version: 1,
@@ -122,7 +103,7 @@ export function readLastWatchlist(): LastWatchlist | undefined {
 	};
 }
 
-/** The always-record list in effect now (files read each time: the Account page shows it). */
+/** The always-record list in effect now (the Account page shows it). */
 export function currentAlwaysRecord(): AlwaysRecordList {
 	return alwaysRecordList(readRecordingSettings().alwaysRecord, readLastWatchlist());
 }
@@ -131,14 +112,17 @@ export function currentAlwaysRecord(): AlwaysRecordList {
  * The watchlist page opened (or edited) `tickers`: remembered as the last watchlist and, while
  * no list was saved on the Account page, recorded from now on. Returns the list in effect.
  */
-export function rememberWatchlist(tickers: readonly string[], now = Date.now()): AlwaysRecordList {
+export async function rememberWatchlist(
+	tickers: readonly string[],
+	now = Date.now()
+): Promise<AlwaysRecordList> {
 	const list = normaliseTickers(tickers);
 	if (list.length > LAST_WATCHLIST_MAX) {
 		throw new RangeError(`A watchlist holds at most ${LAST_WATCHLIST_MAX} tickers.`);
 	}
 	const before = readLastWatchlist();
 	const changed = !before || before.tickers.join(',') !== list.join(',');
-	writeJsonFile(lastWatchlistPath(), { version: 1, tickers: list, openedAt: now });
+	await saveWatchlist({ tickers: list, openedAt: now });
 	const effective = currentAlwaysRecord();
 	if (changed && effective.source === 'watchlist' && mounted) applyAlwaysRecord();
 	return effective;
@@ -170,9 +154,9 @@ export function sessionRecorder(): SessionRecorder {
 }
 
 /** Saves new settings and applies them (always-record list, retention). */
-export function updateRecordingSettings(
+export async function updateRecordingSettings(
 	next: Omit<RecordingSettings, 'version'>
-): RecordingSettings {
+): Promise<RecordingSettings> {
 	const tickers = next.alwaysRecord === null ? null : normaliseTickers(next.alwaysRecord);
 	if (tickers && tickers.length > ALWAYS_RECORD_MAX) {
 		throw new RangeError(
@@ -186,7 +170,11 @@ export function updateRecordingSettings(
 		throw new RangeError('The disk limit must be at least 64 MB.');
 	}
 	const settings: RecordingSettings = { version: 1, ...next, alwaysRecord: tickers };
-	writeJsonFile(settingsPath(), settings);
+	await saveRecording({
+		alwaysRecord: settings.alwaysRecord,
+		retentionDays: settings.retentionDays,
+		maxBytes: settings.maxBytes
+	});
 	// The same recorder goes on with the new limits (its counters and open files kept).
 	sessionRecorder().retain({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes });
 	applyAlwaysRecord();

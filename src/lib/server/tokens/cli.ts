@@ -1,16 +1,11 @@
 /**
  * `npm run token -- create <name> [--scope feed]`, `list`, `revoke <id|name>`: integration
- * tokens from a terminal, on the same file the running dashboard reads (GEXDECK_DATA_DIR,
- * default data/dashboard). A created token is printed once; a revoke takes effect at once in
- * a running dashboard (it re-reads the file when it changes).
+ * tokens from a terminal, in the same database the running dashboard reads (GEXDECK_DATA_DIR's
+ * gexdeck.db, default data/dashboard, or GEXDECK_DATABASE_URL). A created token is printed once;
+ * a revoke takes effect at once in a running dashboard (every check looks the token up).
  */
-import { isAbsolute, resolve } from 'node:path';
+import { openRecords, recordsFromEnv } from '../db/legacyImport';
 import { TOKEN_SCOPES, TokenStore, type TokenScope } from './tokenStore';
-
-function dataDir(): string {
-	const raw = process.env.GEXDECK_DATA_DIR?.trim() || 'data/dashboard';
-	return isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
-}
 
 const USAGE =
 	'usage: npm run token -- create <name> [--scope feed]... | list | revoke <id or name>';
@@ -19,7 +14,7 @@ function time(ms: number | null): string {
 	return ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z';
 }
 
-export function main(
+export async function main(
 	argv: string[],
 	out = (line: string) =>
 		void process.stdout.write(`${line}
@@ -27,9 +22,16 @@ export function main(
 	err = (line: string) =>
 		void process.stderr.write(`${line}
 `)
-): number {
+): Promise<number> {
 	const [command, ...rest] = argv;
-	const store = TokenStore.inDataDir(dataDir());
+	let db;
+	try {
+		db = await openRecords(recordsFromEnv());
+	} catch (e) {
+		err((e as Error).message);
+		return 1;
+	}
+	const store = new TokenStore(db);
 	try {
 		if (command === 'create') {
 			const scopes: TokenScope[] = [];
@@ -38,14 +40,17 @@ export function main(
 				if (rest[i] === '--scope') scopes.push(rest[++i] as TokenScope);
 				else words.push(rest[i]);
 			}
-			const { token, info } = store.create(words.join(' '), scopes.length ? scopes : ['feed']);
+			const { token, info } = await store.create(
+				words.join(' '),
+				scopes.length ? scopes : ['feed']
+			);
 			out(`Created token ${info.id} "${info.name}" (scopes: ${info.scopes.join(', ')}).`);
 			out('Copy it now; it is not shown again:');
 			out(token);
 			return 0;
 		}
 		if (command === 'list') {
-			const list = store.list();
+			const list = await store.list();
 			if (list.length === 0) out('No integration tokens.');
 			for (const t of list) {
 				out(
@@ -57,7 +62,7 @@ export function main(
 		}
 		if (command === 'revoke' && rest.length > 0) {
 			const which = rest.join(' ');
-			if (!store.revoke(which)) {
+			if (!(await store.revoke(which))) {
 				err(`No single token with id or name "${which}".`);
 				return 1;
 			}
@@ -67,10 +72,14 @@ export function main(
 	} catch (e) {
 		err((e as Error).message);
 		return 1;
+	} finally {
+		await db.close();
 	}
 	err(USAGE);
 	err(`scopes: ${TOKEN_SCOPES.join(', ')}`);
 	return 2;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (import.meta.url === `file://${process.argv[1]}`) {
+	process.exit(await main(process.argv.slice(2)));
+}

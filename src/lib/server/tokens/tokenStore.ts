@@ -1,26 +1,23 @@
 /**
- * Integration tokens: what a charting platform (NinjaTrader, Sierra Chart, Bookmap) presents to
- * read `/feed/*`, instead of the dashboard's password. A token is 32 random bytes shown once at
- * creation (`gxd_<base64url>`); only its SHA-256 is stored, in `<data>/tokens.json` (0600),
- * with a name, its scopes, its creation time and its last use (when, from which address).
+ * Integration tokens: what a charting platform (NinjaTrader, Sierra Chart, Bookmap) or an AI
+ * assistant presents to read `/feed/*` or `/mcp`, instead of the dashboard's password. A token
+ * is 32 random bytes shown once at creation (`gxd_<base64url>`); only its SHA-256 is stored, in
+ * the database's `tokens` table, with a name, its scopes, its creation time and its last use
+ * (when, from which address). The `tokens.json` of older releases is imported once.
  *
- * Scopes say what a token opens: `feed` (the /feed/v1 routes) today; `mcp` is the next one.
- * A token opens nothing else: the request gate never looks at it (requestGate.ts), only the
- * feed's handler does.
+ * Scopes say what a token opens: `feed` (the /feed/v1 routes) and `mcp`. A token opens nothing
+ * else: the request gate never looks at it (requestGate.ts), only the feed's and MCP's handlers.
  *
- * The file is the source of truth: another process (`npm run token -- revoke`) may change it,
- * so every check stats it and re-reads it when it changed; a revoked token answers
- * 401 at once. Last-use times are kept in memory and written at once for a first use, then at most every LAST_USE_WRITE_MS.
+ * The database is the source of truth: another process (`npm run token -- revoke`) may change
+ * it, so every check looks the token up there; a revoked token answers 401 at once. Last-use
+ * times are written at once for a first use, then at most every LAST_USE_WRITE_MS.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { readJsonFile, writeJsonFile } from '../jsonFile';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../db/index';
 
 export const TOKEN_SCOPES = ['feed', 'mcp'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const TOKEN_PREFIX = 'gxd_';
-export const TOKENS_FILE = 'tokens.json';
 const LAST_USE_WRITE_MS = 10_000;
 const NAME_MAX = 60;
 
@@ -38,12 +35,13 @@ export interface StoredToken {
 /** A token as listed (never its hash). */
 export type TokenInfo = Omit<StoredToken, 'hash'>;
 
-interface TokensFile {
+/** The shape of an older release's tokens.json (legacyImport.ts). */
+export interface TokensFile {
 	version: 1;
 	tokens: StoredToken[];
 }
 
-function isTokensFile(v: unknown): v is TokensFile {
+export function isTokensFile(v: unknown): v is TokensFile {
 	const f = v as TokensFile;
 	return (
 		typeof f === 'object' &&
@@ -60,68 +58,68 @@ function isTokensFile(v: unknown): v is TokensFile {
 	);
 }
 
-function sha256(text: string): Buffer {
-	return createHash('sha256').update(text).digest();
+/** Write `tokens` as rows of the `tokens` table (the import of tokens.json). */
+export async function insertTokenRows(tx: Queryable, tokens: readonly StoredToken[]) {
+	for (const t of tokens) {
+		await tx.run(
+			`INSERT INTO tokens (id, name, scopes, hash, created_at, last_used_at, last_used_from)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			[
+				t.id,
+				t.name,
+				t.scopes.join(','),
+				t.hash,
+				t.createdAt,
+				t.lastUsedAt ?? null,
+				t.lastUsedFrom ?? null
+			]
+		);
+	}
+}
+
+function sha256Hex(text: string): string {
+	return createHash('sha256').update(text).digest('hex');
 }
 
 export type TokenCheck = { ok: true; token: TokenInfo } | { ok: false; error: string };
 
+interface TokenRow extends Record<string, string | number | null> {
+	id: string;
+	name: string;
+	scopes: string;
+	created_at: number;
+	last_used_at: number | null;
+	last_used_from: string | null;
+}
+
+const COLUMNS = 'id, name, scopes, created_at, last_used_at, last_used_from';
+
+function infoOf(r: TokenRow): TokenInfo {
+	return {
+		id: r.id,
+		name: r.name,
+		scopes: r.scopes.split(',').filter(Boolean) as TokenScope[],
+		createdAt: Number(r.created_at),
+		lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+		lastUsedFrom: r.last_used_from
+	};
+}
+
 export class TokenStore {
-	private tokens: StoredToken[] = [];
-	/** The file's identity when last read: a write renames a new file in (new inode). */
-	private version = '';
-	private dirty = false;
+	/** Last uses not yet written: id -> when, from where. */
+	private pending = new Map<string, { at: number; from: string | null }>();
 	private lastWriteAt = Number.NEGATIVE_INFINITY;
 
 	constructor(
-		readonly path: string,
+		private readonly db: Database,
 		private readonly now: () => number = Date.now
-	) {
-		this.reload(true);
-	}
-
-	static inDataDir(dataDir: string): TokenStore {
-		return new TokenStore(join(dataDir, TOKENS_FILE));
-	}
-
-	/** Re-reads the file when it changed on disk (or `force`). */
-	private reload(force = false): void {
-		const version = this.fileVersion();
-		if (!force && version === this.version) return;
-		const uses = new Map(this.tokens.map((t) => [t.id, t]));
-		this.tokens = readJsonFile(this.path, isTokensFile)?.tokens ?? [];
-		// Last uses not yet written survive a re-read (another process revoked or created one).
-		for (const t of this.tokens) {
-			const mine = uses.get(t.id);
-			if (mine && (mine.lastUsedAt ?? 0) > (t.lastUsedAt ?? 0)) {
-				t.lastUsedAt = mine.lastUsedAt;
-				t.lastUsedFrom = mine.lastUsedFrom;
-			}
-		}
-		this.version = version;
-	}
-
-	private fileVersion(): string {
-		try {
-			const st = statSync(this.path);
-			return `${st.ino}:${st.mtimeMs}:${st.size}`;
-		} catch {
-			return 'none';
-		}
-	}
-
-	private save(): void {
-		writeJsonFile(this.path, { version: 1, tokens: this.tokens } satisfies TokensFile);
-		this.version = this.fileVersion();
-		this.lastWriteAt = this.now();
-		this.dirty = false;
-	}
+	) {}
 
 	/** Creates a token; its text is returned here only, never stored or shown again. */
-	create(
+	async create(
 		name: string,
 		scopes: readonly TokenScope[] = ['feed']
-	): { token: string; info: TokenInfo } {
+	): Promise<{ token: string; info: TokenInfo }> {
 		const clean = name.trim().replace(/[^\x20-\x7e]/g, '');
 		if (!clean || clean.length > NAME_MAX) {
 			throw new Error(`A token needs a name of 1 to ${NAME_MAX} printable characters.`);
@@ -130,85 +128,97 @@ export class TokenStore {
 		if (bad.length > 0 || scopes.length === 0) {
 			throw new Error(`Unknown scope (known: ${TOKEN_SCOPES.join(', ')}).`);
 		}
-		this.reload();
 		const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
 		const stored: StoredToken = {
 			id: randomUUID().slice(0, 8),
 			name: clean,
 			scopes: [...new Set(scopes)],
-			hash: sha256(token).toString('hex'),
+			hash: sha256Hex(token),
 			createdAt: this.now(),
 			lastUsedAt: null,
 			lastUsedFrom: null
 		};
-		this.tokens.push(stored);
-		this.save();
-		return { token, info: infoOf(stored) };
+		await this.db.transaction((tx) => insertTokenRows(tx, [stored]));
+		const { hash: _hash, ...info } = stored;
+		return { token, info };
 	}
 
-	list(): TokenInfo[] {
-		this.reload();
-		return this.tokens.map(infoOf);
+	async list(): Promise<TokenInfo[]> {
+		const rows = await this.db.all<TokenRow>(
+			`SELECT ${COLUMNS} FROM tokens ORDER BY created_at, id`
+		);
+		return rows.map((r) => {
+			const info = infoOf(r);
+			const mine = this.pending.get(info.id);
+			return mine ? { ...info, lastUsedAt: mine.at, lastUsedFrom: mine.from } : info;
+		});
 	}
 
 	/** Revokes by id (or by name when unique); false when nothing matched. */
-	revoke(idOrName: string): boolean {
-		this.reload();
-		const byId = this.tokens.filter((t) => t.id === idOrName);
-		const matches = byId.length > 0 ? byId : this.tokens.filter((t) => t.name === idOrName);
-		if (matches.length !== 1) return false;
-		this.tokens = this.tokens.filter((t) => t !== matches[0]);
-		this.save();
-		return true;
+	async revoke(idOrName: string): Promise<boolean> {
+		return this.db.transaction(async (tx) => {
+			const byId = await tx.all<{ id: string }>(`SELECT id FROM tokens WHERE id = ?`, [idOrName]);
+			const matches =
+				byId.length > 0
+					? byId
+					: await tx.all<{ id: string }>(`SELECT id FROM tokens WHERE name = ?`, [idOrName]);
+			if (matches.length !== 1) return false;
+			await tx.run(`DELETE FROM tokens WHERE id = ?`, [matches[0].id]);
+			this.pending.delete(matches[0].id);
+			return true;
+		});
 	}
 
 	/**
-	 * Whether `presented` is a live token with `scope`; records its use from `address`. Every
-	 * stored hash is compared in constant time (no early exit on the first match either).
+	 * Whether `presented` is a live token with `scope`; records its use from `address`. The
+	 * token is looked up by its SHA-256 (a token's hash says nothing of another's).
 	 */
-	check(presented: string | undefined, scope: TokenScope, address?: string): TokenCheck {
+	async check(
+		presented: string | undefined,
+		scope: TokenScope,
+		address?: string
+	): Promise<TokenCheck> {
 		if (!presented) {
 			return {
 				ok: false,
 				error: 'An integration token is required (Authorization: Bearer or ?token=).'
 			};
 		}
-		this.reload();
-		const digest = sha256(presented);
-		let found: StoredToken | undefined;
-		for (const t of this.tokens) {
-			const stored = Buffer.from(t.hash, 'hex');
-			if (stored.length === digest.length && timingSafeEqual(stored, digest)) found = t;
-		}
-		if (!found) return { ok: false, error: 'Unknown or revoked integration token.' };
+		const row = await this.db.get<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`, [
+			sha256Hex(presented)
+		]);
+		if (!row) return { ok: false, error: 'Unknown or revoked integration token.' };
+		const found = infoOf(row);
 		if (!found.scopes.includes(scope)) {
 			return { ok: false, error: `This token is not allowed here (needs the "${scope}" scope).` };
 		}
 		const now = this.now();
-		const firstUse = found.lastUsedAt === null;
-		found.lastUsedAt = now;
-		found.lastUsedFrom = address ?? null;
-		this.dirty = true;
-		if (firstUse || now - this.lastWriteAt >= LAST_USE_WRITE_MS) this.flush();
-		return { ok: true, token: infoOf(found) };
+		const firstUse = found.lastUsedAt === null && !this.pending.has(found.id);
+		this.pending.set(found.id, { at: now, from: address ?? null });
+		if (firstUse || now - this.lastWriteAt >= LAST_USE_WRITE_MS) await this.flush();
+		return { ok: true, token: { ...found, lastUsedAt: now, lastUsedFrom: address ?? null } };
 	}
 
 	/** Writes pending last-use times (also called on a timer and at shutdown). */
-	flush(): void {
-		if (!this.dirty) return;
-		this.reload();
-		if (this.tokens.length > 0) this.save();
-		this.dirty = false;
+	async flush(): Promise<void> {
+		if (this.pending.size === 0) return;
+		const uses = [...this.pending];
+		this.pending.clear();
+		this.lastWriteAt = this.now();
+		try {
+			await this.db.transaction(async (tx) => {
+				for (const [id, use] of uses) {
+					await tx.run(`UPDATE tokens SET last_used_at = ?, last_used_from = ? WHERE id = ?`, [
+						use.at,
+						use.from,
+						id
+					]);
+				}
+			});
+		} catch (err) {
+			// Kept for the next write, unless a newer use came in meanwhile.
+			for (const [id, use] of uses) if (!this.pending.has(id)) this.pending.set(id, use);
+			throw err;
+		}
 	}
-}
-
-function infoOf(t: StoredToken): TokenInfo {
-	return {
-		id: t.id,
-		name: t.name,
-		scopes: [...t.scopes],
-		createdAt: t.createdAt,
-		lastUsedAt: t.lastUsedAt,
-		lastUsedFrom: t.lastUsedFrom
-	};
 }

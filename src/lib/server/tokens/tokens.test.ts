@@ -1,54 +1,127 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useDatabases } from '../../../../tests/support/databases';
+import { openDatabase } from '../db/index';
+import { openRecords } from '../db/legacyImport';
 import { formatLine, log, setLogSink } from '../log';
 import { scrubTokens } from './presented';
 import { RateLimiter } from './rateLimit';
 import { TokenStore } from './tokenStore';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'gexdeck-tokens-'));
+const engines = useDatabases();
 
-describe('TokenStore', () => {
-	it('stores only the hash, in a 0600 file, and shows the token once', () => {
-		const store = TokenStore.inDataDir(dir());
-		const { token, info } = store.create('NinjaTrader desk');
+describe.each(engines)('TokenStore on $engine', ({ target }) => {
+	it('stores only the hash and shows the token once', async () => {
+		const db = await openDatabase(await target());
+		const store = new TokenStore(db);
+		const { token, info } = await store.create('NinjaTrader desk');
 		expect(token).toMatch(/^gxd_[A-Za-z0-9_-]{43}$/);
-		const text = readFileSync(store.path, 'utf8');
-		expect(text).not.toContain(token.slice(4));
-		expect(statSync(store.path).mode & 0o777).toBe(0o600);
-		expect(store.list()).toEqual([{ ...info, lastUsedAt: null, lastUsedFrom: null }]);
-		expect(JSON.stringify(store.list())).not.toContain('hash');
+		const rows = JSON.stringify(await db.all(`SELECT * FROM tokens`));
+		expect(rows).not.toContain(token.slice(4));
+		expect(await store.list()).toEqual([{ ...info, lastUsedAt: null, lastUsedFrom: null }]);
+		expect(JSON.stringify(await store.list())).not.toContain('hash');
+		await db.close();
 	});
 
-	it('accepts a live token with its scope, records the last use, refuses others', () => {
+	it('accepts a live token with its scope, records the last use, refuses others', async () => {
+		const t = await target();
+		const db = await openDatabase(t);
 		let now = 1_000;
-		const store = new TokenStore(join(dir(), 'tokens.json'), () => now);
-		const { token } = store.create('sierra');
-		expect(store.check(token, 'feed', '192.168.1.20')).toMatchObject({ ok: true });
-		expect(store.check(token, 'mcp')).toMatchObject({ ok: false, error: /scope/ });
-		expect(store.check(token.slice(0, -1) + 'x', 'feed')).toMatchObject({ ok: false });
-		expect(store.check(undefined, 'feed')).toMatchObject({ ok: false, error: /required/ });
-		now = 20_000;
-		store.flush();
-		const again = new TokenStore(store.path);
-		expect(again.list()[0]).toMatchObject({ lastUsedAt: 1_000, lastUsedFrom: '192.168.1.20' });
+		const store = new TokenStore(db, () => now);
+		const { token } = await store.create('sierra');
+		expect(await store.check(token, 'feed', '192.168.1.20')).toMatchObject({ ok: true });
+		expect(await store.check(token, 'mcp')).toMatchObject({ ok: false, error: /scope/ });
+		expect(await store.check(token.slice(0, -1) + 'x', 'feed')).toMatchObject({ ok: false });
+		expect(await store.check(undefined, 'feed')).toMatchObject({ ok: false, error: /required/ });
+		// The first use was written at once; a later one within 10 s waits for flush().
+		const other = new TokenStore(db);
+		expect((await other.list())[0]).toMatchObject({
+			lastUsedAt: 1_000,
+			lastUsedFrom: '192.168.1.20'
+		});
+		now = 5_000;
+		await store.check(token, 'feed', '10.0.0.9');
+		expect((await other.list())[0]).toMatchObject({ lastUsedAt: 1_000 });
+		await store.flush();
+		expect((await other.list())[0]).toMatchObject({ lastUsedAt: 5_000, lastUsedFrom: '10.0.0.9' });
+		await db.close();
 	});
 
-	it('a revoke by another process (the CLI) takes effect at the next check', () => {
-		const path = join(dir(), 'tokens.json');
-		const dashboard = new TokenStore(path);
-		const { token, info } = dashboard.create('bookmap');
-		expect(dashboard.check(token, 'feed').ok).toBe(true);
-		expect(new TokenStore(path).revoke(info.id)).toBe(true);
-		expect(dashboard.check(token, 'feed')).toMatchObject({ ok: false, error: /revoked/ });
-		expect(dashboard.list()).toEqual([]);
+	it('a revoke by another process (the CLI) takes effect at the next check', async () => {
+		const t = await target();
+		const dashboardDb = await openDatabase(t);
+		const dashboard = new TokenStore(dashboardDb);
+		const { token, info } = await dashboard.create('bookmap');
+		expect((await dashboard.check(token, 'feed')).ok).toBe(true);
+		const cliDb = await openDatabase(t);
+		expect(await new TokenStore(cliDb).revoke(info.id)).toBe(true);
+		await cliDb.close();
+		expect(await dashboard.check(token, 'feed')).toMatchObject({ ok: false, error: /revoked/ });
+		expect(await dashboard.list()).toEqual([]);
+		await dashboardDb.close();
 	});
 
-	it('refuses an empty name and an unknown scope', () => {
-		const store = TokenStore.inDataDir(dir());
-		expect(() => store.create('  ')).toThrow(/name/);
-		expect(() => store.create('x', ['admin' as never])).toThrow(/scope/);
+	it('revokes by a unique name, never by an ambiguous one', async () => {
+		const db = await openDatabase(await target());
+		const store = new TokenStore(db);
+		await store.create('twin');
+		await store.create('twin');
+		const { info } = await store.create('single');
+		expect(await store.revoke('twin')).toBe(false);
+		expect(await store.revoke('single')).toBe(true);
+		expect((await store.list()).map((t) => t.name)).toEqual(['twin', 'twin']);
+		expect(await store.revoke(info.id)).toBe(false);
+		await db.close();
+	});
+
+	it('refuses an empty name and an unknown scope', async () => {
+		const db = await openDatabase(await target());
+		const store = new TokenStore(db);
+		await expect(store.create('  ')).rejects.toThrow(/name/);
+		await expect(store.create('x', ['admin' as never])).rejects.toThrow(/scope/);
+		await db.close();
+	});
+
+	it("an older release's tokens.json is imported and its tokens still open the feed", async () => {
+		const t = await target();
+		// gxd_ token whose SHA-256 the old file holds (made by the release before the database).
+		const token = 'gxd_' + 'q'.repeat(43);
+		const hash = createHash('sha256').update(token).digest('hex');
+		writeFileSync(
+			join(t.dataDir, 'tokens.json'),
+			JSON.stringify({
+				version: 1,
+				tokens: [
+					{
+						id: 'abcd1234',
+						name: 'old desk',
+						scopes: ['feed', 'mcp'],
+						hash,
+						createdAt: 5,
+						lastUsedAt: 7,
+						lastUsedFrom: '10.1.1.1'
+					}
+				]
+			})
+		);
+		const db = await openRecords(t);
+		const store = new TokenStore(db);
+		expect(await store.list()).toEqual([
+			{
+				id: 'abcd1234',
+				name: 'old desk',
+				scopes: ['feed', 'mcp'],
+				createdAt: 5,
+				lastUsedAt: 7,
+				lastUsedFrom: '10.1.1.1'
+			}
+		]);
+		expect(await store.check(token, 'mcp')).toMatchObject({ ok: true });
+		expect(existsSync(join(t.dataDir, 'tokens.json'))).toBe(false);
+		expect(existsSync(join(t.dataDir, 'tokens.json.imported'))).toBe(true);
+		await db.close();
 	});
 });
 

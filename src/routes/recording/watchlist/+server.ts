@@ -23,10 +23,10 @@ export const POST: RequestHandler = async ({ request }) => {
 		return refuse(400, 'tickers must be an array of ticker symbols.');
 	}
 	try {
-		return json(rememberWatchlist(tickers), { headers: { 'cache-control': 'no-store' } });
+		return json(await rememberWatchlist(tickers), { headers: { 'cache-control': 'no-store' } });
 	} catch (err) {
 		if (err instanceof RangeError) return refuse(400, err.message);
-		// A full or read-only data folder: the previous list stays in effect.
+		// The database refused the write: the previous list stays in effect.
 		return refuse(507, `Not saved: ${(err as Error).message}`);
 	}
 };
