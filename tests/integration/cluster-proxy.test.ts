@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/lib/contract/keys';
 import { clusterLimits, type ClusterLimits } from '../../src/lib/server/cluster/clusterLimits';
+import { openDatabase } from '../../src/lib/server/db/index';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { startRedis, type RunningRedis } from '../support/redis';
@@ -39,6 +40,11 @@ beforeAll(async () => {
 	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
 	const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v2`;
 	now = Date.now();
+	const ledgers = await Promise.all(
+		[0, 1, 2].map(async (i) =>
+			QuotaLedger.load(await openDatabase({ dataDir: mkdtempSync(join(dir, `l${i}-`)) }))
+		)
+	);
 	proxies = [0, 1, 2].map((i) => {
 		const shared = clusterLimits(
 			redis.url,
@@ -48,7 +54,7 @@ beforeAll(async () => {
 		limits.push(shared);
 		return new UpstreamProxy({
 			target: async () => configuredTarget(base, key),
-			ledger: new QuotaLedger(join(mkdtempSync(join(dir, `l${i}-`)), 'ledger.json')),
+			ledger: ledgers[i],
 			userAgent: 'gexdeck/test',
 			cluster: shared
 		});
