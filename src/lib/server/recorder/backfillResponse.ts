@@ -6,7 +6,8 @@
  * the SvelteKit route and the integration tests' server use the same code.
  *
  * A whole day is 100+ MB: the query is checked and the headers taken from the recordings'
- * indexes at once, and the body is a ReadableStream that reads, merges and encodes about 256 KB
+ * indexes (after a file's first answer since it was opened has read it once with async reads, so
+ * a corrupt record is known and not counted), and the body is a ReadableStream that reads, merges and encodes about 256 KB
  * per pull with async reads (RecordSpan), so serving days never stalls the event loop that
  * relays live frames, answers /api and records. The body format has no leading count or length
  * (entries simply follow each other), so the chunks concatenate to exactly the bytes
@@ -55,12 +56,12 @@ function bound(raw: string | null, name: string): number | undefined | Error {
 	return Number.isFinite(n) ? n : new Error(`${name} must be unix seconds, got ${raw}`);
 }
 
-export function backfillResponse(
+export async function backfillResponse(
 	recorder: SessionRecorder,
 	ticker: string,
 	stream: string,
 	query: URLSearchParams
-): BackfillAnswer {
+): Promise<BackfillAnswer> {
 	if (!isRecordedTicker(ticker)) return problem(400, `Not a ticker: ${ticker}`);
 	if (!isStreamName(stream)) return problem(400, `Not a stream name: ${stream}`);
 	// Unknown values are errors, not silently the default: a typo would read the wrong thing.
@@ -90,6 +91,10 @@ export function backfillResponse(
 	if (step instanceof Error || (step !== undefined && !(step >= 1 && step <= 3600))) {
 		return problem(400, 'step must be 1-3600 seconds');
 	}
+	// Records no read has checked since the file was opened are read first (once per open file),
+	// so x-gexdeck-records counts what the body carries even when a byte went bad on disk.
+	await recorder.check(day, ticker, stream);
+	if (also === 'spot' && stream !== 'spot') await recorder.check(day, ticker, 'spot');
 	const sources: Source[] = [];
 	const main = recorder.span(day, ticker, stream, from, to, step);
 	if (main) sources.push({ group: groupOfStream(ticker, stream), span: main });

@@ -56,7 +56,7 @@ export const GET: RequestHandler = async ({ params, url }) => {
 	// A slot per answer that streams: at most historyStreams.max at once, 503 + Retry-After past it.
 	const release = historyStreams.acquire();
 	if (!release) return historyStreams.busy('history answers');
-	const answer = backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
+	const answer = await backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
 	if (typeof answer.body === 'string') release();
 	const body =
 		typeof answer.body === 'string' ? answer.body : releasingStream(answer.body, release);
