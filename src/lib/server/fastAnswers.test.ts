@@ -1,8 +1,9 @@
 /**
  * The fast answers over a real socket, in front of a listener standing for SvelteKit (it counts
  * what reaches it): /healthz never reaches it; a /history stream request past the cap gets the
- * 503 with Retry-After without reaching it, while one with a free slot, an import of an
- * unrecorded day from the service, and one the gate refuses all still do.
+ * 503 with Retry-After without reaching it, while one with a free slot (taken for it, handed
+ * to the route once, given back when the response closes), an import of an unrecorded day from
+ * the service, and one the gate refuses all still do.
  */
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.mock('$env/dynamic/private', () => ({ env: { HOST: '127.0.0.1' } }));
 
 const { ConnectionCap } = await import('./connectionCap');
-const { fastAnswer } = await import('./fastAnswers');
+const { fastAnswer, reservedHistorySlot } = await import('./fastAnswers');
 const { interceptRequests } = await import('./httpServer');
 
 const cap = new ConnectionCap(2, 3);
@@ -19,10 +20,16 @@ const recordedDays = new Set(['2026-11-23']);
 let server: Server;
 let base: string;
 let reachedKit: string[] = [];
+/** Slots held when the stand-in route ran (0: none reserved for it). */
+let slotsSeen: number[] = [];
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
 		reachedKit.push(`${req.method} ${req.url}`);
+		// The route finds the slot taken for it (once), and holds it while it answers.
+		const slot = reservedHistorySlot(req);
+		slotsSeen.push(slot ? cap.size : 0);
+		if (slot && reservedHistorySlot(req)) throw new Error('a slot handed out twice');
 		res.writeHead(299).end('kit');
 	});
 	interceptRequests(server, (req, res) =>
@@ -72,8 +79,12 @@ describe('fast answers', () => {
 
 	it('answers a /history stream past the cap 503 with Retry-After, without SvelteKit', async () => {
 		reachedKit = [];
+		slotsSeen = [];
 		const path = '/history/SPX/classic_gex_full?day=2026-11-23';
-		expect((await fetch(base + path)).status).toBe(299); // slots free: the route takes one
+		// A slot free: taken before SvelteKit, handed to the route, given back at the close.
+		expect((await fetch(base + path)).status).toBe(299);
+		expect(slotsSeen).toEqual([1]);
+		await expect.poll(() => cap.size).toBe(0);
 		const held = [cap.acquire()!, cap.acquire()!];
 		try {
 			const res = await fetch(base + path);
@@ -97,6 +108,8 @@ describe('fast answers', () => {
 		} finally {
 			held.forEach((release) => release());
 		}
+		// None of those took a slot: only stream answers are capped.
+		expect(slotsSeen).toEqual([1, 0, 0, 0, 0]);
 		expect(reachedKit).toEqual([
 			'GET ' + path,
 			'GET /history/SPX',

@@ -5,10 +5,12 @@
  * - GET/HEAD /healthz: `{"status":"ok"}` (liveness; public, see requestGate.ts). Under a burst of
  *   hundreds of requests SvelteKit's per-request work queued the probe behind all of them.
  * - a /history/<ticker>/<stream> answer past its connection cap (connectionCap.ts): the 503 with
- *   Retry-After the route would give, without building a Request for it. A request the route
- *   would not cap (an import of a day from the service, which answers with its own progress) and
- *   one the gate refuses go on to SvelteKit as before, and so does every request while a slot is
- *   free (the route takes it; the check here only spares the pipeline a refusal it knows).
+ *   Retry-After the route would give, without building a Request for it. The slot is taken here
+ *   when one is free (held until the response closes; the route finds it with
+ *   reservedHistorySlot), so a burst cannot slip hundreds of requests into the pipeline before
+ *   the first reaches the route. A request the route would not cap (an import of a day from the
+ *   service, which answers with its own progress) and one the gate refuses go on to SvelteKit as
+ *   before.
  *
  * Both pass the same request gate as every other entry point first (Host allowlist, session):
  * a request the gate refuses is left to SvelteKit, which answers the refusal as it always did.
@@ -71,16 +73,38 @@ export function fastAnswer(
 		return true;
 	}
 	const m = HISTORY_STREAM.exec(path);
-	if (!m || deps.history.size < deps.history.max) return false;
+	if (!m) return false;
 	const [ticker, stream] = [decoded(m[1]), decoded(m[2])];
 	if (ticker === undefined || stream === undefined) return false;
 	if (imports(deps, ticker, stream, q === -1 ? '' : raw.slice(q + 1))) return false;
 	if (!checkNodeRequest(req, `/history/${ticker}/${stream}`).ok) return false;
+	// The slot is taken here, not when the route runs: a burst arrives faster than SvelteKit
+	// reaches the route, and every request let through meanwhile paid its whole pipeline.
+	const release = deps.history.acquire();
+	if (release) {
+		reserved.set(req, release);
+		res.once('close', release);
+		return false;
+	}
 	const body = method === 'HEAD' ? undefined : deps.history.busyText('history answers');
 	sendApiAnswer(res, deps.https(), 503, 'application/json', body, {
 		'retry-after': String(deps.history.retryAfterSeconds)
 	});
 	return true;
+}
+
+/** History slots taken here for the route (historySlot), by request. */
+const reserved = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * The /history slot fastAnswer took for `req` (held until its response closes), or undefined
+ * when it did not take one (an import, or a request that arrived before the fast answers were
+ * mounted): the route then takes its own.
+ */
+export function reservedHistorySlot(req: IncomingMessage | undefined): (() => void) | undefined {
+	const release = req && reserved.get(req);
+	if (req) reserved.delete(req);
+	return release;
 }
 
 let mounted = false;
