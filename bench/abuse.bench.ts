@@ -197,11 +197,12 @@ async function healthzMs(base: string): Promise<number> {
 	return performance.now() - t;
 }
 
-/** Median, p99 and max of latencies (ms), and how many. */
+/** Median, p99 and max of latencies (ms), how many, and how many took 100 ms or more. */
 function latencyText(lat: number[]): string {
 	const s = [...lat].sort((a, b) => a - b);
 	const at = (q: number) => s[Math.min(s.length - 1, Math.floor(s.length * q))].toFixed(0);
-	return `median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms (${s.length} asked)`;
+	const slow = s.filter((ms) => ms >= 100).length;
+	return `median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms (${s.length} asked, ${slow} >= 100 ms)`;
 }
 
 async function history(): Promise<string> {
@@ -209,6 +210,10 @@ async function history(): Promise<string> {
 	const day = await recordHour(dataDir);
 	const d = await dashboard({}, dataDir);
 	try {
+		// A fresh process loads its route modules on first use: done before measuring.
+		for (const path of ['/healthz', `/history/SPX/classic_gex_full?day=${day}&to=1`]) {
+			await (await fetch(d.base + path)).arrayBuffer();
+		}
 		const base = fds(d.proc.pid!);
 		const statuses = new Map<number, number>();
 		const held: ClientRequest[] = [];

@@ -25,6 +25,7 @@ import {
 	type BackfillEntry
 } from '../../relay/backfillBody';
 import { groupOfStream } from '../../contract/feeds';
+import { TurnQueue } from '../turnQueue';
 import { RecordKind, SPAN_CHUNK_BYTES, type RecordSpan, type StoredRecord } from './recordFile';
 import {
 	isRecordedDay,
@@ -34,6 +35,7 @@ import {
 } from './sessionRecorder';
 
 const gunzipAsync = promisify(gunzip);
+const chunkTurns = new TurnQueue();
 
 export interface BackfillAnswer {
 	status: number;
@@ -191,45 +193,8 @@ function backfillBody(sources: readonly Source[]): ReadableStream<Uint8Array> {
 	let cancelled = false;
 	return new ReadableStream<Uint8Array>(
 		{
-			async pull(controller) {
-				const entries: BackfillEntry[] = [];
-				let bytes = 0;
-				let done = false;
-				try {
-					while (bytes < SPAN_CHUNK_BYTES && !cancelled) {
-						let next: Cursor | undefined;
-						let nextAt = Infinity;
-						for (const c of cursors) {
-							const r = await c.peek();
-							if (r && (next === undefined || r.receivedAt < nextAt)) {
-								next = c;
-								nextAt = r.receivedAt;
-							}
-						}
-						if (!next) {
-							done = true;
-							break;
-						}
-						const r = next.take();
-						const entry: BackfillEntry =
-							r.kind === RecordKind.StreamAny
-								? { kind: BACKFILL_FRAME, group: next.group, bytes: r.payload }
-								: {
-										kind: BACKFILL_SNAPSHOT,
-										group: next.group,
-										bytes: await gunzipAsync(r.payload)
-									};
-						entries.push(entry);
-						bytes += entry.bytes.length;
-					}
-				} catch (err) {
-					await stopAll();
-					throw err;
-				}
-				if (cancelled) return;
-				if (entries.length > 0) controller.enqueue(encodeBackfill(entries));
-				if (done) controller.close();
-			},
+			// One chunk of one answer per event-loop turn over every answer (turnQueue.ts).
+			pull: (controller) => chunkTurns.run(() => fill(controller)),
 			async cancel() {
 				cancelled = true;
 				await stopAll();
@@ -238,6 +203,46 @@ function backfillBody(sources: readonly Source[]): ReadableStream<Uint8Array> {
 		// Nothing is read before the client asks for it: no read ahead, one chunk in flight.
 		{ highWaterMark: 0 }
 	);
+
+	async function fill(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+		const entries: BackfillEntry[] = [];
+		let bytes = 0;
+		let done = false;
+		try {
+			while (bytes < SPAN_CHUNK_BYTES && !cancelled) {
+				let next: Cursor | undefined;
+				let nextAt = Infinity;
+				for (const c of cursors) {
+					const r = await c.peek();
+					if (r && (next === undefined || r.receivedAt < nextAt)) {
+						next = c;
+						nextAt = r.receivedAt;
+					}
+				}
+				if (!next) {
+					done = true;
+					break;
+				}
+				const r = next.take();
+				const entry: BackfillEntry =
+					r.kind === RecordKind.StreamAny
+						? { kind: BACKFILL_FRAME, group: next.group, bytes: r.payload }
+						: {
+								kind: BACKFILL_SNAPSHOT,
+								group: next.group,
+								bytes: await gunzipAsync(r.payload)
+							};
+				entries.push(entry);
+				bytes += entry.bytes.length;
+			}
+		} catch (err) {
+			await stopAll();
+			throw err;
+		}
+		if (cancelled) return;
+		if (entries.length > 0) controller.enqueue(encodeBackfill(entries));
+		if (done) controller.close();
+	}
 }
 
 /** The whole body of an answer at once (tests and benches; a server streams it instead). */
