@@ -8,7 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexPathOf, RecordFile, RecordKind, RECORD_HEADER_BYTES } from './recordFile';
+import {
+	indexPathOf,
+	MAX_RECORD_PAYLOAD,
+	RecordFile,
+	RecordKind,
+	RECORD_HEADER_BYTES
+} from './recordFile';
 
 let dir: string;
 beforeEach(() => {
@@ -66,6 +72,44 @@ describe('RecordFile reads from inside the file', () => {
 		f.close();
 	});
 
+	it('leaves out a late record inside the byte range whose own time is before `from`', () => {
+		// 5 arrives after 20: its index key is 20, so it lies inside the range of a read from 8.
+		const f = RecordFile.open(written('early.rec', [0, 10, 20, 5, 30]));
+		expect(times(f, 8, 30)).toEqual([10, 20, 30]);
+		expect(times(f, 8, 30, 5)).toEqual([10, 20, 30]);
+		f.close();
+	});
+
+	it('answers nothing, without reading, when `from` is after `to`', () => {
+		const f = RecordFile.open(written('empty.rec', [0, 10, 20, 30, 40]));
+		expect(times(f, 30, 10)).toEqual([]);
+		expect(times(f, 30, 29)).toEqual([]);
+		f.close();
+	});
+
+	it('reads past a corrupt stretch recovery never indexed, and marks no good record bad', async () => {
+		const path = written('unindexed.rec', [0, 1, 2, 3, 4]);
+		flip(path, 1);
+		writeFileSync(indexPathOf(path), Buffer.alloc(0)); // lost: recovery rebuilds it
+		const f = RecordFile.open(path);
+		expect(f.recovery.skipped).toBe(1);
+		expect(times(f)).toEqual([0, 2, 3, 4]);
+		expect(f.span().plan.count).toBe(4);
+		expect(await served(f)).toEqual([0, 2, 3, 4]);
+		f.close();
+	});
+
+	it('ends a read at a last record that went bad under it, and leaves it out afterwards', async () => {
+		const path = join(dir, 'lastbad.rec');
+		const f = RecordFile.open(path);
+		for (let i = 0; i < 3; i++) f.append(RecordKind.StreamAny, i, i, payload(i));
+		flip(path, 2);
+		expect(times(f)).toEqual([0, 1]);
+		expect(f.span().plan.count).toBe(2);
+		expect(times(f, 1, 5)).toEqual([1]);
+		f.close();
+	});
+
 	it('a range read leaves the record after its range good for later spans', async () => {
 		const f = RecordFile.open(written('range.rec', [0, 1, 2, 3, 4, 5]));
 		expect(times(f, 0, 2)).toEqual([0, 1, 2]);
@@ -86,6 +130,17 @@ describe('RecordFile reads from inside the file', () => {
 		expect(times(f, -Infinity, Infinity, 5)).toEqual([0, 10, 20, 30, 40, 50]);
 		f.close();
 		expect(readFileSync(indexPathOf(path)).readDoubleLE(3 * 16 + 8)).toBe(3 * RECORD);
+	});
+});
+
+describe('RecordFile appends', () => {
+	it('names the size and the bound of a payload over it', () => {
+		const f = RecordFile.open(join(dir, 'big.rec'));
+		const big = new Uint8Array(MAX_RECORD_PAYLOAD + 1);
+		expect(() => f.append(RecordKind.StreamAny, 0, 0, big)).toThrow(
+			`record of ${MAX_RECORD_PAYLOAD + 1} bytes exceeds ${MAX_RECORD_PAYLOAD}`
+		);
+		f.close();
 	});
 });
 
