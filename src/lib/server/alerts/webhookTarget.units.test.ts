@@ -166,6 +166,19 @@ describe('postWebhook against a loopback receiver on the allowlist', () => {
 		expect(seen[0].headers['content-length']).toBe(String(Buffer.byteLength('{"a":"é"}')));
 	});
 
+	it('connects a name to the address its check resolved, keeping the name as the Host', async () => {
+		seen = [];
+		const status = await postWebhook(new URL(`http://receiver.test:${port}/hook`), {
+			headers: {},
+			body: 'x',
+			timeoutMs: 5000,
+			allow: parseAllowList('receiver.test'),
+			resolve: answering('127.0.0.1')
+		});
+		expect(status).toBe(202);
+		expect(seen.map((r) => r.headers.host)).toEqual([`receiver.test:${port}`]);
+	});
+
 	it('speaks TLS to an https URL: a plain-http receiver is a TLS error, never a plain request', async () => {
 		seen = [];
 		const e = await post('https').catch((err: unknown) => err);
