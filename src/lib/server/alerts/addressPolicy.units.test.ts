@@ -96,7 +96,7 @@ describe('IPv4 notations, their limits', () => {
 	});
 
 	it('reads hex and octal only when the whole part is', () => {
-		for (const a of ['a0x1', '0x1g', '018', '1.0x1g', 'x7f.1', '1e3', ' 1'])
+		for (const a of ['a0x1', '000x1', 'a00x1', '0x1g', '018', '1.0x1g', 'x7f.1', '1e3', ' 1'])
 			expect([a, parseIPv4Loose(a)]).toEqual([a, undefined]);
 		expect(parseIPv4Loose('0X7F.1')).toBe('127.0.0.1');
 		expect(parseIPv4Loose('017.1')).toBe('15.0.0.1');
