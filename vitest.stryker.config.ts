@@ -10,7 +10,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
-		testTimeout: 30_000,
+		// Each test here takes under 3 s unmutated; a mutant that hangs one (endless retries, a
+		// timer never set) fails it at 10 s instead of waiting for Stryker's own timeout, which
+		// also restarts the worker.
+		testTimeout: 10_000,
 		environment: 'node',
 		include: [
 			'src/lib/server/*.test.ts',

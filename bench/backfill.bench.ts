@@ -95,8 +95,8 @@ const server = createServer((req, res) => {
 	if (m) {
 		const t = performance.now();
 		// The whole body first: the server's time to produce it (the route streams it instead).
-		const answer = backfillResponse(recorder, 'SPX', m[1], url.searchParams);
-		return void answerBytes(answer).then((body) => {
+		return void backfillResponse(recorder, 'SPX', m[1], url.searchParams).then(async (answer) => {
+			const body = await answerBytes(answer);
 			(serverMs[m[1]] ??= []).push(performance.now() - t);
 			bytes[m[1]] = body.length;
 			res.writeHead(answer.status, { ...answer.headers, ...isolation });

@@ -28,7 +28,9 @@ const server = createServer((req, res) => {
 	const m = /^\/history\/([^/]+)\/([^/]+)$/.exec(url.pathname);
 	if (!m) return void res.writeHead(404).end();
 	if (process.argv[3] !== 'sync') {
-		return sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
+		return void backfillResponse(recorder, m[1], m[2], url.searchParams).then((a) =>
+			sendAnswer(a, res)
+		);
 	}
 	const day = url.searchParams.get('day') ?? '';
 	const old = synchronousBackfill(recorder, day, m[1], m[2], url.searchParams);

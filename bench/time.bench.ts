@@ -109,13 +109,18 @@ const OPEN = 1795446000; // 2026-11-23 09:30 ET (a Monday session)
 	let body: Uint8Array = new Uint8Array(0);
 	for (let i = 0; i < 5; i++) {
 		const t = performance.now();
-		const answer = backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
+		const answer = await backfillResponse(
+			recorder,
+			'SPX',
+			'classic_gex_full',
+			new URLSearchParams()
+		);
 		body = await answerBytes(answer);
 		serverMs.push(performance.now() - t);
 	}
 	// What the heatmap asks for: one calculation per 5 s.
 	const overview = await answerBytes(
-		backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('step=5'))
+		await backfillResponse(recorder, 'SPX', 'classic_gex_full', new URLSearchParams('step=5'))
 	);
 	const data = createServer((req, res) => {
 		res.writeHead(200, {

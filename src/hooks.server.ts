@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { config } from '$lib/server/config';
 import { dev } from '$app/environment';
 import { mountFastApi } from '$lib/server/fastApi';
+import { mountFastAnswers } from '$lib/server/fastAnswers';
 import { mountFeed } from '$lib/server/feed/feedMount';
 import { mountMcp } from '$lib/server/mcp/mcpMount';
 import { onHttpServer } from '$lib/server/httpServer';
@@ -60,6 +61,8 @@ export const init: ServerInit = async () => {
 	mountAlerts();
 	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
 	mountFastApi();
+	// /healthz and /history's 503 past its cap answer at once under load (fastAnswers.ts).
+	mountFastAnswers();
 	// GET /feed/v1/levels/* for charting platforms, with integration tokens (feed/feedHandler.ts).
 	mountFeed();
 	// /mcp for AI assistants (Streamable HTTP, tokens with the mcp scope: mcp/mcpHandler.ts).

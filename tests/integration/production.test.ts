@@ -340,6 +340,9 @@ describe.each(['node build', 'npm start'])('%s', (name) => {
 		const health = await fetch(`${entry().base}/healthz`);
 		expect(health.status).toBe(200);
 		expect(await health.json()).toEqual({ status: 'ok' });
+		// Answered before SvelteKit's pipeline (fastAnswers.ts), which would set the CSRF cookie.
+		expect(health.headers.getSetCookie()).toEqual([]);
+		expect(health.headers.get('x-content-type-options')).toBe('nosniff');
 		const ready = await fetch(`${entry().base}/readyz`);
 		expect(ready.status).toBe(200);
 		expect(await ready.json()).toEqual({
@@ -399,8 +402,13 @@ describe('vite preview', () => {
 		try {
 			await new Promise((r) => setTimeout(r, 300)); // the rest of the banner
 			expect(preview.output.join('\n')).toContain('use --host to expose');
-			const res = await fetch(`${preview.base}/healthz`);
-			expect(res.status).toBe(200);
+			// /healthz is answered before SvelteKit (fastAnswers.ts, mounted by the init hook):
+			// the security headers, not the pipeline's CSRF cookie.
+			const health = await fetch(`${preview.base}/healthz`);
+			expect(health.status).toBe(200);
+			expect(health.headers.get('x-frame-options')).toBe('DENY');
+			expect(health.headers.getSetCookie()).toEqual([]);
+			const res = await fetch(`${preview.base}/readyz`);
 			// The hooks' security headers and CSRF cookie: the request went through them.
 			expect(res.headers.get('x-frame-options')).toBe('DENY');
 			expect(res.headers.getSetCookie().join(';')).toContain('gexdeck_csrf=');

@@ -32,7 +32,7 @@ const server = createServer((req, res) => {
 		res.writeHead(404).end();
 		return;
 	}
-	sendAnswer(backfillResponse(recorder, m[1], m[2], url.searchParams), res);
+	void backfillResponse(recorder, m[1], m[2], url.searchParams).then((a) => sendAnswer(a, res));
 });
 attachStreamEndpoint(server, relay, () => true);
 server.listen(0, '127.0.0.1', () => {

@@ -42,7 +42,7 @@ describe('a past day from the service history', () => {
 		expect(await importHistoryDay(deps, 'UNG', 'classic_gex_full', DAY)).toBe(stored);
 		expect(histRequests).toBe(2);
 
-		const answer = backfillResponse(
+		const answer = await backfillResponse(
 			recorder,
 			'UNG',
 			'classic_gex_full',

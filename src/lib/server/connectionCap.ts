@@ -29,19 +29,23 @@ export class ConnectionCap {
 		};
 	}
 
+	/** The JSON body of the 503 a request past the cap gets. */
+	busyText(what: string): string {
+		return JSON.stringify({
+			error: `Too many ${what} open at once (${this.max}); try again shortly.`
+		});
+	}
+
 	/** The 503 a request past the cap gets. */
 	busy(what: string): Response {
-		return new Response(
-			JSON.stringify({ error: `Too many ${what} open at once (${this.max}); try again shortly.` }),
-			{
-				status: 503,
-				headers: {
-					'content-type': 'application/json',
-					'cache-control': 'no-store',
-					'retry-after': String(this.retryAfterSeconds)
-				}
+		return new Response(this.busyText(what), {
+			status: 503,
+			headers: {
+				'content-type': 'application/json',
+				'cache-control': 'no-store',
+				'retry-after': String(this.retryAfterSeconds)
 			}
-		);
+		});
 	}
 }
 

@@ -161,11 +161,13 @@ export function parseAllowList(text: string | undefined): AllowList {
 	return { hosts, ranges, text: text?.trim() ?? '' };
 }
 
-/** Whether the allowlist lets a webhook on `host` reach `address`. */
+/**
+ * Whether the allowlist lets a webhook on `host` reach `address`. Its names are host names only
+ * (an address literal on the list is a range), so a host that is an address is let through by
+ * the ranges alone, whatever its brackets.
+ */
 export function allowed(allow: AllowList, host: string, address: string): boolean {
-	let h = host.toLowerCase();
-	if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
-	if (allow.hosts.has(h)) return true;
+	if (allow.hosts.has(host.toLowerCase())) return true;
 	const lit = literalAddress(address);
 	return Boolean(lit && allow.ranges.check(lit.address, lit.family === 4 ? 'ipv4' : 'ipv6'));
 }

@@ -33,12 +33,6 @@ export class WebhookError extends Error {
 	}
 }
 
-/** The host of a URL as the resolver wants it (brackets of an IPv6 literal removed). */
-function hostOf(url: URL): string {
-	const h = url.hostname;
-	return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
-}
-
 /**
  * The address a webhook URL may be reached at: its host resolved, every address public (or
  * allowed); throws a WebhookError ("blocked address", "name not resolved") otherwise.
@@ -48,7 +42,9 @@ export async function resolveTarget(
 	allow: AllowList,
 	resolve: Resolver = systemResolver
 ): Promise<ResolvedAddress> {
-	const host = hostOf(url);
+	// An IPv6 literal keeps its brackets: literalAddress takes them off, and only a name (never
+	// bracketed) reaches the resolver or the allowlist's names.
+	const host = url.hostname;
 	const lit = literalAddress(host);
 	let addresses: ResolvedAddress[];
 	if (lit) addresses = [lit];

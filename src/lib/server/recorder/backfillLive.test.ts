@@ -64,7 +64,7 @@ describe('backfilled against live decoding of the same frames', () => {
 				ts * 1000 + 200
 			);
 		}
-		const answer = backfillResponse(
+		const answer = await backfillResponse(
 			recorder,
 			'SPX',
 			'classic_gex_full',
@@ -93,7 +93,12 @@ describe('backfilled against live decoding of the same frames', () => {
 			const outcome = decodeRelayMessage(encodeRelayFrame('SPX_orderflow_orderflow', any));
 			if (outcome.ok) flows.push(outcome.update);
 		}
-		const of = backfillResponse(recorder, 'SPX', 'orderflow_orderflow', new URLSearchParams());
+		const of = await backfillResponse(
+			recorder,
+			'SPX',
+			'orderflow_orderflow',
+			new URLSearchParams()
+		);
 		const ofBody = await answerBytes(of);
 		const streamedFlows = await run(streamed(pieces(ofBody, [7, 500, 501, 2048])));
 		expect(streamedFlows.updates).toHaveLength(40);

@@ -6,7 +6,8 @@
  * the SvelteKit route and the integration tests' server use the same code.
  *
  * A whole day is 100+ MB: the query is checked and the headers taken from the recordings'
- * indexes at once, and the body is a ReadableStream that reads, merges and encodes about 256 KB
+ * indexes (after a file's first answer since it was opened has read it once with async reads, so
+ * a corrupt record is known and not counted), and the body is a ReadableStream that reads, merges and encodes about 256 KB
  * per pull with async reads (RecordSpan), so serving days never stalls the event loop that
  * relays live frames, answers /api and records. The body format has no leading count or length
  * (entries simply follow each other), so the chunks concatenate to exactly the bytes
@@ -24,6 +25,7 @@ import {
 	type BackfillEntry
 } from '../../relay/backfillBody';
 import { groupOfStream } from '../../contract/feeds';
+import { TurnQueue } from '../turnQueue';
 import { RecordKind, SPAN_CHUNK_BYTES, type RecordSpan, type StoredRecord } from './recordFile';
 import {
 	isRecordedDay,
@@ -33,6 +35,7 @@ import {
 } from './sessionRecorder';
 
 const gunzipAsync = promisify(gunzip);
+const chunkTurns = new TurnQueue();
 
 export interface BackfillAnswer {
 	status: number;
@@ -55,12 +58,12 @@ function bound(raw: string | null, name: string): number | undefined | Error {
 	return Number.isFinite(n) ? n : new Error(`${name} must be unix seconds, got ${raw}`);
 }
 
-export function backfillResponse(
+export async function backfillResponse(
 	recorder: SessionRecorder,
 	ticker: string,
 	stream: string,
 	query: URLSearchParams
-): BackfillAnswer {
+): Promise<BackfillAnswer> {
 	if (!isRecordedTicker(ticker)) return problem(400, `Not a ticker: ${ticker}`);
 	if (!isStreamName(stream)) return problem(400, `Not a stream name: ${stream}`);
 	// Unknown values are errors, not silently the default: a typo would read the wrong thing.
@@ -90,6 +93,10 @@ export function backfillResponse(
 	if (step instanceof Error || (step !== undefined && !(step >= 1 && step <= 3600))) {
 		return problem(400, 'step must be 1-3600 seconds');
 	}
+	// Records no read has checked since the file was opened are read first (once per open file),
+	// so x-gexdeck-records counts what the body carries even when a byte went bad on disk.
+	await recorder.check(day, ticker, stream);
+	if (also === 'spot' && stream !== 'spot') await recorder.check(day, ticker, 'spot');
 	const sources: Source[] = [];
 	const main = recorder.span(day, ticker, stream, from, to, step);
 	if (main) sources.push({ group: groupOfStream(ticker, stream), span: main });
@@ -186,45 +193,8 @@ function backfillBody(sources: readonly Source[]): ReadableStream<Uint8Array> {
 	let cancelled = false;
 	return new ReadableStream<Uint8Array>(
 		{
-			async pull(controller) {
-				const entries: BackfillEntry[] = [];
-				let bytes = 0;
-				let done = false;
-				try {
-					while (bytes < SPAN_CHUNK_BYTES && !cancelled) {
-						let next: Cursor | undefined;
-						let nextAt = Infinity;
-						for (const c of cursors) {
-							const r = await c.peek();
-							if (r && (next === undefined || r.receivedAt < nextAt)) {
-								next = c;
-								nextAt = r.receivedAt;
-							}
-						}
-						if (!next) {
-							done = true;
-							break;
-						}
-						const r = next.take();
-						const entry: BackfillEntry =
-							r.kind === RecordKind.StreamAny
-								? { kind: BACKFILL_FRAME, group: next.group, bytes: r.payload }
-								: {
-										kind: BACKFILL_SNAPSHOT,
-										group: next.group,
-										bytes: await gunzipAsync(r.payload)
-									};
-						entries.push(entry);
-						bytes += entry.bytes.length;
-					}
-				} catch (err) {
-					await stopAll();
-					throw err;
-				}
-				if (cancelled) return;
-				if (entries.length > 0) controller.enqueue(encodeBackfill(entries));
-				if (done) controller.close();
-			},
+			// One chunk of one answer per event-loop turn over every answer (turnQueue.ts).
+			pull: (controller) => chunkTurns.run(() => fill(controller)),
 			async cancel() {
 				cancelled = true;
 				await stopAll();
@@ -233,6 +203,46 @@ function backfillBody(sources: readonly Source[]): ReadableStream<Uint8Array> {
 		// Nothing is read before the client asks for it: no read ahead, one chunk in flight.
 		{ highWaterMark: 0 }
 	);
+
+	async function fill(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+		const entries: BackfillEntry[] = [];
+		let bytes = 0;
+		let done = false;
+		try {
+			while (bytes < SPAN_CHUNK_BYTES && !cancelled) {
+				let next: Cursor | undefined;
+				let nextAt = Infinity;
+				for (const c of cursors) {
+					const r = await c.peek();
+					if (r && (next === undefined || r.receivedAt < nextAt)) {
+						next = c;
+						nextAt = r.receivedAt;
+					}
+				}
+				if (!next) {
+					done = true;
+					break;
+				}
+				const r = next.take();
+				const entry: BackfillEntry =
+					r.kind === RecordKind.StreamAny
+						? { kind: BACKFILL_FRAME, group: next.group, bytes: r.payload }
+						: {
+								kind: BACKFILL_SNAPSHOT,
+								group: next.group,
+								bytes: await gunzipAsync(r.payload)
+							};
+				entries.push(entry);
+				bytes += entry.bytes.length;
+			}
+		} catch (err) {
+			await stopAll();
+			throw err;
+		}
+		if (cancelled) return;
+		if (entries.length > 0) controller.enqueue(encodeBackfill(entries));
+		if (done) controller.close();
+	}
 }
 
 /** The whole body of an answer at once (tests and benches; a server streams it instead). */

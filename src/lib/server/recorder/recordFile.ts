@@ -147,6 +147,9 @@ export class RecordFile {
 	/** Index positions of records a read found corrupt (left out of every later span). */
 	private readonly bad = new Set<number>();
 	private dataSize = 0;
+	/** Data bytes below which open() trusted the index without reading a record (see check()). */
+	private unchecked = 0;
+	private checking?: Promise<void>;
 	private closed = false;
 	/** Server wall clock of the last append (to close idle files). */
 	lastWriteAt = 0;
@@ -241,6 +244,7 @@ export class RecordFile {
 			skipped++;
 			at = next;
 		}
+		this.unchecked = scanFrom;
 		const goodEnd = scanFrom + end;
 		const truncatedBytes = dataLength - goodEnd;
 		if (truncatedBytes > 0) ftruncateSync(this.dataFd, goodEnd);
@@ -368,6 +372,24 @@ export class RecordFile {
 			bad: this.bad,
 			badAt: (offset) => this.badAt(offset)
 		});
+	}
+
+	/**
+	 * Reads the records open() took on the index's word (once per open file; the tail it re-scanned
+	 * and the records appended since are known good), so a corrupt one is known before a span is
+	 * planned and its count is what its read returns. A read that fails (the file removed) leaves
+	 * them unchecked: the answer's own read meets the same fault.
+	 */
+	check(): Promise<void> {
+		if (this.unchecked === 0) return Promise.resolve();
+		this.checking ??= (async () => {
+			const chunks = this.span(-Infinity, Infinity).chunks();
+			while (!(await chunks.next()).done);
+			this.unchecked = 0;
+		})()
+			.catch(() => undefined)
+			.finally(() => (this.checking = undefined));
+		return this.checking;
 	}
 
 	/**

@@ -1,10 +1,15 @@
 /**
  * Retention's arithmetic on its own: the oldest days go first until both the day count and the
  * byte total are within the limits, the running total drops by each removed day's own size,
- * and a kept day (being written, just imported) is passed over but still counted.
+ * and a kept day (being written, just imported) is passed over but still counted; and the
+ * measure it works on (daySizes): every file of every ticker folder, a stray file beside them
+ * passed over.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { daysToRemove } from './retention';
+import { daySizes, daysToRemove } from './retention';
 
 const MB = 1024 ** 2;
 const days = (sizes: number[]) =>
@@ -37,5 +42,28 @@ describe('daysToRemove', () => {
 		expect(
 			daysToRemove(all, { keepDays: 20, maxBytes: 1 }, new Set(all.map((d) => d.day)))
 		).toEqual([]);
+	});
+});
+
+describe('daySizes', () => {
+	it('adds up the bytes and files of every ticker folder of a day, passing over stray files', () => {
+		const root = mkdtempSync(join(tmpdir(), 'gexdeck-daysizes-'));
+		try {
+			const file = (path: string, bytes: number) => {
+				mkdirSync(join(root, path, '..'), { recursive: true });
+				writeFileSync(join(root, path), Buffer.alloc(bytes));
+			};
+			file('2026-11-10/SPX/classic_gex_full.rec', 1000);
+			file('2026-11-10/SPX/classic_gex_full.idx', 16);
+			file('2026-11-10/NDX/spot.rec', 300);
+			file('2026-11-10/notes.txt', 5000); // not a ticker folder
+			mkdirSync(join(root, '2026-11-11'));
+			expect(daySizes(root, ['2026-11-10', '2026-11-11'])).toEqual([
+				{ day: '2026-11-10', bytes: 1316, files: 3 },
+				{ day: '2026-11-11', bytes: 0, files: 0 }
+			]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });

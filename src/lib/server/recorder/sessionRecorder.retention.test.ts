@@ -1,9 +1,11 @@
 /**
  * Retention by bytes at a realistic cap over several recorded days (the README's "at most
  * maxBytes in total, whichever of days and bytes is reached first; the day being written is
- * never removed"): exactly the oldest days that bring the total under the cap go, no more.
+ * never removed"): exactly the oldest days that bring the total under the cap go, no more; and
+ * a removed day's open files are closed (their descriptors would keep the deleted bytes on disk),
+ * only those.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spxChain } from '../../wire/arbitraries.test-support';
@@ -23,6 +25,17 @@ function recordDay(d: number, frames = 240): void {
 			rig.tap.publish({ source: 'stream', group, receivedAt: Date.now(), any });
 		}
 	}
+}
+
+/** Descriptors this process holds on files of `day` under the rig's folder. */
+function openFilesOf(day: string): number {
+	return readdirSync('/proc/self/fd').filter((fd) => {
+		try {
+			return readlinkSync(`/proc/self/fd/${fd}`).startsWith(join(rig.dir, day));
+		} catch {
+			return false; // closed meanwhile (the listing's own descriptor)
+		}
+	}).length;
 }
 
 /** Bytes of one recorded day on disk (records and indexes). */
@@ -82,5 +95,20 @@ describe('SessionRecorder retention by bytes', () => {
 		]);
 		expect(rig.recorder.count(today, 'SPX', 'classic_gex_full')).toBe(records);
 		expect(log).toEqual(['recorder: retention removed 2026-11-23, 2026-11-24']);
+	});
+
+	it("closes a removed day's open files, and only those", () => {
+		for (let d = 0; d < 3; d++) recordDay(d, 20);
+		const [oldest, middle, today] = rig.recorder.days();
+		// A past day read by a viewer keeps its files open until they idle out.
+		expect(rig.recorder.read(oldest, 'SPX', 'classic_gex_full')).toHaveLength(20);
+		expect(rig.recorder.read(middle, 'SPX', 'classic_gex_full')).toHaveLength(20);
+		expect(openFilesOf(oldest)).toBeGreaterThan(0);
+		const todayOpen = openFilesOf(today);
+		expect(todayOpen).toBeGreaterThan(0);
+		expect(rig.recorder.retain({ retentionDays: 2, maxBytes: 5 * 1024 ** 3 })).toEqual([oldest]);
+		expect(openFilesOf(oldest)).toBe(0);
+		expect(openFilesOf(middle)).toBeGreaterThan(0);
+		expect(openFilesOf(today)).toBe(todayOpen);
 	});
 });

@@ -45,7 +45,7 @@ describe('SessionRecorder', () => {
 		publishGex(OPEN + 2, 'SPX_classic_gex_zero');
 		const decoded = decodeBackfill(
 			await answerBytes(
-				backfillResponse(
+				await backfillResponse(
 					rig.recorder,
 					'SPX',
 					'classic_gex_full',
@@ -61,7 +61,7 @@ describe('SessionRecorder', () => {
 		expect(rig.recorder.counters.skipped).toBe(5);
 		const zero = decodeBackfill(
 			await answerBytes(
-				backfillResponse(
+				await backfillResponse(
 					rig.recorder,
 					'SPX',
 					'classic_gex_zero',
@@ -76,7 +76,7 @@ describe('SessionRecorder', () => {
 		for (let s = 0; s < 30; s++) publishGex(OPEN + s);
 		publishGex(OPEN + 86_400); // the next day
 		expect(rig.recorder.days()).toEqual(['2026-11-23', '2026-11-24']);
-		const answer = backfillResponse(
+		const answer = await backfillResponse(
 			rig.recorder,
 			'SPX',
 			'classic_gex_full',
@@ -89,12 +89,17 @@ describe('SessionRecorder', () => {
 			Array.from({ length: 30 }, (_, i) => OPEN + i)
 		);
 		// Default day: the newest recorded.
-		const newest = backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', new URLSearchParams());
+		const newest = await backfillResponse(
+			rig.recorder,
+			'SPX',
+			'classic_gex_full',
+			new URLSearchParams()
+		);
 		expect(newest.headers['x-gexdeck-day']).toBe('2026-11-24');
 		// Range and thinning.
 		const q = new URLSearchParams(`day=2026-11-23&from=${OPEN + 10}&to=${OPEN + 29}&step=5`);
 		const thinned = decodeBackfill(
-			await answerBytes(backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q))
+			await answerBytes(await backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q))
 		);
 		expect(thinned.updates.map((u) => u.timestamp - OPEN)).toEqual([10, 15, 20, 25]);
 		const days = JSON.parse(recordedDaysResponse(rig.recorder, 'SPX').body as string);
@@ -103,26 +108,26 @@ describe('SessionRecorder', () => {
 		expect(days.recording).toBe('2026-11-24');
 		expect(newest.headers['x-gexdeck-recording']).toBe('1');
 		expect(rig.recorder.recordingDay()).toBe('2026-11-24');
-		const older = backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q);
+		const older = await backfillResponse(rig.recorder, 'SPX', 'classic_gex_full', q);
 		expect(older.headers['x-gexdeck-recording']).toBeUndefined();
 		// Two minutes without a record: no day is being recorded any more.
 		expect(rig.recorder.recordingDay(Date.now() + 121_000)).toBeUndefined();
 	});
 
-	it('refuses bad requests clearly', () => {
+	it('refuses bad requests clearly', async () => {
 		publishGex(OPEN);
-		const ask = (t: string, s: string, q: string) =>
-			backfillResponse(rig.recorder, t, s, new URLSearchParams(q));
-		expect(ask('spx', 'classic_gex_full', '').status).toBe(400);
-		expect(ask('SPX', '../etc', '').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'day=yesterday').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'source=evil').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'with=everything').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'source=service&with=spot').status).toBe(200);
-		expect(ask('SPX', 'classic_gex_full', 'from=abc').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'step=0').status).toBe(400);
-		expect(ask('SPX', 'classic_gex_full', 'day=2026-11-20').status).toBe(404);
-		expect(ask('NDX', 'classic_gex_full', '').status).toBe(404);
+		const ask = async (t: string, s: string, q: string) =>
+			await backfillResponse(rig.recorder, t, s, new URLSearchParams(q));
+		expect((await ask('spx', 'classic_gex_full', '')).status).toBe(400);
+		expect((await ask('SPX', '../etc', '')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'day=yesterday')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'source=evil')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'with=everything')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'source=service&with=spot')).status).toBe(200);
+		expect((await ask('SPX', 'classic_gex_full', 'from=abc')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'step=0')).status).toBe(400);
+		expect((await ask('SPX', 'classic_gex_full', 'day=2026-11-20')).status).toBe(404);
+		expect((await ask('NDX', 'classic_gex_full', '')).status).toBe(404);
 	});
 
 	it('keeps a polled snapshot once per calculation, and backfills it as an update', async () => {
@@ -139,7 +144,7 @@ describe('SessionRecorder', () => {
 		expect(rig.recorder.counters.skipped).toBe(1);
 		const decoded = decodeBackfill(
 			await answerBytes(
-				backfillResponse(rig.recorder, 'SPX', 'classic_gex_zero', new URLSearchParams())
+				await backfillResponse(rig.recorder, 'SPX', 'classic_gex_zero', new URLSearchParams())
 			)
 		);
 		expect(decoded.updates.map((u) => [u.kind, u.timestamp])).toEqual([

@@ -337,6 +337,11 @@ export class SessionRecorder {
 		return this.file(day, ticker, stream).read(from, to, step);
 	}
 
+	/** Reads what open() left unchecked of a recorded file (RecordFile.check) before a span. */
+	async check(day: string, ticker: string, stream: string): Promise<void> {
+		if (this.has(day, ticker, stream)) await this.file(day, ticker, stream).check();
+	}
+
 	/** The same records as read(), fixed now and read later in chunks (RecordFile.span). */
 	span(
 		day: string,

@@ -10,7 +10,9 @@
  * Behind the dashboard's gate like every route (hooks.server.ts).
  */
 import { config } from '$lib/server/config';
+import type { IncomingMessage } from 'node:http';
 import { historyStreams, releasingStream } from '$lib/server/connectionCap';
+import { reservedHistorySlot } from '$lib/server/fastAnswers';
 import { backfillResponse } from '$lib/server/recorder/backfillResponse';
 import { historyPendingBody } from '$lib/contract/historyPending';
 import { HistoryImportError, historyDayStatus } from '$lib/server/recorder/historyImport';
@@ -19,7 +21,7 @@ import { isRecordedDay } from '$lib/server/recorder/sessionRecorder';
 import { upstreamProxy } from '$lib/server/services';
 import type { RequestHandler } from './$types';
 
-export const GET: RequestHandler = async ({ params, url }) => {
+export const GET: RequestHandler = async ({ params, url, platform }) => {
 	const recorder = sessionRecorder();
 	const day = url.searchParams.get('day');
 	if (
@@ -54,9 +56,12 @@ export const GET: RequestHandler = async ({ params, url }) => {
 		}
 	}
 	// A slot per answer that streams: at most historyStreams.max at once, 503 + Retry-After past it.
-	const release = historyStreams.acquire();
+	// The slot the fast answers took for this request (fastAnswers.ts), else one taken now.
+	const release =
+		reservedHistorySlot((platform as { req?: IncomingMessage } | undefined)?.req) ??
+		historyStreams.acquire();
 	if (!release) return historyStreams.busy('history answers');
-	const answer = backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
+	const answer = await backfillResponse(recorder, params.ticker, params.stream, url.searchParams);
 	if (typeof answer.body === 'string') release();
 	const body =
 		typeof answer.body === 'string' ? answer.body : releasingStream(answer.body, release);
