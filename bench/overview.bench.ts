@@ -68,7 +68,7 @@ const inStep = recordMs.filter((_, s) => (OPEN + s) % 10 !== 0).sort((a, b) => a
 // ---- before: the raw day thinned to 5 s ------------------------------------------------------
 let t = performance.now();
 const before = await answerBytes(
-	backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&step=5`))
+	await backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&step=5`))
 );
 const beforeMs = performance.now() - t;
 

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { daySizes, daysToRemove } from './retention';
+import { daySizes, daysToRemove, diskUsageOf } from './retention';
 
 const MB = 1024 ** 2;
 const days = (sizes: number[]) =>
@@ -62,6 +62,13 @@ describe('daySizes', () => {
 				{ day: '2026-11-10', bytes: 1316, files: 3 },
 				{ day: '2026-11-11', bytes: 0, files: 0 }
 			]);
+			// The recording's total: every day's bytes and files added up.
+			file('2026-11-11/SPX/spot.rec', 84);
+			expect(diskUsageOf(root, ['2026-11-10', '2026-11-11'])).toEqual({
+				bytes: 1400,
+				days: ['2026-11-10', '2026-11-11'],
+				files: 4
+			});
 		} finally {
 			rmSync(root, { recursive: true, force: true });
 		}

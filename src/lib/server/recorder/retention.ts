@@ -63,3 +63,19 @@ export function daySizes(root: string, days: readonly string[]): Required<DaySiz
 		return { day, bytes, files: count };
 	});
 }
+
+export interface DiskUsage {
+	bytes: number;
+	days: string[];
+	files: number;
+}
+
+/** The recording's total on disk: its days, their bytes and files (the Account page, retention). */
+export function diskUsageOf(root: string, days: string[]): DiskUsage {
+	const sizes = daySizes(root, days);
+	return {
+		bytes: sizes.reduce((sum, d) => sum + d.bytes, 0),
+		days,
+		files: sizes.reduce((sum, d) => sum + d.files, 0)
+	};
+}

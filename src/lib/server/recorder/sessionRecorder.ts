@@ -21,7 +21,7 @@ import type { ReceivedUpdate, UpdateTap } from '../updates/tap';
 import { frameTimestamp } from './frameStamp';
 import { DayImport, preparePrivateRoot } from './dayImport';
 import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
-import { daySizes, daysToRemove } from './retention';
+import { daySizes, daysToRemove, diskUsageOf, type DiskUsage } from './retention';
 import { DayOverviews } from '../overview/dayOverviews';
 
 export interface SessionRecorderOptions {
@@ -63,11 +63,7 @@ function snapshotTimestamp(json: string): number | undefined {
 	return m ? Number(m[1]) : undefined;
 }
 
-export interface DiskUsage {
-	bytes: number;
-	days: string[];
-	files: number;
-}
+export type { DiskUsage } from './retention';
 
 export interface RecorderCounters {
 	records: number;
@@ -380,13 +376,7 @@ export class SessionRecorder {
 	}
 
 	diskUsage(): DiskUsage {
-		const days = this.days();
-		const sizes = daySizes(this.options.root, days);
-		return {
-			bytes: sizes.reduce((sum, d) => sum + d.bytes, 0),
-			days,
-			files: sizes.reduce((sum, d) => sum + d.files, 0)
-		};
+		return diskUsageOf(this.options.root, this.days());
 	}
 
 	/**
