@@ -13,7 +13,7 @@ import { cookieValue } from '$lib/server/cookies';
 import { appDatabase } from '$lib/server/db/appDb';
 import { audit } from '$lib/server/users/audit';
 import { deleteSession, persistSession } from '$lib/server/users/sessionStore';
-import { teamsMode } from '$lib/server/users/teams';
+import { teamsMode, UPGRADED_ADMIN } from '$lib/server/users/teams';
 import { UserStore } from '$lib/server/users/userStore';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -37,7 +37,9 @@ export const actions = {
 			return fail(400, { message: 'The login form could not be read.' });
 		}
 		const given = String(form.get('password') ?? '');
-		const name = String(form.get('name') ?? '').trim();
+		// A blank name is the admin a GEXDECK_PASSWORD setup became: the old form still signs in.
+		const typed = String(form.get('name') ?? '').trim();
+		const name = typed || UPGRADED_ADMIN;
 		const address = clientOf(getClientAddress);
 		const db = teams ? appDatabase() : undefined;
 		// The password is checked first: the right one always gets in, whatever the throttle says.
@@ -78,7 +80,7 @@ export const actions = {
 		}
 		// A failed attempt re-renders the form at the action's URL, which has no `next`: hand it back.
 		const next = safeNext(form.get('next'));
-		const wrong = teams ? 'Wrong name or password.' : 'Wrong password.';
+		const wrong = typed ? 'Wrong name or password.' : 'Wrong password.';
 		const { delayMs, globalCapped } = loginThrottle.failed(address);
 		if (delayMs > 0) {
 			await sleep(delayMs);

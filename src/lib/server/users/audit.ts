@@ -85,3 +85,25 @@ export async function auditJsonLines(db: Queryable): Promise<string> {
 		.map((line) => `${line}\n`)
 		.join('');
 }
+
+/** The acting user and address of a SvelteKit request, for `audit`. */
+export interface RequestActor {
+	locals: { user?: { name: string } };
+	getClientAddress(): string;
+}
+
+/** Audit an act made through a page or form action (the dashboard's database). */
+export async function auditRequest(
+	db: Queryable,
+	event: RequestActor,
+	action: AuditAction,
+	detail: string
+): Promise<void> {
+	let address: string | null;
+	try {
+		address = event.getClientAddress();
+	} catch {
+		address = null;
+	}
+	await audit(db, { actor: event.locals.user?.name ?? 'owner', address, action, detail });
+}

@@ -132,8 +132,8 @@ describe.each(engines)('users on $engine', ({ target }) => {
 				main(
 					argv,
 					async () => 'typed password',
-					(l) => out.push(l),
-					(l) => out.push(l)
+					(l) => void out.push(l),
+					(l) => void out.push(l)
 				);
 			expect(await run(['add', '--admin', 'dana'])).toBe(0);
 			expect(await run(['add', 'erin'])).toBe(0);
