@@ -7,6 +7,10 @@ declare global {
 			/** True when no password is configured or the session cookie is valid. */
 			authenticated: boolean;
 			passwordRequired: boolean;
+			/** Teams mode: users exist and each session is a user's. */
+			teams: boolean;
+			/** Who is signed in (the implicit admin without teams mode), after the gate. */
+			user?: import('$lib/server/auth').SessionUser;
 		}
 		interface Error {
 			message: string;

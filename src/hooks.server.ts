@@ -23,6 +23,9 @@ import {
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
 import { openAppDatabase } from '$lib/server/db/appDb';
+import { SESSION_COOKIE } from '$lib/server/auth';
+import { touchSession } from '$lib/server/users/sessionStore';
+import { startTeams, teamsMode } from '$lib/server/users/teams';
 import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
 import { loadSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
@@ -40,13 +43,17 @@ export const init: ServerInit = async () => {
 		process.env.HOST = '127.0.0.1';
 	}
 	const cfg = config();
-	const refusal =
-		bindRefusal(process.env.HOST ?? cfg.host, Boolean(cfg.password)) ?? proxyRefusal(cfg);
-	if (refusal) throw new Error(refusal);
 	// The records are read now: a corrupt, unreachable or newer database (or an older release's
 	// corrupt settings or ledger file, imported now) stops the start with an error naming it,
 	// rather than surfacing later or being silently reset.
 	const db = await openAppDatabase();
+	// Teams mode (users in the database; a GEXDECK_PASSWORD setup becomes the admin user).
+	await startTeams(db, cfg.password);
+	const locked = Boolean(cfg.password) || teamsMode();
+	const refusal =
+		bindRefusal(process.env.HOST ?? cfg.host, locked) ??
+		proxyRefusal({ ...cfg, password: locked ? 'set' : undefined });
+	if (refusal) throw new Error(refusal);
 	await loadSettings(db);
 	await loadQuotaLedger(db);
 	await loadRecordingStore(db);
@@ -106,6 +113,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		{
 			method: event.request.method,
 			pathname: event.url.pathname,
+			search: event.url.search,
 			host: req?.headers.host ?? event.request.headers.get('host') ?? undefined,
 			origin: event.request.headers.get('origin') ?? undefined,
 			cookie: event.request.headers.get('cookie') ?? undefined,
@@ -115,7 +123,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 		},
 		currentPolicy()
 	);
-	const passwordRequired = Boolean(cfg.password);
+	const passwordRequired = Boolean(cfg.password) || teamsMode();
 	if (!verdict.ok) {
 		const { pathname } = event.url;
 		if (verdict.status === 401 && event.request.method === 'GET' && !pathname.startsWith('/api/')) {
@@ -146,6 +154,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 	event.locals.csrf = csrf;
 	event.locals.authenticated = verdict.authenticated;
 	event.locals.passwordRequired = passwordRequired;
+	event.locals.teams = teamsMode();
+	event.locals.user = verdict.user;
+	const sessionId = verdict.cookies.get(SESSION_COOKIE);
+	if (verdict.user?.id && sessionId) touchSession(sessionId);
 
 	const refused = await csrfFailure(event.request, verdict.cookies.get(CSRF_COOKIE));
 	if (refused) return json(403, JSON.stringify({ error: `Forbidden: ${refused}.` }));

@@ -1,15 +1,39 @@
 /**
  * Dashboard access: a password is required when one is configured (and always when bound to a
- * non-loopback address). Sessions are random tokens held in memory (a restart logs everyone out),
- * carried in an httpOnly SameSite=Strict cookie. Wrong passwords are slowed per client and
+ * non-loopback address) and in teams mode (named users). Sessions are random ids carried in an
+ * httpOnly SameSite=Strict cookie; in teams mode they are also rows of the database. Wrong passwords are slowed per client and
  * dashboard-wide (LoginThrottle); after login only same-origin paths are followed (safeNext).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Role } from './users/roles';
 
 export const SESSION_COOKIE = 'gexdeck_session';
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 
-const sessions = new Map<string, number>();
+/** Who a session belongs to (teams mode); a password-only session has no user. */
+export interface SessionUser {
+	id: string;
+	name: string;
+	role: Role;
+}
+
+export interface SessionEntry {
+	expires: number;
+	user?: SessionUser;
+}
+
+/**
+ * Live sessions by the SHA-256 of their cookie's random id: the request gate answers from here
+ * without waiting for the database. In teams mode each one is also a row of the `sessions` table
+ * (users/sessionStore.ts), which restores them after a restart and ends them when a user is
+ * disabled, given another role or signed out everywhere (from this process or another).
+ */
+const sessions = new Map<string, SessionEntry>();
+
+/** The key a session is held under (and stored as): the cookie's id is never kept. */
+export function sessionKey(token: string): string {
+	return createHash('sha256').update(token).digest('base64url');
+}
 
 export function passwordMatches(given: string, expected: string): boolean {
 	// Hash both so the comparison is constant-time whatever the lengths.
@@ -21,32 +45,68 @@ export function passwordMatches(given: string, expected: string): boolean {
 /** Sessions held at most; past it, expired ones are purged, then the oldest dropped. */
 const MAX_SESSIONS = 10_000;
 
-export function createSession(now = Date.now()): string {
-	const token = randomBytes(32).toString('base64url');
-	if (sessions.size >= MAX_SESSIONS) {
-		for (const [t, expires] of sessions) if (expires <= now) sessions.delete(t);
-		for (const t of sessions.keys()) {
+/** Hold a session under `key` (a new one, or one restored from the database). */
+export function holdSession(key: string, entry: SessionEntry, now = Date.now()): void {
+	if (sessions.size >= MAX_SESSIONS && !sessions.has(key)) {
+		for (const [k, e] of sessions) if (e.expires <= now) sessions.delete(k);
+		for (const k of sessions.keys()) {
 			if (sessions.size < MAX_SESSIONS) break;
-			sessions.delete(t);
+			sessions.delete(k);
 		}
 	}
-	sessions.set(token, now + SESSION_TTL_MS);
+	sessions.set(key, entry);
+}
+
+export function createSession(now = Date.now(), user?: SessionUser): string {
+	const token = randomBytes(32).toString('base64url');
+	holdSession(sessionKey(token), { expires: now + SESSION_TTL_MS, user }, now);
 	return token;
 }
 
-export function sessionValid(token: string | undefined, now = Date.now()): boolean {
-	if (!token) return false;
-	const expires = sessions.get(token);
-	if (expires === undefined) return false;
-	if (expires <= now) {
-		sessions.delete(token);
-		return false;
+/** The live session of a cookie's id, or undefined. */
+export function sessionOf(token: string | undefined, now = Date.now()): SessionEntry | undefined {
+	if (!token) return undefined;
+	const key = sessionKey(token);
+	const entry = sessions.get(key);
+	if (entry === undefined) return undefined;
+	if (entry.expires <= now) {
+		sessions.delete(key);
+		return undefined;
 	}
-	return true;
+	return entry;
+}
+
+export function sessionValid(token: string | undefined, now = Date.now()): boolean {
+	return sessionOf(token, now) !== undefined;
 }
 
 export function endSession(token: string | undefined): void {
-	if (token) sessions.delete(token);
+	if (token) dropSessions(new Set([sessionKey(token)]));
+}
+
+type EndedListener = (keys: ReadonlySet<string>) => void;
+const endedListeners = new Set<EndedListener>();
+
+/**
+ * Called with the keys of sessions that ended (sign-out, disable, role change, sign out
+ * everywhere): /stream and /alerts/events close the connections opened under them.
+ */
+export function onSessionsEnded(listener: EndedListener): () => void {
+	endedListeners.add(listener);
+	return () => endedListeners.delete(listener);
+}
+
+/** End these sessions now, and tell the open connections. */
+export function dropSessions(keys: ReadonlySet<string>): void {
+	const ended = new Set<string>();
+	for (const key of keys) if (sessions.delete(key)) ended.add(key);
+	if (ended.size === 0) return;
+	for (const listener of endedListeners) listener(ended);
+}
+
+/** Every held session (the store compares them with the database). */
+export function heldSessions(): IterableIterator<[string, SessionEntry]> {
+	return sessions.entries();
 }
 
 /**

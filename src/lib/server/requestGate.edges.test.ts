@@ -179,6 +179,7 @@ describe('policy and client address from the configuration', () => {
 		});
 		expect(gate.currentPolicy()).toEqual({
 			passwordRequired: true,
+			teams: false,
 			originHost: 'dash.example.com',
 			bindHost: undefined
 		});
@@ -189,6 +190,7 @@ describe('policy and client address from the configuration', () => {
 		gate = await gateWith({ HOST: ' Gex.LAN ', GEXDECK_PASSWORD: '' });
 		expect(gate.currentPolicy()).toEqual({
 			passwordRequired: false,
+			teams: false,
 			originHost: undefined,
 			bindHost: 'gex.lan'
 		});

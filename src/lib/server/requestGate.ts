@@ -12,18 +12,22 @@
  *    the connection arrived on, with the port it arrived on, the bound HOST name and ORIGIN's
  *    host. A DNS-rebinding page (Host: evil.example:3000) is refused here.
  * 3. it carries an Origin that is not on the same list (403).
- * 4. a password is set, the session cookie is not valid and the path is not `/login` (401).
+ * 4. a password is set or users exist (teams mode), the session cookie is not valid and the
+ *    path is not public (401);
+ * 5. the session's role may not make this request (403; users/roles.ts's table).
  * State-changing requests then need the CSRF double-submit token (csrfFailure, for forms).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { SESSION_COOKIE, sessionValid } from './auth';
+import { SESSION_COOKIE, sessionOf, type SessionUser } from './auth';
 import { config } from './config';
 import { parseCookies } from './cookies';
 import { isForeignUpgrade, refuseSocket } from './httpServer';
 import { errorText, log } from './log';
+import { allowed } from './users/roles';
+import { teamsMode } from './users/teams';
 
 export const CSRF_COOKIE = 'gexdeck_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -32,6 +36,8 @@ export const CSRF_FIELD = 'csrf';
 /** What the gate needs to know about the deployment (from config() in production). */
 export interface GatePolicy {
 	passwordRequired: boolean;
+	/** Teams mode (users exist): a session must belong to a user, whose role decides. */
+	teams?: boolean;
 	/** Host (name[:port]) of ORIGIN, when the dashboard is served under a public URL. */
 	originHost?: string;
 	/** The HOST the server was told to bind, when it is a name or address rather than a wildcard. */
@@ -43,6 +49,8 @@ export interface GateRequest {
 	method: string;
 	/** Decoded pathname (only `/login` is public). */
 	pathname: string;
+	/** The URL's query (a form action is `?/name`: roles.ts). */
+	search?: string;
 	host?: string;
 	origin?: string;
 	cookie?: string | string[];
@@ -53,8 +61,11 @@ export interface GateRequest {
 	clientAddress?: string;
 }
 
+/** Without teams mode the one who passed the gate is the dashboard's implicit admin. */
+export const IMPLICIT_ADMIN: SessionUser = { id: '', name: 'owner', role: 'admin' };
+
 export type GateVerdict =
-	| { ok: true; authenticated: boolean; cookies: Map<string, string> }
+	| { ok: true; authenticated: boolean; user?: SessionUser; cookies: Map<string, string> }
 	| { ok: false; status: 401 | 403 | 421; error: string; cookies: Map<string, string> };
 
 /** Loopback addresses and names need no password: only this machine can reach them. */
@@ -108,7 +119,8 @@ export function currentPolicy(): GatePolicy {
 	const cfg = config();
 	const bind = cfg.host.trim().toLowerCase();
 	return {
-		passwordRequired: Boolean(cfg.password),
+		passwordRequired: Boolean(cfg.password) || teamsMode(),
+		teams: teamsMode(),
 		originHost: cfg.origin ? new URL(cfg.origin).host : undefined,
 		bindHost: WILDCARDS.has(bind) ? undefined : bind
 	};
@@ -209,9 +221,19 @@ export function checkRequest(req: GateRequest, policy: GatePolicy): GateVerdict 
 			);
 		}
 	}
-	const authenticated = !policy.passwordRequired || sessionValid(cookies.get(SESSION_COOKIE));
-	if (!authenticated && !isPublicPath(req.pathname)) return refuse(401, 'Log in first.');
-	return { ok: true, authenticated, cookies };
+	const session = policy.passwordRequired ? sessionOf(cookies.get(SESSION_COOKIE)) : undefined;
+	const user = policy.passwordRequired
+		? policy.teams
+			? session?.user
+			: session && (session.user ?? IMPLICIT_ADMIN)
+		: IMPLICIT_ADMIN;
+	const authenticated = user !== undefined;
+	if (isPublicPath(req.pathname)) return { ok: true, authenticated, user, cookies };
+	if (!user) return refuse(401, 'Log in first.');
+	if (!allowed(user.role, req.method, req.pathname, req.search)) {
+		return refuse(403, `Forbidden: the ${user.role} role may not do this.`);
+	}
+	return { ok: true, authenticated, user, cookies };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -238,10 +260,13 @@ export function clientAddressOf(req: IncomingMessage): string | undefined {
 
 /** The gate for a raw node:http request (the /api fast path, the /stream upgrade). */
 export function checkNodeRequest(req: IncomingMessage, pathname: string): GateVerdict {
+	const url = req.url ?? '';
+	const q = url.indexOf('?');
 	return checkRequest(
 		{
 			method: req.method ?? 'GET',
 			pathname,
+			search: q === -1 ? '' : url.slice(q),
 			host: header(req, 'host'),
 			origin: header(req, 'origin'),
 			cookie: req.headers.cookie,

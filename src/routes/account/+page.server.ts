@@ -11,6 +11,8 @@ import { clusterStatus } from './cluster.server';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
 import { createToken, revokeToken, tokenList } from './tokens.server';
+import { appDatabase } from '$lib/server/db/appDb';
+import { auditRequest } from '$lib/server/users/audit';
 
 export const load = (async () => {
 	const status = await accountStatus();
@@ -58,7 +60,8 @@ async function save(patch: Parameters<typeof updateSettings>[0]) {
 
 export const actions = {
 	/** Store keys entered on this page (server-side only, 0600). Keys are never echoed back. */
-	saveKeys: async ({ request }) => {
+	saveKeys: async (event) => {
+		const { request } = event;
 		const form = await request.formData();
 		const custom = String(form.get('customKey') ?? '').trim();
 		const research = String(form.get('researchKey') ?? '').trim();
@@ -87,12 +90,15 @@ export const actions = {
 		}
 		const notSaved = await save(patch);
 		if (notSaved) return notSaved;
+		const which = Object.keys(patch).join(', ');
+		await auditRequest(appDatabase(), event, 'key changed', `saved ${which}`);
 		return { message: 'Saved. The browser only ever sees the masked key id.' };
 	},
 
-	clearKeys: async () => {
+	clearKeys: async (event) => {
 		const notSaved = await save({ customKey: undefined, researchKey: undefined });
 		if (notSaved) return notSaved;
+		await auditRequest(appDatabase(), event, 'key changed', 'removed the stored keys');
 		return { message: 'Stored keys removed.' };
 	},
 
@@ -100,8 +106,8 @@ export const actions = {
 	saveRecording: async ({ request }) => saveRecording(await request.formData()),
 
 	/** Integration tokens for the levels feed (tokens.server.ts). */
-	createToken: async ({ request }) => createToken(await request.formData()),
-	revokeToken: async ({ request }) => revokeToken(await request.formData()),
+	createToken: async (event) => createToken(await event.request.formData(), event),
+	revokeToken: async (event) => revokeToken(await event.request.formData(), event),
 
 	/** Embedded service only: view the dashboard as another demo account. */
 	switchAccount: async ({ request }) => {

@@ -6,13 +6,15 @@
 import { fail } from '@sveltejs/kit';
 import { tokenStore } from '$lib/server/feed/feedMount';
 import type { TokenInfo, TokenScope } from '$lib/server/tokens/tokenStore';
+import { appDatabase } from '$lib/server/db/appDb';
+import { auditRequest, type RequestActor } from '$lib/server/users/audit';
 
 export function tokenList(): Promise<TokenInfo[]> {
 	return tokenStore().list();
 }
 
 /** What a token opens, ticked on the form: the levels feed (`feed`), the MCP endpoint (`mcp`). */
-export async function createToken(form: FormData) {
+export async function createToken(form: FormData, event: RequestActor) {
 	const scopes = form.getAll('scope').map(String) as TokenScope[];
 	if (scopes.length === 0) {
 		return fail(400, {
@@ -22,6 +24,8 @@ export async function createToken(form: FormData) {
 	try {
 		// The store refuses a scope it does not know (a hand-made form), with the known ones.
 		const { token, info } = await tokenStore().create(String(form.get('name') ?? ''), scopes);
+		const what = `${info.id} "${info.name}" (${info.scopes.join(', ')})`;
+		await auditRequest(appDatabase(), event, 'token created', what);
 		return {
 			message: `Token "${info.name}" created. Copy it now: it is not shown again.`,
 			createdToken: token
@@ -31,8 +35,9 @@ export async function createToken(form: FormData) {
 	}
 }
 
-export async function revokeToken(form: FormData) {
+export async function revokeToken(form: FormData, event: RequestActor) {
 	const id = String(form.get('id') ?? '');
 	if (!(await tokenStore().revoke(id))) return fail(400, { message: 'No such token.' });
+	await auditRequest(appDatabase(), event, 'token revoked', id);
 	return { message: 'Token revoked: it answers 401 from now on.' };
 }

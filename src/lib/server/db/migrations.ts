@@ -47,6 +47,40 @@ export const MIGRATIONS: readonly Migration[] = [
 				last_used_from TEXT
 			)`
 		]
+	},
+	{
+		version: 3,
+		summary: 'users, sessions and the audit log',
+		statements: [
+			// A user's password only as its Argon2id hash (PHC string); role admin, trader or viewer.
+			`CREATE TABLE users (
+				id TEXT PRIMARY KEY,
+				name TEXT NOT NULL UNIQUE,
+				role TEXT NOT NULL,
+				password_hash TEXT NOT NULL,
+				disabled INTEGER NOT NULL,
+				created_at BIGINT NOT NULL
+			)`,
+			// A session by the SHA-256 of its cookie's random id (the id itself is never stored).
+			`CREATE TABLE sessions (
+				id_hash TEXT PRIMARY KEY,
+				user_id TEXT NOT NULL,
+				created_at BIGINT NOT NULL,
+				last_seen_at BIGINT NOT NULL,
+				address TEXT
+			)`,
+			`CREATE INDEX sessions_user ON sessions (user_id)`,
+			// Who did what, when, from where; never a key, password or token.
+			`CREATE TABLE audit_log (
+				id TEXT PRIMARY KEY,
+				at BIGINT NOT NULL,
+				actor TEXT NOT NULL,
+				action TEXT NOT NULL,
+				detail TEXT NOT NULL,
+				address TEXT
+			)`,
+			`CREATE INDEX audit_log_at ON audit_log (at)`
+		]
 	}
 ];
 

@@ -48,6 +48,8 @@ export interface StreamEndpoint {
 	readonly size: number;
 	/** Stops accepting viewers and closes the connected ones with `code` (default 1001). */
 	close(code?: number, reason?: string): void;
+	/** Closes the viewers of one client (clientOf's answer), e.g. a session that ended. */
+	closeClient(client: string, code: number, reason: string): number;
 }
 
 /**
@@ -143,6 +145,7 @@ export function attachStreamEndpoint(
 		};
 		socket.once('close', release);
 		wss.handleUpgrade(req, socket, head, (ws) => {
+			clients.set(ws, client);
 			ws.once('close', release);
 			onViewer(ws, req);
 		});
@@ -203,6 +206,7 @@ export function attachStreamEndpoint(
 	}
 
 	server.on('upgrade', onUpgrade);
+	const clients = new WeakMap<WebSocket, string>();
 	const ping = setInterval(() => {
 		for (const ws of wss.clients) {
 			if (!alive.get(ws)) {
@@ -218,6 +222,16 @@ export function attachStreamEndpoint(
 	return {
 		get size() {
 			return wss.clients.size;
+		},
+		closeClient(client, code, reason) {
+			let n = 0;
+			for (const ws of wss.clients) {
+				if (clients.get(ws) !== client) continue;
+				ws.close(code, reason);
+				setTimeout(() => ws.terminate(), 1_000).unref();
+				n++;
+			}
+			return n;
 		},
 		close(code = 1001, reason = 'Stream endpoint closing') {
 			clearInterval(ping);

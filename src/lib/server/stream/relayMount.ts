@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { config } from '../config';
 import { onHttpServer } from '../httpServer';
 import { log } from '../log';
-import { SESSION_COOKIE } from '../auth';
+import { onSessionsEnded, SESSION_COOKIE, sessionKey } from '../auth';
 import { checkNodeRequest, clientAddressOf } from '../requestGate';
 import { onSettingsChange } from '../settings';
 import { upstreamTarget } from '../upstream';
@@ -50,7 +50,7 @@ export function authorizeViewer(req: IncomingMessage): true | { status: number; 
 /** The client a viewer counts against: its session when it has one, else its address. */
 function clientOf(req: IncomingMessage): string {
 	const session = cookieOf(req, SESSION_COOKIE);
-	return session ? `session ${session}` : `address ${clientAddressOf(req) ?? '?'}`;
+	return session ? `session ${sessionKey(session)}` : `address ${clientAddressOf(req) ?? '?'}`;
 }
 
 /** Registers `/stream` on the dashboard's server once it is known (see httpServer.ts). */
@@ -65,6 +65,12 @@ export function mountStreamRelay(): StreamRelay {
 			clientOf
 		});
 		endpoint = attached;
+		// A session that ends (sign-out, disable, role change, sign out everywhere) takes its
+		// viewers with it at once; the page's reconnect then meets the login.
+		const off = onSessionsEnded((keys) => {
+			for (const key of keys) attached.closeClient(`session ${key}`, 1008, 'Session ended');
+		});
+		server.once('close', off);
 		server.once('close', () => {
 			attached.close();
 			void r.close();

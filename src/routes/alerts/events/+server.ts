@@ -2,17 +2,21 @@
  * `GET /alerts/events`: the firings of alert rules as Server-Sent Events, one `firing` event per
  * firing (the JSON of AlertFiring), for the toasts and notifications of every open tab. A
  * comment line every 25 s keeps proxies from closing an idle stream. The request gate of
- * hooks.server.ts covers it like every route (a session when a password is set). At most
+ * hooks.server.ts covers it like every route (a session when a password is set or users exist);
+ * the stream closes when its session ends. At most
  * alertEventStreams.max streams at once: past it, 503 with Retry-After (the tab's EventSource
  * gives up; the page's next load opens a new one).
  */
 import { alertService } from '$lib/server/alerts/alertsMount';
+import { onSessionsEnded, SESSION_COOKIE, sessionKey } from '$lib/server/auth';
 import { alertEventStreams } from '$lib/server/connectionCap';
 import type { RequestHandler } from './$types';
 
 const HEARTBEAT_MS = 25_000;
 
-export const GET: RequestHandler = ({ request }) => {
+export const GET: RequestHandler = ({ request, cookies }) => {
+	const session = cookies.get(SESSION_COOKIE);
+	const key = session ? sessionKey(session) : undefined;
 	const release = alertEventStreams.acquire();
 	if (!release) return alertEventStreams.busy('alert streams');
 	const encoder = new TextEncoder();
@@ -30,9 +34,21 @@ export const GET: RequestHandler = ({ request }) => {
 				send(`event: firing\nid: ${f.id}\ndata: ${JSON.stringify(f)}\n\n`);
 			});
 			const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+			// The session ended (sign-out, disable, role change): the stream ends with it.
+			const offEnded = onSessionsEnded((keys) => {
+				if (!key || !keys.has(key)) return;
+				stop?.();
+				try {
+					controller.close();
+				} catch {
+					// already closed
+				}
+			});
 			stop = () => {
+				stop = undefined; // once, whichever of abort, cancel or the session's end comes first
 				clearInterval(heartbeat);
 				unsubscribe();
+				offEnded();
 				release();
 			};
 			request.signal.addEventListener('abort', () => {

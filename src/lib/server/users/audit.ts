@@ -1,0 +1,109 @@
+/**
+ * The audit log (`audit_log`, migration 3): who did what, when and from which address. Callers
+ * pass what happened in words and names only; a key, password or token never goes in (the
+ * detail is checked for the shapes of gexdeck's secrets and refused if it carries one).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db';
+
+export const AUDIT_ACTIONS = [
+	'sign-in',
+	'failed sign-in',
+	'sign-out',
+	'user added',
+	'role changed',
+	'user disabled',
+	'user enabled',
+	'password changed',
+	'signed out everywhere',
+	'token created',
+	'token revoked',
+	'key changed'
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntry {
+	at: number;
+	/** The user name acting ("cli" from a terminal, "anonymous" for a failed sign-in). */
+	actor: string;
+	action: AuditAction;
+	detail: string;
+	address: string | null;
+}
+
+/** Shapes of secrets: API keys, Research keys, integration tokens, Argon2 hashes. */
+const SECRET = /gexbot_custom_|research_[A-Za-z0-9_-]{20}|gxd_[A-Za-z0-9_-]{20}|\$argon2/;
+
+export async function audit(
+	db: Queryable,
+	entry: Omit<AuditEntry, 'at' | 'address'> & { at?: number; address?: string | null }
+): Promise<void> {
+	const detail = SECRET.test(entry.detail) ? '(withheld)' : entry.detail.slice(0, 500);
+	await db.run(
+		`INSERT INTO audit_log (id, at, actor, action, detail, address) VALUES (?, ?, ?, ?, ?, ?)`,
+		[
+			randomUUID(),
+			entry.at ?? Date.now(),
+			entry.actor.slice(0, 64),
+			entry.action,
+			detail,
+			entry.address ?? null
+		]
+	);
+}
+
+/** The newest `limit` entries, newest first. */
+export async function auditEntries(db: Queryable, limit = 500): Promise<AuditEntry[]> {
+	const rows = await db.all(
+		`SELECT at, actor, action, detail, address FROM audit_log ORDER BY at DESC, id LIMIT ?`,
+		[limit]
+	);
+	return rows.map((r) => ({
+		at: Number(r.at),
+		actor: String(r.actor),
+		action: String(r.action) as AuditAction,
+		detail: String(r.detail),
+		address: r.address === null ? null : String(r.address)
+	}));
+}
+
+/** Every entry, oldest first, as JSON lines (the /admin export). */
+export async function auditJsonLines(db: Queryable): Promise<string> {
+	const rows = await db.all(
+		`SELECT at, actor, action, detail, address FROM audit_log ORDER BY at, id`
+	);
+	return rows
+		.map((r) =>
+			JSON.stringify({
+				at: new Date(Number(r.at)).toISOString(),
+				actor: r.actor,
+				action: r.action,
+				detail: r.detail,
+				address: r.address
+			})
+		)
+		.map((line) => `${line}\n`)
+		.join('');
+}
+
+/** The acting user and address of a SvelteKit request, for `audit`. */
+export interface RequestActor {
+	locals: { user?: { name: string } };
+	getClientAddress(): string;
+}
+
+/** Audit an act made through a page or form action (the dashboard's database). */
+export async function auditRequest(
+	db: Queryable,
+	event: RequestActor,
+	action: AuditAction,
+	detail: string
+): Promise<void> {
+	let address: string | null;
+	try {
+		address = event.getClientAddress();
+	} catch {
+		address = null;
+	}
+	await audit(db, { actor: event.locals.user?.name ?? 'owner', address, action, detail });
+}

@@ -1,0 +1,270 @@
+/**
+ * Issue 29's role x entry-point matrix, over real sockets: the built dashboard in teams mode
+ * (three users made in its database before it starts: admin, trader, viewer) answers every page,
+ * form action, /api, /stream, /history, /alerts/events, /feed, /mcp and admin route for each role
+ * and for no session. The expected answer of every cell is in MATRIX below:
+ *   a status the route itself answers (the gate let the request through: 200, or 400 for an
+ *   empty form, 404 for a rule or file that does not exist, 405 for a method /api lacks);
+ *   403 refused for the role; 401 no session; 'login' a page's 303 to /login.
+ * Then the flows the table cannot show: a role change and a disable end the user's session,
+ * its open /stream and its /alerts/events at once.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRecords } from '../../src/lib/server/db/legacyImport';
+import { UserStore } from '../../src/lib/server/users/userStore';
+import {
+	rawRequest,
+	setCookies,
+	startDashboard,
+	startStubUpstream,
+	upgradeStatus,
+	type RunningDashboard,
+	type StubUpstream
+} from './dashboard-support';
+
+type Who = 'admin' | 'trader' | 'viewer' | 'none';
+type Expect = number | 'login';
+/** [method, path (with a form action's ?/name), admin, trader, viewer, no session] */
+type Row = [string, string, Expect, Expect, Expect, Expect];
+
+/** Columns by kind of entry point, given what the route answers when it is let through. */
+const V = (s: number): Expect[] => [s, s, s, 'login']; // a view: every role
+const A = (s: number): Expect[] => [s, 403, 403, 'login']; // an admin page
+const FA = (s: number): Expect[] => [s, 403, 403, 401]; // an admin's form action or POST
+const FT = (s: number): Expect[] => [s, s, 403, 401]; // a trader's form action or POST
+const FV = (s: number): Expect[] => [s, s, s, 401]; // a form action that only reads
+const row = (method: string, path: string, e: Expect[]): Row =>
+	[method, path, ...e] as unknown as Row;
+
+const MATRIX: Row[] = [
+	// pages
+	row('GET', '/', V(307)),
+	row('GET', '/SPX/classic/gex_full', V(200)),
+	row('GET', '/SPX/heatmap/gex_full', V(200)),
+	row('GET', '/SPX/price/gex_full', V(200)),
+	row('GET', '/SPX/state/delta_zero', V(200)),
+	row('GET', '/SPX/orderflow', V(200)),
+	row('GET', '/SPX/research/gex', V(200)),
+	row('GET', '/SPX/eod', V(200)),
+	row('GET', '/levels/SPX', V(200)),
+	row('GET', '/watchlist', V(200)),
+	row('GET', '/chain', V(200)),
+	row('GET', '/account', V(200)),
+	row('GET', '/alerts', V(200)),
+	row('GET', '/integrations', V(200)),
+	row('GET', '/admin', A(200)),
+	row('GET', '/admin/audit.jsonl', A(200)),
+	// form actions
+	row('POST', '/account?/saveKeys', FA(400)),
+	row('POST', '/account?/clearKeys', FA(200)),
+	row('POST', '/account?/saveRecording', FA(400)),
+	row('POST', '/account?/createToken', FA(400)),
+	row('POST', '/account?/revokeToken', FA(400)),
+	row('POST', '/account?/switchAccount', FA(400)),
+	row('POST', '/alerts?/saveRule', FT(400)),
+	row('POST', '/alerts?/pauseRule', FT(404)),
+	row('POST', '/alerts?/deleteRule', FT(404)),
+	row('POST', '/alerts?/testRule', FT(404)),
+	row('POST', '/alerts?/saveWebhook', FT(400)),
+	row('POST', '/alerts?/deleteWebhook', FT(404)),
+	row('POST', '/alerts?/testWebhook', FT(404)),
+	row('POST', '/SPX/eod?/open', FV(404)),
+	row('POST', '/recording/watchlist', FT(400)),
+	row('POST', '/admin?/addUser', FA(400)),
+	row('POST', '/admin?/setRole', FA(400)),
+	row('POST', '/admin?/setDisabled', FA(400)),
+	row('POST', '/admin?/signOut', FA(400)),
+	// data endpoints
+	['GET', '/api/tickers', 200, 200, 200, 401],
+	['POST', '/api/tickers', 405, 403, 403, 401],
+	['GET', '/history/SPX', 200, 200, 200, 'login'],
+	// Nothing recorded yet for this stream: the route's own 404.
+	['GET', '/history/SPX/classic_gex_full', 404, 404, 404, 'login'],
+	['GET', '/alerts/events', 200, 200, 200, 'login'],
+	['UPGRADE', '/stream', 101, 101, 101, 401],
+	// the feed and MCP take integration tokens, never a session
+	['GET', '/feed/v1/levels/SPX', 401, 401, 401, 401],
+	['POST', '/mcp', 401, 401, 401, 401]
+];
+
+let stub: StubUpstream;
+let app: RunningDashboard;
+const sessions: Record<Who, string | undefined> = {
+	admin: undefined,
+	trader: undefined,
+	viewer: undefined,
+	none: undefined
+};
+let csrf = '';
+const PASSWORD = 'matrix password';
+
+async function signIn(name: string): Promise<string> {
+	const form = {
+		origin: app.base,
+		accept: 'text/html',
+		cookie: `gexdeck_csrf=${csrf}`,
+		'content-type': 'application/x-www-form-urlencoded'
+	};
+	const answer = await rawRequest(
+		app.port,
+		'POST',
+		'/login?/login',
+		form,
+		new URLSearchParams({ csrf, name, password: PASSWORD }).toString()
+	);
+	const session = setCookies(answer.headers).gexdeck_session;
+	if (!session) throw new Error(`${name} could not sign in: ${answer.status} ${answer.body}`);
+	return session;
+}
+
+beforeAll(async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-roles-'));
+	const db = await openRecords({ dataDir });
+	const users = new UserStore(db);
+	for (const role of ['admin', 'trader', 'viewer'] as const) await users.add(role, role, PASSWORD);
+	await users.add('bob', 'trader', PASSWORD);
+	await db.close();
+	stub = await startStubUpstream();
+	app = await startDashboard({ GEXDECK_DATA_DIR: dataDir, ...stub.env });
+	csrf = setCookies((await rawRequest(app.port, 'GET', '/login')).headers).gexdeck_csrf;
+	for (const who of ['admin', 'trader', 'viewer'] as const) sessions[who] = await signIn(who);
+}, 240_000);
+
+afterAll(async () => {
+	await app?.stop();
+	await stub?.close();
+});
+
+/** What the dashboard answered, as a cell of the table. */
+async function answer(method: string, path: string, session?: string): Promise<Expect> {
+	const cookie = [`gexdeck_csrf=${csrf}`, session ? `gexdeck_session=${session}` : '']
+		.filter(Boolean)
+		.join('; ');
+	let status: number;
+	let location: string | undefined;
+	if (method === 'UPGRADE') {
+		status = (await upgradeStatus(app.port, path, { cookie, origin: app.base })).status;
+	} else if (path === '/alerts/events') {
+		// An event stream never ends: its status is enough.
+		const ctl = new AbortController();
+		const res = await fetch(`${app.base}${path}`, {
+			headers: { cookie },
+			redirect: 'manual',
+			signal: ctl.signal
+		});
+		status = res.status;
+		location = res.headers.get('location') ?? undefined;
+		ctl.abort();
+	} else {
+		const headers: Record<string, string> = { cookie, origin: app.base, accept: 'text/html' };
+		let body: string | undefined;
+		if (method === 'POST') {
+			headers['content-type'] = 'application/x-www-form-urlencoded';
+			headers['x-csrf-token'] = csrf;
+			body = new URLSearchParams({ csrf }).toString();
+		}
+		const res = await rawRequest(app.port, method, path, headers, body);
+		status = res.status;
+		location = res.headers.location;
+	}
+	if (status === 303 && location?.startsWith('/login')) return 'login';
+	return status;
+}
+
+describe(`role x entry point (${MATRIX.length} entry points x 4 = ${MATRIX.length * 4} cells)`, () => {
+	it('answers every cell as the table says', async () => {
+		const wrong: string[] = [];
+		for (const [method, path, ...expected] of MATRIX) {
+			const whos: Who[] = ['admin', 'trader', 'viewer', 'none'];
+			for (let i = 0; i < whos.length; i++) {
+				const got = await answer(method, path, sessions[whos[i]]);
+				if (got !== expected[i]) {
+					wrong.push(`${method} ${path} as ${whos[i]}: expected ${expected[i]}, got ${got}`);
+				}
+			}
+		}
+		expect(wrong).toEqual([]);
+	}, 180_000);
+});
+
+/** Opens /stream and /alerts/events under `session`; resolves when each has ended. */
+async function openStreams(session: string) {
+	const cookie = `gexdeck_session=${session}`;
+	const ws = new WebSocket(`${app.base.replace('http:', 'ws:')}/stream`, {
+		headers: { cookie, origin: app.base }
+	});
+	const wsClosed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+	await new Promise<void>((resolve, reject) => {
+		ws.once('open', () => resolve());
+		ws.once('error', reject);
+	});
+	const sse = await fetch(`${app.base}/alerts/events`, { headers: { cookie } });
+	expect(sse.status).toBe(200);
+	const sseEnded = (async () => {
+		const reader = sse.body!.getReader();
+		for (;;) if ((await reader.read()).done) return true;
+	})();
+	return { wsClosed, sseEnded, close: () => ws.close() };
+}
+
+async function adminAct(action: string, fields: Record<string, string>) {
+	const res = await rawRequest(
+		app.port,
+		'POST',
+		`/admin?/${action}`,
+		{
+			origin: app.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}; gexdeck_session=${sessions.admin}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		new URLSearchParams({ csrf, ...fields }).toString()
+	);
+	expect(res.status).toBe(200);
+}
+
+const within = <T>(p: Promise<T>, ms = 5_000) =>
+	Promise.race([p, new Promise<never>((_, r) => setTimeout(() => r(new Error('timed out')), ms))]);
+
+describe('a role change and a disable end the user’s sessions at once', () => {
+	it('closes the session, its /stream and its /alerts/events; the audit log says who did it', async () => {
+		const api = (session: string) =>
+			rawRequest(app.port, 'GET', '/api/tickers', { cookie: `gexdeck_session=${session}` });
+		const bob = await signIn('bob');
+		const open = await openStreams(bob);
+		await adminAct('setRole', { name: 'bob', role: 'viewer' });
+		expect(await within(open.wsClosed)).toBe(1008);
+		expect(await within(open.sseEnded)).toBe(true);
+		expect((await api(bob)).status).toBe(401);
+
+		const again = await signIn('bob');
+		expect((await api(again)).status).toBe(200);
+		const second = await openStreams(again);
+		await adminAct('setDisabled', { name: 'bob', disabled: 'true' });
+		expect(await within(second.wsClosed)).toBe(1008);
+		expect(await within(second.sseEnded)).toBe(true);
+		expect((await api(again)).status).toBe(401);
+		await expect(signIn('bob')).rejects.toThrow(/could not sign in/);
+
+		const log = await rawRequest(app.port, 'GET', '/admin/audit.jsonl', {
+			cookie: `gexdeck_session=${sessions.admin}`
+		});
+		const entries = log.body
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l));
+		expect(entries).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ actor: 'admin', action: 'role changed', address: '127.0.0.1' }),
+				expect.objectContaining({ actor: 'admin', action: 'user disabled', detail: 'bob' }),
+				expect.objectContaining({ actor: 'bob', action: 'sign-in' }),
+				expect.objectContaining({ actor: 'anonymous', action: 'failed sign-in' })
+			])
+		);
+		expect(log.body).not.toContain(PASSWORD);
+	}, 60_000);
+});
