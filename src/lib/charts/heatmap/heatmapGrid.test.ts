@@ -90,6 +90,7 @@ describe('HeatmapGrid', () => {
 			);
 		fc.assert(
 			fc.property(block, ({ strikes, times, values, live }) => {
+				const cells = Float32Array.from(values);
 				const b: HeatBlock = {
 					times,
 					spot: times.map((t) => t + 0.5),
@@ -97,11 +98,11 @@ describe('HeatmapGrid', () => {
 					majorPos: times.map((t) => t * 2),
 					majorNeg: times.map((t) => -t),
 					strikes,
-					values: Float32Array.from(values)
+					values: cells
 				};
 				const one = HeatmapGrid.fromBlock(b);
 				const columns = times.map((t, c) => ({
-					...col(t, strikes, [...b.values.subarray(c * strikes.length, (c + 1) * strikes.length)]),
+					...col(t, strikes, [...cells.subarray(c * strikes.length, (c + 1) * strikes.length)]),
 					spot: b.spot[c],
 					zeroGamma: b.zeroGamma[c],
 					majorPos: b.majorPos[c],
