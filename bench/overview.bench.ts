@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { HeatmapGrid } from '../src/lib/charts/heatmap/heatmapGrid';
+import { splitBackfill } from '../src/lib/relay/backfillBody';
 import { decodeOverviewBody } from '../src/lib/relay/overviewBody';
 import { overviewResponse } from '../src/lib/server/overview/overviewResponse';
 import { answerBytes, backfillResponse } from '../src/lib/server/recorder/backfillResponse';
@@ -31,7 +32,9 @@ import { launchChromium, median, root as checkout, spawnBuiltDashboard } from '.
 const { values: flags } = parseArgs({
 	options: {
 		seconds: { type: 'string', default: '23400' },
-		strikes: { type: 'string', default: '400' }
+		strikes: { type: 'string', default: '400' },
+		// The page's CPU profile on loopback, navigation to drawn: the functions by self time.
+		profile: { type: 'boolean', default: false }
 	},
 	strict: true
 });
@@ -96,21 +99,26 @@ for (let i = 0; i < 5; i++) {
 	const o = decodeOverviewBody(inflated);
 	decodeMs.push(performance.now() - t);
 	t = performance.now();
-	const grid = new HeatmapGrid();
-	const rows = o.header.strikes.length;
-	for (let c = 0; c < o.header.columns; c++) {
-		grid.append({
-			timestamp: o.times[c],
-			spot: o.spot[c],
-			zeroGamma: o.zeroGamma[c],
-			majorPos: o.majorPos[c],
-			majorNeg: o.majorNeg[c],
-			strikes: o.header.strikes,
-			values: o.values.subarray(c * rows, (c + 1) * rows)
-		});
-	}
+	const grid = HeatmapGrid.fromBlock({ ...o, strikes: o.header.strikes });
 	gridMs.push(performance.now() - t);
 	columns = grid.length;
+}
+
+// ---- scrub: one record at a moment, read by the index -----------------------------------------
+// Before, Classic showed a past day's moment only after reading the whole day (step=5, above);
+// after, a scrubbed moment is one record (`from=to=<t>`), found by the recording's index.
+const scrubAt = Array.from({ length: 20 }, (_, i) => OPEN + Math.floor(((i + 0.5) * SECONDS) / 20));
+const scrubMs: number[] = [];
+let scrubBytes = 0;
+for (const at of scrubAt) {
+	t = performance.now();
+	const one = await answerBytes(
+		backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&from=${at}&to=${at}`))
+	);
+	const entries = splitBackfill(one);
+	scrubMs.push(performance.now() - t);
+	if (entries.length !== 1) throw new Error(`scrub at ${at} read ${entries.length} records`);
+	scrubBytes = one.length;
 }
 
 // ---- rebuild from the raw file ---------------------------------------------------------------
@@ -128,7 +136,32 @@ interface PageRun {
 	link: string;
 	drawnMs: number;
 	historyBytes: number;
+	/** Overview answers loaded (1: the page's preload was the session's fetch). */
+	overviewAsks: number;
 	longTasks: number[];
+	/** Page times (ms after navigation start): the app's document, the overview's request. */
+	phases: { dcl: number; askedAt: number; firstByte: number; received: number; drawn: number };
+	/** In the page: a scrubbed moment's one record fetched (ms, each of 10). */
+	scrubMs: number[];
+}
+let selfTimes: string[] = [];
+/** The profile's functions by self time (ms), the 15 largest. */
+function topSelfTimes(profile: {
+	nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+	samples?: number[];
+	timeDeltas?: number[];
+}): string[] {
+	const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+	const ms = new Map<string, number>();
+	(profile.samples ?? []).forEach((id, i) => {
+		const f = byNode.get(id)!;
+		const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+		ms.set(key, (ms.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+	});
+	return [...ms]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, 15)
+		.map(([k, v]) => `${v.toFixed(1)} ms ${k}`);
 }
 async function pageRuns(): Promise<PageRun[]> {
 	// A past day needs no upstream: an address where nothing answers keeps the service out.
@@ -162,24 +195,64 @@ async function pageRuns(): Promise<PageRun[]> {
 			}
 			const urls = new Map<string, string>();
 			let historyBytes = 0;
+			let overviewAsks = 0;
 			cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
 			cdp.on('Network.loadingFinished', (e) => {
 				if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
+				if (urls.get(e.requestId)?.includes('/overview')) overviewAsks++;
 			});
+			if (flags.profile && link === 'loopback') {
+				await cdp.send('Profiler.enable');
+				await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+				await cdp.send('Profiler.start');
+			}
 			const t0 = performance.now();
 			await page.goto(`${dash.base}/SPX/heatmap/gex_full?day=${DAY}`, { timeout: 120_000 });
-			await page.waitForFunction(
-				(n) =>
-					Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >=
-					n,
-				Math.floor(SECONDS / 10),
-				{ timeout: 120_000, polling: 'raf' }
-			);
+			// The page's own clock at the first animation frame with every column drawn.
+			const drawn = (await (
+				await page.waitForFunction(
+					(n) =>
+						Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >=
+							n && performance.now(),
+					Math.floor(SECONDS / 10),
+					{ timeout: 120_000, polling: 'raf' }
+				)
+			).jsonValue()) as number;
 			const drawnMs = performance.now() - t0;
+			if (flags.profile && link === 'loopback') {
+				const { profile } = await cdp.send('Profiler.stop');
+				selfTimes = topSelfTimes(profile);
+			}
+			const phases = await page.evaluate((end) => {
+				const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+				const ask = performance
+					.getEntriesByType('resource')
+					.find((e) => e.name.includes('/overview')) as PerformanceResourceTiming | undefined;
+				return {
+					dcl: nav.domContentLoadedEventEnd,
+					askedAt: ask?.startTime ?? Number.NaN,
+					firstByte: ask?.responseStart ?? Number.NaN,
+					received: ask?.responseEnd ?? Number.NaN,
+					drawn: end
+				};
+			}, drawn);
+			const scrubMs = await page.evaluate(
+				async ({ day, moments }) => {
+					const out: number[] = [];
+					for (const at of moments) {
+						const t = performance.now();
+						const res = await fetch(`/history/SPX/classic_gex_full?day=${day}&from=${at}&to=${at}`);
+						await res.arrayBuffer();
+						out.push(performance.now() - t);
+					}
+					return out;
+				},
+				{ day: DAY, moments: scrubAt.slice(0, 10) }
+			);
 			const longTasks = await page.evaluate(
 				() => (window as unknown as { __longTasks: number[] }).__longTasks
 			);
-			runs.push({ link, drawnMs, historyBytes, longTasks });
+			runs.push({ link, drawnMs, historyBytes, overviewAsks, longTasks, phases, scrubMs });
 			await context.close();
 		}
 	} finally {
@@ -217,16 +290,31 @@ console.log(
 );
 console.log(`| on disk: raw day / overview | ${mb(rawBytes)} | ${mb(overviewDisk)} | - |`);
 console.log(
+	`| scrubbed moment: its chain read (answer + split, Node) | whole day first: ${f(beforeMs)} ms, ${mb(before.length)} | one record by the index: median ${f(median(scrubMs), 2)} ms, max ${f(Math.max(...scrubMs), 2)} ms, ${(scrubBytes / 1024).toFixed(1)} KB (20 moments) | histogram < 100 ms after the scrub |`
+);
+console.log(
 	`| overview rebuilt from the raw file (missing or damaged) | - | ${f(rebuildMs, 0)} ms, ${rebuilt} rows | - |`
 );
 console.log('');
 console.log(
-	'| whole-day heatmap in Chromium (navigation to all columns drawn) | drawn | /history bytes | long tasks (> 50 ms) | target |'
+	'| whole-day heatmap in Chromium (navigation to all columns drawn) | drawn | /history bytes (overview answers) | long tasks (> 50 ms) | target |'
 );
 console.log('|---|---|---|---|---|');
 for (const r of runs) {
 	console.log(
-		`| ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : '< 1.5 s'} |`
+		`| ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} (${r.overviewAsks}) | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : '< 1.5 s'} |`
 	);
 }
+console.log('');
+console.log(
+	'| where the time goes (page clock, ms after navigation start) | document loaded (DCL) | overview asked | first byte | received | drawn | scrub: one record fetched in the page (median / max of 10) |'
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of runs) {
+	const p = r.phases;
+	console.log(
+		`| ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
+	);
+}
+if (selfTimes.length) console.log(`\nPage CPU by self time (loopback):\n${selfTimes.join('\n')}`);
 console.log(`\n(Node ${process.version}; spxChain data: random per strike and second)`);

@@ -2,19 +2,24 @@
  * The day overview body: a whole day of one chain stream at a fixed step, for one metric, as the
  * columns a whole-day view draws (GET /history/<ticker>/<stream>/overview, sent gzip-encoded).
  *
- *   'GXO1' [u32 LE header length][header JSON, UTF-8][zero padding to a multiple of 8]
+ *   'GXO2' [u32 LE header length][header JSON, UTF-8][zero padding to a multiple of 8]
  *   [f64 time] x n   [f32 spot] x n   [f32 zero gamma] x n   [f32 major +] x n   [f32 major -] x n
- *   [f32 column scale] x n   [i16 value] x (n x rows), column after column, rows in header order
+ *   [f32 column scale] x n   [i8 value] x (n x rows), column after column, rows in header order
  *
- * Rows are the union of the day's strikes, highest first. A cell is value = i16 x the column's
- * scale (its largest |value| / 32767): 1/32767 of the column's range, far below what a colour or
- * a bar shows, at half the bytes of an f32 and compressing better. A strike a column did not
- * have is -32768 (NaN). Pure and shared: the server encodes, the page decodes.
+ * Rows are the union of the day's strikes, highest first. A cell is value = i8 x the column's
+ * scale (its largest |value| / 127), so a cell is within 1/254 of its column's largest |value|
+ * (OVERVIEW_CELL_ERROR). The heatmap colours a cell with one of 256 colours across
+ * ±(the day's largest |value|), 1/255 of that range a colour: a cell is off by at most half a
+ * colour step, and a day of noise (23,400 x 400, 2,340 steps) is under 1 MB gzip where int16
+ * cells were 1.47 MB. A strike a column did not have is -128 (NaN). Pure and shared: the server
+ * encodes, the page decodes.
  */
 
-export const OVERVIEW_MAGIC = 'GXO1';
-const MISSING = -32768;
-const FULL = 32767;
+export const OVERVIEW_MAGIC = 'GXO2';
+const MISSING = -128;
+const FULL = 127;
+/** Largest |decoded - value| of a cell, as a fraction of its column's largest |value|. */
+export const OVERVIEW_CELL_ERROR = 1 / (2 * FULL);
 
 export type OverviewMetric = 'vol' | 'oi';
 
@@ -67,7 +72,7 @@ export function encodeOverviewBody(
 	const n = columns.length;
 	const rows = strikes.length;
 	const start = pad8(8 + json.length);
-	const out = new Uint8Array(start + n * 8 + n * 4 * 5 + n * rows * 2);
+	const out = new Uint8Array(start + n * 8 + n * 4 * 5 + n * rows);
 	out.set(new TextEncoder().encode(OVERVIEW_MAGIC), 0);
 	const view = new DataView(out.buffer);
 	view.setUint32(4, json.length, true);
@@ -86,7 +91,7 @@ export function encodeOverviewBody(
 		return max / FULL;
 	});
 	for (const s of scales) view.setFloat32((at += 4) - 4, s, true);
-	const cells = new Int16Array(out.buffer, at, n * rows).fill(MISSING);
+	const cells = new Int8Array(out.buffer, at, n * rows).fill(MISSING);
 	// Columns of a day mostly share one strike list: its rows are looked up once, not per cell.
 	let seen: ArrayLike<number> | undefined;
 	let rowsOf = new Int32Array(0);
@@ -102,7 +107,9 @@ export function encodeOverviewBody(
 		for (let i = 0; i < rowsOf.length; i++) {
 			const v = c.values[i];
 			if (rowsOf[i] < 0 || !Number.isFinite(v)) continue;
-			cells[base + rowsOf[i]] = scale > 0 ? Math.round(v / scale) : 0;
+			// Clamped: a rounded f32 scale can put the column's largest value a hair past 127.
+			cells[base + rowsOf[i]] =
+				scale > 0 ? Math.max(-FULL, Math.min(FULL, Math.round(v / scale))) : 0;
 		}
 	});
 	return out;
@@ -130,7 +137,7 @@ export function decodeOverviewBody(bytes: Uint8Array): DecodedOverview {
 	const n = header.columns;
 	const rows = header.strikes.length;
 	let at = pad8(8 + jsonLength);
-	if (at + n * 28 + n * rows * 2 !== bytes.length) {
+	if (at + n * 28 + n * rows !== bytes.length) {
 		throw new OverviewBodyError('overview body is not the size its header says');
 	}
 	const times = new Float64Array(n);
@@ -145,12 +152,14 @@ export function decodeOverviewBody(bytes: Uint8Array): DecodedOverview {
 	const majorPos = f32();
 	const majorNeg = f32();
 	const scales = f32();
+	// The cells read as bytes in place (no per-cell DataView call: a day is ~936,000 of them).
+	const cells = new Int8Array(bytes.buffer, bytes.byteOffset + at, n * rows);
 	const values = new Float32Array(n * rows);
-	for (let col = 0; col < n; col++) {
+	for (let col = 0, k = 0; col < n; col++) {
 		const scale = scales[col];
-		for (let row = 0; row < rows; row++, at += 2) {
-			const q = view.getInt16(at, true);
-			values[col * rows + row] = q === MISSING ? Number.NaN : q * scale;
+		for (const end = k + rows; k < end; k++) {
+			const q = cells[k];
+			values[k] = q === MISSING ? Number.NaN : q * scale;
 		}
 	}
 	return { header, times, spot, zeroGamma, majorPos, majorNeg, values };

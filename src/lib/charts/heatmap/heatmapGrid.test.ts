@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HeatmapGrid, type HeatColumn } from './heatmapGrid';
+import { HeatmapGrid, type HeatBlock, type HeatColumn } from './heatmapGrid';
 import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapScene';
 
 function col(t: number, strikes: number[], values: number[], spot = 100): HeatColumn {
@@ -60,6 +60,70 @@ describe('HeatmapGrid', () => {
 					});
 				}
 			)
+		);
+	});
+
+	it('fills a block of columns in one pass to the grid appending them one by one gives (property)', () => {
+		const cell = fc.oneof(fc.float(), fc.constant(Number.NaN));
+		const block = fc
+			.record({
+				strikes: fc.array(fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(Number.NaN)), {
+					minLength: 1,
+					maxLength: 12
+				}),
+				// Mostly ascending times (an overview's), sometimes not (the fallback).
+				times: fc.oneof(
+					fc
+						.uniqueArray(fc.integer({ min: 0, max: 1000 }), { maxLength: 20 })
+						.map((t) => t.sort((a, b) => a - b)),
+					fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 })
+				),
+				live: fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 80 }), cell)
+			})
+			.chain(({ strikes, times, live }) =>
+				fc
+					.array(cell, {
+						minLength: strikes.length * times.length,
+						maxLength: strikes.length * times.length
+					})
+					.map((values) => ({ strikes: strikes.map((s) => s * 5), times, values, live }))
+			);
+		fc.assert(
+			fc.property(block, ({ strikes, times, values, live }) => {
+				const cells = Float32Array.from(values);
+				const b: HeatBlock = {
+					times,
+					spot: times.map((t) => t + 0.5),
+					zeroGamma: times.map((t) => t - 1),
+					majorPos: times.map((t) => t * 2),
+					majorNeg: times.map((t) => -t),
+					strikes,
+					values: cells
+				};
+				const one = HeatmapGrid.fromBlock(b);
+				const columns = times.map((t, c) => ({
+					...col(t, strikes, [...cells.subarray(c * strikes.length, (c + 1) * strikes.length)]),
+					spot: b.spot[c],
+					zeroGamma: b.zeroGamma[c],
+					majorPos: b.majorPos[c],
+					majorNeg: b.majorNeg[c]
+				}));
+				const each = HeatmapGrid.from(columns);
+				// A live column after it lands the same way too.
+				const next = col(live[0], [live[1] * 5], [live[2]]);
+				expect(one.append(next)).toBe(each.append(next));
+				const seen = (g: HeatmapGrid) => ({
+					length: g.length,
+					strikes: [...g.strikes],
+					ladder: [...g.ladder],
+					maxAbs: g.maxAbs,
+					lines: (['times', 'spot', 'zeroGamma', 'majorPos', 'majorNeg'] as const).map((k) => [
+						...g[k].subarray(0, g.length)
+					]),
+					values: [...g.values.subarray(0, g.length * g.rows)]
+				});
+				expect(seen(one)).toEqual(seen(each));
+			})
 		);
 	});
 

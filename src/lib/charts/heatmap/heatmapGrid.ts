@@ -47,6 +47,20 @@ export function columnOfGex(g: GexLike, metric: HeatMetric): HeatColumn {
 	};
 }
 
+/**
+ * Many columns at once on one strike list, as a day overview decodes them (overviewBody.ts):
+ * column c's value for strikes[i] is values[c * strikes.length + i].
+ */
+export interface HeatBlock {
+	times: ArrayLike<number>;
+	spot: ArrayLike<number>;
+	zeroGamma: ArrayLike<number>;
+	majorPos: ArrayLike<number>;
+	majorNeg: ArrayLike<number>;
+	strikes: ArrayLike<number>;
+	values: ArrayLike<number>;
+}
+
 export type AppendResult = 'appended' | 'replaced' | 'older';
 
 /** Most rows of the price ladder: a chain with far strikes spaced finely gets a coarser step. */
@@ -99,6 +113,49 @@ export class HeatmapGrid {
 		grid.setStrikes([...strikes]);
 		grid.reserve(list.length);
 		for (const c of list) grid.append(c);
+		return grid;
+	}
+
+	/**
+	 * The grid `from` would make of the block's columns, filled in one pass: each strike's row is
+	 * looked up once for the block, not once per cell (a whole day, 2,340 x 400 cells, took a
+	 * 147 ms task column by column). An empty block or times out of order
+	 * fall back to appending column by column.
+	 */
+	static fromBlock(b: HeatBlock): HeatmapGrid {
+		const n = b.times.length;
+		const k = b.strikes.length;
+		let ordered = n > 0;
+		for (let c = 1; c < n && ordered; c++) ordered = b.times[c] > b.times[c - 1];
+		if (!ordered) return HeatmapGrid.from(columnsOfBlock(b));
+		const grid = new HeatmapGrid();
+		grid.setStrikes([...new Set(Array.from(b.strikes))]);
+		grid.reserve(n);
+		const rows = grid.rows;
+		const rowOf = Int32Array.from({ length: k }, (_, i) => grid.rowOf.get(b.strikes[i]) ?? -1);
+		const values = grid.values;
+		const src = b.values;
+		let maxAbs = 0;
+		for (let c = 0; c < n; c++) {
+			const from = c * k;
+			const base = c * rows;
+			for (let i = 0; i < k; i++) {
+				const row = rowOf[i];
+				if (row < 0) continue;
+				const v = src[from + i];
+				values[base + row] = v;
+				const a = v < 0 ? -v : v;
+				if (a > maxAbs && a !== Infinity) maxAbs = a;
+			}
+		}
+		grid.maxAbs = maxAbs;
+		grid.times.set(b.times);
+		grid.spot.set(b.spot);
+		grid.zeroGamma.set(b.zeroGamma);
+		grid.majorPos.set(b.majorPos);
+		grid.majorNeg.set(b.majorNeg);
+		grid.length = n;
+		grid.revision++;
 		return grid;
 	}
 
@@ -233,5 +290,21 @@ export class HeatmapGrid {
 
 	value(col: number, row: number): number {
 		return this.values[col * this.rows + row];
+	}
+}
+
+/** The block's columns one by one (what fromBlock falls back to). */
+function* columnsOfBlock(b: HeatBlock): Generator<HeatColumn> {
+	const k = b.strikes.length;
+	for (let c = 0; c < b.times.length; c++) {
+		yield {
+			timestamp: b.times[c],
+			spot: b.spot[c],
+			zeroGamma: b.zeroGamma[c],
+			majorPos: b.majorPos[c],
+			majorNeg: b.majorNeg[c],
+			strikes: b.strikes,
+			values: Array.prototype.slice.call(b.values, c * k, (c + 1) * k) as number[]
+		};
 	}
 }

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeColumnarFrame } from '../../wire';
 import { chainArb, spxChain } from '../../wire/arbitraries.test-support';
 import { encodeFrame } from '../../wire/encode';
-import { decodeOverviewBody } from '../../relay/overviewBody';
+import { decodeOverviewBody, OVERVIEW_CELL_ERROR } from '../../relay/overviewBody';
 import type { ClassicChain } from '../../contract/schemas';
 import { RecordKind, type StoredRecord } from '../recorder/recordFormat';
 import { recorderRig } from '../recorder/sessionRecorder.test-support';
@@ -174,7 +174,9 @@ describe('day overview', () => {
 			expect(decoded.majorPos[col]).toBe(Math.fround(row.majorPosOi));
 			row.strikes.forEach((strike, i) => {
 				const cell = decoded.values[col * strikes.length + strikes.indexOf(strike)];
-				expect(Math.abs(cell - row.gexOi[i])).toBeLessThanOrEqual(max / 32767);
+				expect(Math.abs(cell - row.gexOi[i])).toBeLessThanOrEqual(
+					max * (OVERVIEW_CELL_ERROR + 1e-6)
+				);
 			});
 		});
 		expect(overviewResponse(rig.recorder, 'SPX', 'spot', new URLSearchParams()).status).toBe(400);

@@ -141,20 +141,8 @@ export class HeatmapSession {
 			return false;
 		}
 		if (!overview || overview.header.columns === 0 || signal?.aborted) return !!signal?.aborted;
-		const grid = new HeatmapGrid();
-		const { strikes } = overview.header;
-		const rows = strikes.length;
-		for (let col = 0; col < overview.header.columns; col++) {
-			grid.append({
-				timestamp: overview.times[col],
-				spot: overview.spot[col],
-				zeroGamma: overview.zeroGamma[col],
-				majorPos: overview.majorPos[col],
-				majorNeg: overview.majorNeg[col],
-				strikes,
-				values: overview.values.subarray(col * rows, (col + 1) * rows)
-			});
-		}
+		// One pass over the cells (a column at a time was a 147 ms task for a full day).
+		const grid = HeatmapGrid.fromBlock({ ...overview, strikes: overview.header.strikes });
 		this.settle(grid);
 		this.day = overview.header.day;
 		this.loadedBytes = overview.bytes;
