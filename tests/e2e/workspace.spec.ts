@@ -86,6 +86,17 @@ test('keyboard and mouse rearrange, resize and remove panels', async ({ page }) 
 	await page.mouse.up();
 	await expect.poll(() => tickers(page)).toEqual(['SPY', 'NDX', 'SPX']);
 
+	// Mouse: the corner handle resizes by whole grid cells (SPY, now first, one column wider).
+	const corner = panels(page).nth(0).getByRole('button', { name: 'Drag to resize' });
+	await corner.scrollIntoViewIfNeeded();
+	const c = (await corner.boundingBox())!;
+	const grid = (await page.getByTestId('ws-grid').boundingBox())!;
+	await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
+	await page.mouse.down();
+	await page.mouse.move(c.x + grid.width / 6, c.y + c.height / 2, { steps: 5 });
+	await page.mouse.up();
+	await expect(page).toHaveURL(/p=classic\.gex_full\.green\.3x1/);
+
 	// Delete removes the focused panel.
 	await panels(page).nth(0).getByTestId('ws-panel-head').focus();
 	await page.keyboard.press('Delete');
@@ -94,6 +105,7 @@ test('keyboard and mouse rearrange, resize and remove panels', async ({ page }) 
 
 test('a named layout saved in the browser reopens after a reload', async ({ page }) => {
 	await page.goto('/workspace');
+	await chartsDrawn(page, 3);
 	await page.getByTestId('ws-layouts').selectOption({ label: 'Replay desk' });
 	await expect(panels(page)).toHaveCount(4);
 	await panels(page).nth(3).getByTestId('ws-remove').click();
@@ -106,6 +118,7 @@ test('a named layout saved in the browser reopens after a reload', async ({ page
 	await expect(panels(page)).toHaveCount(3);
 	expect(await tickers(page)).toEqual(['SPX', 'NDX', 'SPY']);
 	await page.reload();
+	await chartsDrawn(page, 3);
 	await page.getByTestId('ws-layouts').selectOption({ label: 'my desk' });
 	await expect(page).toHaveURL(/gex_zero/);
 	expect(
@@ -118,6 +131,7 @@ test('a replay scrubbed in one panel moves all four panels of the group; Latest 
 }) => {
 	test.setTimeout(150_000);
 	await page.goto('/workspace');
+	await chartsDrawn(page, 3);
 	await page.getByTestId('ws-layouts').selectOption({ label: 'Replay desk' });
 	await chartsDrawn(page, 4);
 	const first = panels(page).nth(0);
