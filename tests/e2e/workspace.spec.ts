@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 
 /**
  * The workspace (issue 28): panels of the Classic view linked by colour groups, the whole
@@ -180,4 +182,57 @@ test('on a phone the panels stack in one column, the group bar is in thumb reach
 	const bar = (await page.getByTestId('ws-groups').boundingBox())!;
 	expect(bar.y + bar.height).toBeLessThanOrEqual(844);
 	expect(bar.y).toBeGreaterThan(844 / 2);
+});
+
+/** A PNG's width and height, from its IHDR chunk. */
+function pngSize(bytes: Uint8Array): { w: number; h: number } {
+	expect([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
+	const v = new DataView(bytes.buffer, bytes.byteOffset);
+	return { w: v.getUint32(16), h: v.getUint32(20) };
+}
+
+test('capture: one PNG the size of the grid, and a zip of one PNG per panel with a manifest of data times', async ({
+	page
+}) => {
+	await page.goto('/workspace');
+	await chartsDrawn(page, 3);
+	// The panels' data times at the moment of the capture (a replayed group holds them still).
+	const [download] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByTestId('ws-capture').click()
+	]);
+	expect(download.suggestedFilename()).toMatch(/^workspace-.*\.png$/);
+	await download.saveAs('test-results/workspace-capture.png');
+	const png = new Uint8Array(readFileSync('test-results/workspace-capture.png'));
+	const grid = (await page.getByTestId('ws-grid').boundingBox())!;
+	const dpr = await page.evaluate(() => devicePixelRatio);
+	expect(pngSize(png)).toEqual({
+		w: Math.round(grid.width * dpr),
+		h: Math.round(grid.height * dpr)
+	});
+	// Drawn, not blank: a PNG of a flat colour compresses to almost nothing.
+	expect(png.length).toBeGreaterThan(20_000);
+
+	const [zipDownload] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByTestId('ws-capture-zip').click()
+	]);
+	const files = unzipSync(new Uint8Array(readFileSync((await zipDownload.path())!)));
+	const manifest = JSON.parse(strFromU8(files['manifest.json'])) as {
+		panels: { file: string; ticker: string; view: string; category: string; dataTime: number }[];
+	};
+	expect(manifest.panels.map((p) => p.ticker)).toEqual(['SPX', 'NDX', 'SPY']);
+	for (const [i, p] of manifest.panels.entries()) {
+		expect(p.view).toBe('classic');
+		const shownAt = await shown(panels(page).nth(i));
+		// The data time named is the panel's, as it stood at the capture (it may have moved since).
+		expect(p.dataTime).toBeGreaterThan(0);
+		expect(shownAt - p.dataTime).toBeGreaterThanOrEqual(0);
+		expect(shownAt - p.dataTime).toBeLessThan(60);
+		const box = (await panels(page).nth(i).boundingBox())!;
+		expect(pngSize(files[p.file])).toEqual({
+			w: Math.round(box.width * dpr),
+			h: Math.round(box.height * dpr)
+		});
+	}
 });
