@@ -51,6 +51,9 @@ test('a bare /workspace opens the index trio; the URL round trips and a ticker c
 	await expect(fourth).toHaveAttribute('data-group', 'blue');
 	await fourth.getByTestId('ws-group').selectOption('red');
 	await expect.poll(() => tickers(page)).toEqual(['NDX', 'NDX', 'NDX', 'NDX']);
+	// The URL follows the edit a moment later (the page changes first).
+	await expect(page).toHaveURL(/p=classic\.gex_full\.red\.3x1$|p=classic\.gex_full\.red\.3x1&/);
+	await expect(page).not.toHaveURL(/blue/);
 	const url = page.url();
 	await page.goto('/');
 	await page.goto(url);
@@ -210,8 +213,24 @@ test('capture: one PNG the size of the grid, and a zip of one PNG per panel with
 		w: Math.round(grid.width * dpr),
 		h: Math.round(grid.height * dpr)
 	});
-	// Drawn, not blank: a PNG of a flat colour compresses to almost nothing.
-	expect(png.length).toBeGreaterThan(20_000);
+	// Drawn, not blank: the histograms' green and red bars are in it (captions alone are grey).
+	const coloured = await page.evaluate(async (b64) => {
+		const img = new Image();
+		img.src = `data:image/png;base64,${b64}`;
+		await img.decode();
+		const c = document.createElement('canvas');
+		c.width = img.width;
+		c.height = img.height;
+		const ctx = c.getContext('2d')!;
+		ctx.drawImage(img, 0, 0);
+		const d = ctx.getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) {
+			if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 80) n++;
+		}
+		return n;
+	}, Buffer.from(png).toString('base64'));
+	expect(coloured).toBeGreaterThan(2_000);
 
 	const [zipDownload] = await Promise.all([
 		page.waitForEvent('download'),

@@ -78,6 +78,11 @@ async function drawPanel(ctx: CanvasRenderingContext2D, panel: HTMLElement, x: n
 	ctx.fillStyle =
 		bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : getComputedStyle(document.body).backgroundColor;
 	ctx.fillRect(x, y, box.width, box.height);
+	// What the panel shows: its scrolled-away parts stay out (and out of the neighbours).
+	ctx.save();
+	ctx.beginPath();
+	ctx.rect(x, y, box.width, box.height);
+	ctx.clip();
 	for (const el of panel.querySelectorAll<SVGSVGElement | HTMLCanvasElement>('svg, canvas')) {
 		if (el instanceof SVGSVGElement && el.parentElement?.closest('svg')) continue;
 		const r = el.getBoundingClientRect();
@@ -87,6 +92,7 @@ async function drawPanel(ctx: CanvasRenderingContext2D, panel: HTMLElement, x: n
 		if (el instanceof HTMLCanvasElement) ctx.drawImage(el, dx, dy, r.width, r.height);
 		else ctx.drawImage(await svgImage(el, r.width, r.height), dx, dy, r.width, r.height);
 	}
+	ctx.restore();
 	ctx.fillStyle = getComputedStyle(document.body).color;
 	ctx.font = '12px sans-serif';
 	ctx.fillText(caption(describePanel(panel)), x + 6, y + 14);
