@@ -242,6 +242,11 @@ export class StreamRelay {
 			} catch (e) {
 				this.onFailure(e, batch);
 			}
+			// The lease passed while hubs were connecting: let go of what that opened too.
+			const cluster = this.options.cluster;
+			if (cluster && !cluster.holding) {
+				this.onLeaseLost('the lease passed during a negotiation');
+			}
 		}
 	}
 
