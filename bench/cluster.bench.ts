@@ -139,11 +139,13 @@ async function main(): Promise<void> {
 		console.log(
 			`\n100 identical parallel GETs over 3 replicas: ${answers.filter((a) => a === 'miss').length} upstream call(s) (target 1)`
 		);
-		const failover = await leaseFailover(redis.url);
+		// A Redis of their own: the replicas above compete for the slot's lease on theirs.
+		const quiet = await startRedis();
+		const failover = await leaseFailover(quiet.url).finally(() => quiet.restart());
 		console.log(
 			`\nSlot lease hand-over after SIGKILL of the holder, ${failover.times.length} kills (3 s TTL): median ${failover.median} ms, max ${failover.max} ms (target < 5000; lease only, no negotiation)`
 		);
-		const relay = await relayFailover(redis.url);
+		const relay = await relayFailover(quiet.url).finally(() => quiet.stop());
 		console.log(
 			`\nRelay failover, holder SIGKILLed to the first frame on a surviving replica's viewer, ${relay.times.length} kills (3 s TTL, market at 10 s/s): median ${relay.median} ms, max ${relay.max} ms`
 		);
