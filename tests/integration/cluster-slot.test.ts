@@ -26,6 +26,8 @@ interface SlotLine {
 	self: boolean;
 	from: string | undefined;
 	to: string | undefined;
+	/** How long nobody held the slot at the last failover (ms). */
+	gapMs: number | undefined;
 }
 
 /** The Account page's slot line on replica `i`, as text. */
@@ -39,7 +41,14 @@ async function slotOf(i: number): Promise<SlotLine> {
 		.replace(/\s+/g, ' ');
 	const held = /held by (\S+?)( \(this page\))? for/.exec(text);
 	const failover = /from (\S+) to (\S+) \(/.exec(text);
-	return { holder: held?.[1], self: !!held?.[2], from: failover?.[1], to: failover?.[2] };
+	const gap = /\(([\d.]+) (ms|s) without a holder\)/.exec(text);
+	return {
+		holder: held?.[1],
+		self: !!held?.[2],
+		from: failover?.[1],
+		to: failover?.[2],
+		gapMs: gap ? Number(gap[1]) * (gap[2] === 's' ? 1000 : 1) : undefined
+	};
 }
 
 async function holderIndex(timeoutMs: number, not?: string): Promise<{ i: number; id: string }> {
@@ -71,7 +80,10 @@ describe('three replicas of the built dashboard', () => {
 		const next = await holderIndex(10_000, first.id);
 		expect(Date.now() - killedAt).toBeLessThan(5_000);
 		for (const i of alive) {
-			expect(await slotOf(i)).toMatchObject({ holder: next.id, from: first.id, to: next.id });
+			const line = await slotOf(i);
+			expect(line).toMatchObject({ holder: next.id, from: first.id, to: next.id });
+			// Nobody held it from the dead holder's last renewal until the lease expired.
+			expect(line.gapMs).toBeGreaterThan(1_000);
 		}
 		first = next;
 	}, 30_000);
@@ -82,6 +94,9 @@ describe('three replicas of the built dashboard', () => {
 		alive.delete(first.i);
 		const next = await holderIndex(5_000, first.id);
 		expect(Date.now() - stoppedAt).toBeLessThan(3_000);
-		expect(await slotOf(next.i)).toMatchObject({ from: first.id, to: next.id });
+		const line = await slotOf(next.i);
+		expect(line).toMatchObject({ from: first.id, to: next.id });
+		// Released at the stop, not left to expire (that would leave the slot unheld for ~3 s).
+		expect(line.gapMs).toBeLessThan(1_000);
 	}, 30_000);
 });
