@@ -25,6 +25,8 @@ export type RelayState =
 	| 'reconnecting'
 	/** Another program of the account negotiated: waiting for a user's takeBack. */
 	| 'slot-taken'
+	/** Cluster mode: another replica holds the slot; its frames arrive through Redis. */
+	| 'standby'
 	/** The upstream refused for a reason retrying cannot fix (key, tier): waiting for a change. */
 	| 'error'
 	| 'closed';
@@ -127,6 +129,7 @@ const STATES: readonly string[] = [
 	'live',
 	'reconnecting',
 	'slot-taken',
+	'standby',
 	'error',
 	'closed'
 ];

@@ -1,6 +1,7 @@
 /**
  * The Account page's cluster panel (cluster mode only, GEXDECK_REDIS_URL): the live replicas,
- * which one is serving this page, and what the cluster together spent per quota pool (the
+ * which one is serving this page, which one holds the upstream slot (since when, the last
+ * failover), and what the cluster together spent per quota pool (the
  * shared ledger in Redis) against GEXDECK_QUOTA_BUDGET. Redis unreachable: the panel says so.
  */
 import { QUOTA_POOLS } from '$lib/contract/routes';
@@ -8,6 +9,8 @@ import type { ReplicaCard } from '$lib/server/cluster/replicas';
 import { config } from '$lib/server/config';
 import type { PoolSpend } from '$lib/server/quotaLedger';
 import { sharedLimits } from '$lib/server/services';
+import type { SlotInfo } from '$lib/server/cluster/slotLease';
+import { clusterSlotInfo } from '$lib/server/stream/relayMount';
 
 export interface ClusterStatus {
 	/** This replica's id. */
@@ -15,6 +18,8 @@ export interface ClusterStatus {
 	replicas: ReplicaCard[];
 	/** The cluster's spend per pool in the current windows, with the pool's budget. */
 	pools: { pool: string; spend: PoolSpend; daily: number | null; monthly: number | null }[];
+	/** Who holds the upstream WebSocket slot, since when, and the last failover. */
+	slot: SlotInfo;
 	/** Set when Redis could not be read. */
 	error: string | null;
 }
@@ -24,14 +29,16 @@ export async function clusterStatus(accountId: string | null): Promise<ClusterSt
 	if (!limits) return null;
 	const self = limits.replicas.id;
 	try {
-		const [replicas, spends] = await Promise.all([
+		const [replicas, slot, spends] = await Promise.all([
 			limits.replicas.list(),
+			clusterSlotInfo() ?? {},
 			Promise.all(QUOTA_POOLS.map((pool) => limits.quota.usage(accountId ?? 'unknown', pool)))
 		]);
 		const budget = config().quotaBudget;
 		return {
 			self,
 			replicas,
+			slot,
 			pools: QUOTA_POOLS.map((pool, i) => ({
 				pool,
 				spend: spends[i],
@@ -41,6 +48,6 @@ export async function clusterStatus(accountId: string | null): Promise<ClusterSt
 			error: null
 		};
 	} catch (err) {
-		return { self, replicas: [], pools: [], error: (err as Error).message };
+		return { self, replicas: [], slot: {}, pools: [], error: (err as Error).message };
 	}
 }

@@ -17,7 +17,7 @@
  */
 import { DEFAULT_GROUP_LIMIT, spotGroupName } from '../../contract/hubs';
 import type { RelayState, StatusMessage } from '../../relay/protocol';
-import { SubscriptionBook, type AddResult } from './book';
+import { SubscriptionBook, type AddResult, type UnionPlan } from './book';
 import type { HubEnd } from './hubSocket';
 import { NegotiationError } from './negotiator';
 import { RelayFanOut } from './relayFanOut';
@@ -63,7 +63,10 @@ export class StreamRelay {
 		this.fanOut = new RelayFanOut(this.book, this.counters, options.tap);
 		this.hubs = new UpstreamHubs(
 			{
-				groupData: (group, any) => this.fanOut.onGroupData(group, any),
+				groupData: (group, any) =>
+					options.cluster
+						? options.cluster.publish(group, any)
+						: this.fanOut.onGroupData(group, any),
 				connected: () => this.counters.hubConnects++,
 				recovering: (hub, end, first) => this.onHubRecovering(hub, end, first),
 				resumed: (hub, stillResuming) => this.onHubResumed(hub, stillResuming),
@@ -90,6 +93,15 @@ export class StreamRelay {
 			},
 			options,
 			this.now
+		);
+		options.cluster?.start(
+			{
+				acquired: () => this.schedule(),
+				lost: (reason) => this.onLeaseLost(reason),
+				wantsChanged: () => this.schedule(),
+				frame: (group, any) => this.fanOut.onGroupData(group, any)
+			},
+			options.groupLimit ?? DEFAULT_GROUP_LIMIT
 		);
 	}
 
@@ -197,6 +209,7 @@ export class StreamRelay {
 		clearTimeout(this.retryTimer);
 		await this.settled().catch(() => undefined);
 		this.hubs.closeAll();
+		await this.options.cluster?.stop();
 		for (const v of this.viewers) v.close(1001, 'Relay shutting down');
 		this.viewers.clear();
 		this.setState('closed');
@@ -205,6 +218,8 @@ export class StreamRelay {
 	// ---- upstream ------------------------------------------------------------------------
 
 	private schedule(): void {
+		// The other replicas' holder negotiates what this one's viewers want (spots follow).
+		this.options.cluster?.setWants(this.book.plan().groups.filter((g) => !g.endsWith('_spot')));
 		this.dirty = true;
 		if (this.running || this.closed) return;
 		this.running = this.loop().finally(() => {
@@ -216,16 +231,45 @@ export class StreamRelay {
 		while (this.dirty && !this.closed) {
 			this.dirty = false;
 			if (this.stateValue === 'slot-taken' || this.retryTimer) return;
+			const plan = this.currentPlan();
+			if (!plan) return;
 			const batch = this.unconfirmed;
 			this.unconfirmed = [];
 			try {
 				// Success does not reset the backoff: a hub that connects and drops at once would
 				// otherwise be retried at the base delay forever (see retryLater).
-				await this.session.reconcile(this.book.plan());
+				await this.session.reconcile(plan);
 			} catch (e) {
 				this.onFailure(e, batch);
 			}
+			// The lease passed while hubs were connecting: let go of what that opened too.
+			const cluster = this.options.cluster;
+			if (cluster && !cluster.holding) {
+				this.onLeaseLost('the lease passed during a negotiation');
+			}
 		}
+	}
+
+	/** What to negotiate: this process's union, or in a cluster the replicas' (holder only). */
+	private currentPlan(): UnionPlan | undefined {
+		const cluster = this.options.cluster;
+		if (!cluster) return this.book.plan();
+		if (cluster.holding) return cluster.unionPlan();
+		this.setState(
+			'standby',
+			'Another replica holds the upstream slot; frames arrive through Redis.'
+		);
+		return undefined;
+	}
+
+	/** The slot lease passed (or could not be renewed): stop using the slot at once. */
+	private onLeaseLost(reason: string): void {
+		this.hubs.retire();
+		this.session.forget();
+		clearTimeout(this.retryTimer);
+		this.retryTimer = undefined;
+		this.log(`relay: standing by (${reason})`);
+		if (this.stateValue !== 'closed') this.schedule();
 	}
 
 	private onHubRecovering(hub: string, end: HubEnd, first: boolean): void {

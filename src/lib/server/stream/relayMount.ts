@@ -20,25 +20,48 @@ import { updateTap } from '../updates/tap';
 import { RESTARTING_CLOSE_CODE, STREAM_PATH } from '../../relay/protocol';
 import { attachStreamEndpoint, cookieOf, type StreamEndpoint } from './endpoint';
 import { StreamRelay } from './relay';
+import { sharedLimits } from '../services';
+import { connectRedis } from '../cluster/redis';
+import type { SlotInfo } from '../cluster/slotLease';
+import { RelayCluster } from './relayCluster';
 
 let relay: StreamRelay | undefined;
+let cluster: RelayCluster | undefined;
 let mounted = false;
 let endpoint: StreamEndpoint | undefined;
 
 /** The process's relay (created on first use). */
 export function streamRelay(): StreamRelay {
-	relay ??= new StreamRelay({
+	if (relay) return relay;
+	// Cluster mode: the replicas share the slot by a lease and relay through Redis Streams.
+	const shared = sharedLimits();
+	const { redisUrl } = config();
+	if (shared && redisUrl) {
+		cluster = new RelayCluster(
+			shared.redis,
+			connectRedis(redisUrl, 'gexdeck-frames'),
+			shared.replicas.id
+		);
+	}
+	relay = new StreamRelay({
 		target: async () => {
 			const t = await upstreamTarget();
 			return { baseUrl: t.baseUrl, key: t.customKey };
 		},
 		userAgent: config().userAgent,
 		tap: updateTap(),
-		log: (message) => log.info(message)
+		log: (message) => log.info(message),
+		cluster
 	});
 	// New keys or another demo account: negotiate again (the slot and its groups may differ).
 	onSettingsChange(() => relay?.refresh());
 	return relay;
+}
+
+/** Cluster mode: who holds the upstream slot, since when, the last failover (else undefined). */
+export function clusterSlotInfo(): Promise<SlotInfo> | undefined {
+	streamRelay();
+	return cluster?.info();
 }
 
 /** The request gate decides, as for every other entry point. */

@@ -2,6 +2,7 @@
  * The stream relay's settings and counters (see relay.ts).
  */
 import type { UpdateTap } from '../updates/tap';
+import type { RelayCluster } from './relayCluster';
 
 /** Where the relay negotiates, and with which key. */
 export interface RelayTarget {
@@ -39,6 +40,11 @@ export interface StreamRelayOptions {
 	log?: (message: string) => void;
 	/** Every received group frame is published here (recorder, alerts); see updates/tap. */
 	tap?: UpdateTap;
+	/**
+	 * Cluster mode (relayCluster.ts): negotiate only while this replica holds the slot lease,
+	 * publish upstream frames to Redis, deliver what the cluster's stream yields.
+	 */
+	cluster?: RelayCluster;
 }
 
 export interface RelayCounters {

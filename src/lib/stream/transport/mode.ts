@@ -39,6 +39,12 @@ export function feedMode(
 				reason: `Streaming through the dashboard's WebSocket slot (${status.usage.used} of ${status.usage.limit} memberships).`,
 				canTakeBack: false
 			};
+		case 'standby':
+			return {
+				mode: 'stream',
+				reason: `Streaming through the cluster's slot holder (${status.usage.used} of ${status.usage.limit} memberships on this replica).`,
+				canTakeBack: false
+			};
 		case 'reconnecting':
 			return polling(
 				`The upstream stream is reconnecting; polling REST meanwhile. ${status.reason ?? ''}`.trim()
