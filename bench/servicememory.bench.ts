@@ -6,11 +6,12 @@
  * fresh data folder, the whole universe, the session clock, NODE_ENV=production), plus
  * --heapsnapshot-signal so the bench can ask it for a heap snapshot. Measured:
  * - idle RSS: the service alone, 20 s after it is ready (median of the last 5 s of samples);
- * - what holds its heap: one heap snapshot, summarised by constructor (self sizes; typed
- *   arrays' backing stores count as "(array buffer data)");
  * - the first EOD request (GET /v2/hist/eod/SPX, a day nobody generated yet): the time to its
  *   200 (a 504 with progress is asked again, its time counted) and the peak RSS of the service
- *   and all its children (the day's generating processes), sampled every 50 ms.
+ *   and all its children (the day's generating processes), sampled every 50 ms;
+ * - then what holds its heap: one heap snapshot (last, as writing one raises RSS for good),
+ *   summarised by constructor (self sizes; typed arrays' backing stores count as "(array buffer
+ *   data)") and the backing stores by the object property holding them.
  * `--checkout <dir>` measures another checkout's build (for before figures in the same run).
  * Targets: EOD < 30 s with peak < 600 MB; idle < 250 MB.
  */
@@ -62,6 +63,14 @@ function descendants(pid: number): number[] {
 	};
 	walk(pid);
 	return out;
+}
+
+/** CPU seconds (user + system) process `pid` has used so far. */
+function cpuSeconds(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	// utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks.
+	return (Number(f[11]) + Number(f[12])) / 100;
 }
 
 function treeRss(pid: number): number {
@@ -174,6 +183,25 @@ function printHeap(heap: ReturnType<typeof heapSummary> | undefined): void {
 		console.log(`| ${name} | ${(size / MB).toFixed(1)} | ${count} |`);
 }
 
+/** One heap snapshot of the service (SIGUSR2), summarised. */
+async function heapOf(child: ChildProcess, dataDir: string) {
+	child.kill('SIGUSR2');
+	let snapshot: string | undefined;
+	for (let t = 0; t < 600 && !snapshot; t++) {
+		await sleep(500);
+		const f = readdirSync(dataDir).find((n) => n.endsWith('.heapsnapshot'));
+		// Written once the next file appears whole: wait until its size stops changing.
+		if (f) {
+			const a = readFileSync(join(dataDir, f)).length;
+			await sleep(1000);
+			if (readFileSync(join(dataDir, f)).length === a && a > 0) snapshot = join(dataDir, f);
+		}
+	}
+	const heap = snapshot ? heapSummary(snapshot) : undefined;
+	if (snapshot) rmSync(snapshot);
+	return heap;
+}
+
 async function measure(checkout: string): Promise<void> {
 	const entry = join(checkout, 'build', 'service', 'main.js');
 	if (!existsSync(entry)) throw new Error(`${entry} is missing: build that checkout first`);
@@ -213,31 +241,17 @@ async function measure(checkout: string): Promise<void> {
 		const pid = child.pid!;
 
 		const idle: number[] = [];
+		const cpu0 = cpuSeconds(pid);
 		for (let t = 0; t < IDLE_S * 10; t++) {
 			await sleep(100);
 			if (t >= (IDLE_S - 5) * 10) idle.push(rssBytes(pid));
 		}
 		const idleRss = median(idle.sort((a, b) => a - b));
-
-		child.kill('SIGUSR2');
-		let snapshot: string | undefined;
-		for (let t = 0; t < 600 && !snapshot; t++) {
-			await sleep(500);
-			const f = readdirSync(dataDir).find((n) => n.endsWith('.heapsnapshot'));
-			// Written once the next file appears whole: wait until its size stops changing.
-			if (f) {
-				const a = readFileSync(join(dataDir, f)).length;
-				await sleep(1000);
-				if (readFileSync(join(dataDir, f)).length === a && a > 0) snapshot = join(dataDir, f);
-			}
-		}
-		const heap = snapshot ? heapSummary(snapshot) : undefined;
-		if (snapshot) rmSync(snapshot);
-		await sleep(3000); // the snapshot's own garbage collected before the EOD sample starts
+		const idleCpu = (cpuSeconds(pid) - cpu0) / IDLE_S;
 
 		if (flags['skip-eod']) {
 			console.log(`checkout: ${checkout}\nidle RSS: ${(idleRss / MB).toFixed(0)} MB`);
-			printHeap(heap);
+			printHeap(await heapOf(child, dataDir));
 			return;
 		}
 		const account = ready.accounts.find((a) => a.max_level === 'quant') ?? ready.accounts[0];
@@ -265,11 +279,14 @@ async function measure(checkout: string): Promise<void> {
 		clearInterval(sampler);
 		await sleep(2000);
 		const afterRss = rssBytes(pid);
+		// Last: writing a snapshot raises the process's RSS for good, so it must not precede the EOD.
+		const heap = await heapOf(child, dataDir);
 
 		console.log(`checkout: ${checkout}`);
 		console.log(`ready after ${readyS.toFixed(1)} s`);
 		console.log(
-			`idle RSS (service alone, ${IDLE_S} s after ready): ${(idleRss / MB).toFixed(0)} MB`
+			`idle RSS (service alone, ${IDLE_S} s after ready): ${(idleRss / MB).toFixed(0)} MB, ` +
+				`CPU ${(idleCpu * 100).toFixed(0)}% of a core over those ${IDLE_S} s (the live loop, no client)`
 		);
 		printHeap(heap);
 		console.log(
