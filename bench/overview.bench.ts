@@ -113,7 +113,12 @@ let scrubBytes = 0;
 for (const at of scrubAt) {
 	t = performance.now();
 	const one = await answerBytes(
-		backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&from=${at}&to=${at}`))
+		await backfillResponse(
+			recorder,
+			'SPX',
+			STREAM,
+			new URLSearchParams(`day=${DAY}&from=${at}&to=${at}`)
+		)
 	);
 	const entries = splitBackfill(one);
 	scrubMs.push(performance.now() - t);

@@ -8,6 +8,8 @@
 export const PRIOR_LAGS = [60, 300, 600, 900, 1800] as const;
 export const CHANGE_LAGS = [1, 60, 300, 600, 900, 1800] as const;
 const DEPTH = 1801;
+/** Seconds the zero / one sets' rings keep (lags 1 and 60 s); longer lags are derived (./subsetLags). */
+export const SHORT_LAG_DEPTH = 61;
 
 /**
  * What priors and max changes read (categoryPayloads.ts): a row vector's value `lag` seconds (one of
@@ -26,26 +28,31 @@ export class Lookback implements LagSeries {
 	/** Tick of the newest stored row vector, -1 before the first push. */
 	private newest = -1;
 
-	constructor(rows: number) {
+	/** `depth`: seconds kept, the newest included (lags up to depth - 1 can be read). */
+	constructor(
+		rows: number,
+		readonly depth = DEPTH
+	) {
 		this.rows = rows;
-		this.ring = new Float32Array(rows * DEPTH);
+		this.ring = new Float32Array(rows * depth);
 	}
 
 	/** Store the vector of tick `tick` (ticks arrive consecutively from 0). */
 	push(tick: number, values: ArrayLike<number>): void {
-		const base = (tick % DEPTH) * this.rows;
+		const base = (tick % this.depth) * this.rows;
 		for (let r = 0; r < this.rows; r++) this.ring[base + r] = values[r];
 		this.newest = tick;
 	}
 
 	/** Value of `row` at `lag` seconds before the newest tick, clamped at the session's first tick. */
 	at(row: number, lag: number): number {
+		if (lag >= this.depth) throw new RangeError(`no lookback kept for a lag of ${lag} s`);
 		const tick = Math.max(0, this.newest - lag);
-		return this.ring[(tick % DEPTH) * this.rows + row];
+		return this.ring[(tick % this.depth) * this.rows + row];
 	}
 
 	/** The stored (Float32-rounded) value of `row` at the newest tick. */
 	current(row: number): number {
-		return this.ring[(this.newest % DEPTH) * this.rows + row];
+		return this.ring[(this.newest % this.depth) * this.rows + row];
 	}
 }

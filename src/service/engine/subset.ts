@@ -5,7 +5,7 @@
  */
 import type { ChainDay } from '../market/chainDay';
 import { GammaKernel } from '../../lib/analytics/gammaKernel';
-import { Lookback } from './lookback';
+import { Lookback, SHORT_LAG_DEPTH, type LagSeries } from './lookback';
 
 export type SubsetName = 'full' | 'zero' | 'one';
 export const GREEK_NAMES = ['delta', 'gamma', 'vanna', 'charm'] as const;
@@ -37,12 +37,17 @@ export interface Subset {
 	zeroGammaVol: number | null;
 	zeroGammaOi: number | null;
 	zeroGammaReady: boolean;
-	gexLookback: Lookback;
+	/** Ring of gexVol the step pushes into (30 minutes deep; a minute for the zero / one sets). */
+	gexRing: Lookback;
+	/** What payloads read: the ring, or for the zero / one sets the ring plus derived lags. */
+	gexLookback: LagSeries;
 	/** Greek profiles by volume per row, calls and puts (zero / one sets only). */
 	greekCall?: Record<GreekName, Float64Array>;
 	greekPut?: Record<GreekName, Float64Array>;
-	greekCallLookback?: Record<GreekName, Lookback>;
-	greekPutLookback?: Record<GreekName, Lookback>;
+	greekCallRing?: Record<GreekName, Lookback>;
+	greekPutRing?: Record<GreekName, Lookback>;
+	greekCallLookback?: Record<GreekName, LagSeries>;
+	greekPutLookback?: Record<GreekName, LagSeries>;
 	callIv?: Float64Array;
 	putIv?: Float64Array;
 	/** Volumes per row: call, put, call buy, call sell, put buy, put sell. */
@@ -89,6 +94,8 @@ export function makeSubset(
 	const rowOfSlot = new Int32Array(chain.strikes.length).fill(-1);
 	slots.forEach((s, r) => (rowOfSlot[s] = r));
 	const rows = slots.length;
+	// The zero / one sets keep a minute; TickerDay derives their longer lags (./subsetLags).
+	const gexRing = new Lookback(rows, name === 'full' ? undefined : SHORT_LAG_DEPTH);
 	const subset: Subset = {
 		name,
 		start,
@@ -109,7 +116,8 @@ export function makeSubset(
 		zeroGammaVol: null,
 		zeroGammaOi: null,
 		zeroGammaReady: false,
-		gexLookback: new Lookback(rows),
+		gexRing,
+		gexLookback: gexRing,
 		flows: { dex: 0, gex: 0, cvr: 0, cvrAbs: 0 },
 		selection:
 			start === 0 && end === chain.n
@@ -124,14 +132,13 @@ export function makeSubset(
 				Float64Array
 			>;
 		const perGreekLookback = () =>
-			Object.fromEntries(GREEK_NAMES.map((g) => [g, new Lookback(rows)])) as Record<
-				GreekName,
-				Lookback
-			>;
+			Object.fromEntries(
+				GREEK_NAMES.map((g) => [g, new Lookback(rows, SHORT_LAG_DEPTH)])
+			) as Record<GreekName, Lookback>;
 		subset.greekCall = perGreek();
 		subset.greekPut = perGreek();
-		subset.greekCallLookback = perGreekLookback();
-		subset.greekPutLookback = perGreekLookback();
+		subset.greekCallRing = subset.greekCallLookback = perGreekLookback();
+		subset.greekPutRing = subset.greekPutLookback = perGreekLookback();
 		subset.callIv = new Float64Array(rows);
 		subset.putIv = new Float64Array(rows);
 		subset.volumeRows = Array.from({ length: 6 }, () => new Float64Array(rows));

@@ -24,6 +24,7 @@ import { bsmGamma, bsmGreeks, emptyGreeks } from '../../lib/analytics/bsm';
 import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/analytics/greeks';
 import { GammaKernel } from '../../lib/analytics/gammaKernel';
 import { LaggedVolume } from './laggedVolume';
+import { deriveLongLags } from './subsetLags';
 
 const YEAR_MS = 365 * 86_400_000;
 /** Time-to-expiry floor: a 0DTE contract at the close still has two minutes of gamma. */
@@ -151,6 +152,8 @@ export class TickerDay {
 				nExp > 1 ? [1] : []
 			)
 		};
+		deriveLongLags(this, this.subsets.zero);
+		deriveLongLags(this, this.subsets.one);
 	}
 
 	/** Unix seconds of a tick. */
@@ -378,11 +381,11 @@ export class TickerDay {
 			subset.gexVol[r] = subset.slotGexVol[subset.rowSlots[r]];
 			subset.gexOi[r] = subset.slotGexOi[subset.rowSlots[r]];
 		}
-		subset.gexLookback.push(this.tick, subset.gexVol);
+		subset.gexRing.push(this.tick, subset.gexVol);
 		if (greekCall && greekPut) {
 			for (const g of GREEK_NAMES) {
-				subset.greekCallLookback?.[g].push(this.tick, greekCall[g]);
-				subset.greekPutLookback?.[g].push(this.tick, greekPut[g]);
+				subset.greekCallRing?.[g].push(this.tick, greekCall[g]);
+				subset.greekPutRing?.[g].push(this.tick, greekPut[g]);
 			}
 		}
 	}

@@ -1,0 +1,304 @@
+/**
+ * `npm run bench -- servicememory`: the embedded service's memory and first EOD report (issue 26
+ * item 5), measured from outside.
+ *
+ * The service is started as `npm start` starts it (build/service/main.js with --ready-json on a
+ * fresh data folder, the whole universe, the session clock, NODE_ENV=production), plus
+ * --heapsnapshot-signal so the bench can ask it for a heap snapshot. Measured:
+ * - idle RSS: the service alone, 20 s after it is ready (median of the last 5 s of samples);
+ * - the first EOD request (GET /v2/hist/eod/SPX, a day nobody generated yet): the time to its
+ *   200 (a 504 with progress is asked again, its time counted) and the peak RSS of the service
+ *   and all its children (the day's generating processes), sampled every 50 ms;
+ * - then what holds its heap: one heap snapshot (last, as writing one raises RSS for good),
+ *   summarised by constructor (self sizes; typed arrays' backing stores count as "(array buffer
+ *   data)") and the backing stores by the object property holding them.
+ * `--checkout <dir>` measures another checkout's build (for before figures in the same run).
+ * Targets: EOD < 30 s with peak < 600 MB; idle < 250 MB.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { median, root, rssBytes } from './support';
+
+const { values: flags } = parseArgs({
+	options: {
+		checkout: { type: 'string', multiple: true },
+		idle: { type: 'string', default: '20' },
+		'skip-eod': { type: 'boolean', default: false }
+	},
+	strict: true
+});
+const checkouts = flags.checkout?.length ? flags.checkout : [root];
+const IDLE_S = Number(flags.idle);
+const MB = 1024 * 1024;
+
+interface Ready {
+	base_url: string;
+	accounts: { max_level: string; keys: { key: string; integration: string; product: string }[] }[];
+}
+
+/** Every descendant of `pid` (scanning /proc for parent ids). */
+function descendants(pid: number): number[] {
+	const parent = new Map<number, number>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			parent.set(Number(entry), ppid);
+		} catch {
+			// ended meanwhile
+		}
+	}
+	const out: number[] = [];
+	const walk = (p: number) => {
+		for (const [child, pp] of parent) {
+			if (pp !== p) continue;
+			out.push(child);
+			walk(child);
+		}
+	};
+	walk(pid);
+	return out;
+}
+
+/** CPU seconds (user + system) process `pid` has used so far. */
+function cpuSeconds(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	// utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks.
+	return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+function treeRss(pid: number): number {
+	return [pid, ...descendants(pid)].reduce((sum, p) => sum + rssBytes(p), 0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Self sizes of a heap snapshot's nodes grouped by constructor (the top `n`), and typed
+ * arrays' backing stores grouped by the property of the object that holds them. */
+function heapSummary(
+	file: string,
+	n = 12
+): { total: number; rows: [string, number, number][]; owners: [string, number, number][] } {
+	const snap = JSON.parse(readFileSync(file, 'utf8')) as {
+		snapshot: {
+			meta: {
+				node_fields: string[];
+				node_types: [string[]];
+				edge_fields: string[];
+				edge_types: [string[]];
+			};
+		};
+		nodes: number[];
+		edges: number[];
+		strings: string[];
+	};
+	const meta = snap.snapshot.meta;
+	const nf = meta.node_fields.length;
+	const ef = meta.edge_fields.length;
+	const types = meta.node_types[0];
+	const edgeTypes = meta.edge_types[0];
+	const [typeAt, nameAt, sizeAt, countAt] = ['type', 'name', 'self_size', 'edge_count'].map((f) =>
+		meta.node_fields.indexOf(f)
+	);
+	const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) =>
+		meta.edge_fields.indexOf(f)
+	);
+	const nodeCount = snap.nodes.length / nf;
+	// One strong retainer per node (the first met) and the edge's name.
+	const parent = new Int32Array(nodeCount).fill(-1);
+	const via = new Array<string>(nodeCount);
+	for (let i = 0, e = 0; i < nodeCount; i++) {
+		const edges = snap.nodes[i * nf + countAt];
+		for (let k = 0; k < edges; k++, e += ef) {
+			const kind = edgeTypes[snap.edges[e + eType]];
+			if (kind === 'weak' || kind === 'shortcut') continue;
+			const to = snap.edges[e + eTo] / nf;
+			if (parent[to] !== -1) continue;
+			parent[to] = i;
+			const name = snap.edges[e + eName];
+			via[to] = kind === 'element' || kind === 'hidden' ? `[${name}]` : snap.strings[name];
+		}
+	}
+	const nameOf = (i: number) => snap.strings[snap.nodes[i * nf + nameAt]];
+	const typeOf = (i: number) => types[snap.nodes[i * nf + typeAt]];
+	const container = (i: number) =>
+		typeOf(i) !== 'object' || /^(ArrayBuffer|Array|\w+Array|Object|system.*)$/.test(nameOf(i));
+	const groups = new Map<string, [number, number]>();
+	const owners = new Map<string, [number, number]>();
+	const add = (m: Map<string, [number, number]>, key: string, size: number) => {
+		const g = m.get(key) ?? [0, 0];
+		g[0] += size;
+		g[1]++;
+		m.set(key, g);
+	};
+	let total = 0;
+	for (let i = 0; i < nodeCount; i++) {
+		const type = typeOf(i);
+		const name = nameOf(i);
+		const size = snap.nodes[i * nf + sizeAt];
+		total += size;
+		const store = name === 'system / JSArrayBufferData';
+		add(
+			groups,
+			type === 'object' || type === 'closure'
+				? name.slice(0, 40)
+				: store
+					? '(array buffer data)'
+					: `(${type})`,
+			size
+		);
+		if (!store) continue;
+		// Up from the store past buffers, typed arrays and arrays to the object holding them.
+		let at = i;
+		let path = '';
+		for (let hops = 0; hops < 8 && parent[at] !== -1; hops++) {
+			path = via[at].startsWith('[') ? path : via[at];
+			at = parent[at];
+			if (!container(at)) break;
+		}
+		add(owners, `${nameOf(at).slice(0, 30)}.${path}`, size);
+	}
+	const top = (m: Map<string, [number, number]>) =>
+		[...m]
+			.sort((a, b) => b[1][0] - a[1][0])
+			.slice(0, n)
+			.map(([k, [size, count]]) => [k, size, count] as [string, number, number]);
+	return { total, rows: top(groups), owners: top(owners) };
+}
+
+function printHeap(heap: ReturnType<typeof heapSummary> | undefined): void {
+	if (!heap) return void console.log('(no heap snapshot written)');
+	console.log(`heap snapshot: ${(heap.total / MB).toFixed(0)} MB of self sizes; top holders:`);
+	console.log('| constructor | MB | count |\n|---|---:|---:|');
+	for (const [name, size, count] of heap.rows)
+		console.log(`| ${name} | ${(size / MB).toFixed(1)} | ${count} |`);
+	console.log('\ntyped arrays by holder:\n| holder.property | MB | buffers |\n|---|---:|---:|');
+	for (const [name, size, count] of heap.owners)
+		console.log(`| ${name} | ${(size / MB).toFixed(1)} | ${count} |`);
+}
+
+/** One heap snapshot of the service (SIGUSR2), summarised. */
+async function heapOf(child: ChildProcess, dataDir: string) {
+	child.kill('SIGUSR2');
+	let snapshot: string | undefined;
+	for (let t = 0; t < 600 && !snapshot; t++) {
+		await sleep(500);
+		const f = readdirSync(dataDir).find((n) => n.endsWith('.heapsnapshot'));
+		// Written once the next file appears whole: wait until its size stops changing.
+		if (f) {
+			const a = readFileSync(join(dataDir, f)).length;
+			await sleep(1000);
+			if (readFileSync(join(dataDir, f)).length === a && a > 0) snapshot = join(dataDir, f);
+		}
+	}
+	const heap = snapshot ? heapSummary(snapshot) : undefined;
+	if (snapshot) rmSync(snapshot);
+	return heap;
+}
+
+async function measure(checkout: string): Promise<void> {
+	const entry = join(checkout, 'build', 'service', 'main.js');
+	if (!existsSync(entry)) throw new Error(`${entry} is missing: build that checkout first`);
+	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-servicememory-'));
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[
+			'--heapsnapshot-signal=SIGUSR2',
+			`--diagnostic-dir=${dataDir}`,
+			entry,
+			'--port',
+			'0',
+			'--ready-json',
+			'--data-dir',
+			join(dataDir, 'service')
+		],
+		{
+			cwd: checkout,
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, NODE_ENV: 'production' }
+		}
+	);
+	try {
+		const started = performance.now();
+		let ready: Ready | undefined;
+		for await (const line of createInterface({ input: child.stdout! })) {
+			if (!line.startsWith('{')) continue;
+			const msg = JSON.parse(line) as Ready & { event: string };
+			if (msg.event === 'ready') {
+				ready = msg;
+				break;
+			}
+		}
+		if (!ready) throw new Error('the service exited before it was ready');
+		child.stdout!.resume();
+		const readyS = (performance.now() - started) / 1000;
+		const pid = child.pid!;
+
+		const idle: number[] = [];
+		const cpu0 = cpuSeconds(pid);
+		for (let t = 0; t < IDLE_S * 10; t++) {
+			await sleep(100);
+			if (t >= (IDLE_S - 5) * 10) idle.push(rssBytes(pid));
+		}
+		const idleRss = median(idle.sort((a, b) => a - b));
+		const idleCpu = (cpuSeconds(pid) - cpu0) / IDLE_S;
+
+		if (flags['skip-eod']) {
+			console.log(`checkout: ${checkout}\nidle RSS: ${(idleRss / MB).toFixed(0)} MB`);
+			printHeap(await heapOf(child, dataDir));
+			return;
+		}
+		const account = ready.accounts.find((a) => a.max_level === 'quant') ?? ready.accounts[0];
+		const key = account.keys.find((k) => k.product !== 'research')!.key;
+		const url = `${new URL(ready.base_url).origin}/v2/hist/eod/SPX`;
+		let peak = treeRss(pid);
+		let peakChildren = 0;
+		const sampler = setInterval(() => {
+			peak = Math.max(peak, treeRss(pid));
+			peakChildren = Math.max(peakChildren, descendants(pid).length);
+		}, 50);
+		const t0 = performance.now();
+		let status = 0;
+		let bytes = 0;
+		let asks = 0;
+		while (asks++ < 20) {
+			const res = await fetch(url, {
+				headers: { 'User-Agent': 'gexdeck-bench/1', Authorization: `Bearer ${key}` }
+			});
+			bytes = (await res.arrayBuffer()).byteLength;
+			status = res.status;
+			if (status !== 504) break;
+		}
+		const eodS = (performance.now() - t0) / 1000;
+		clearInterval(sampler);
+		await sleep(2000);
+		const afterRss = rssBytes(pid);
+		// Last: writing a snapshot raises the process's RSS for good, so it must not precede the EOD.
+		const heap = await heapOf(child, dataDir);
+
+		console.log(`checkout: ${checkout}`);
+		console.log(`ready after ${readyS.toFixed(1)} s`);
+		console.log(
+			`idle RSS (service alone, ${IDLE_S} s after ready): ${(idleRss / MB).toFixed(0)} MB, ` +
+				`CPU ${(idleCpu * 100).toFixed(0)}% of a core over those ${IDLE_S} s (the live loop, no client)`
+		);
+		printHeap(heap);
+		console.log(
+			`first EOD (SPX): ${status} after ${eodS.toFixed(1)} s (${asks} request(s), ${(bytes / MB).toFixed(1)} MB), ` +
+				`peak RSS of service + children ${(peak / MB).toFixed(0)} MB (up to ${peakChildren} children), ` +
+				`service alone 2 s after: ${(afterRss / MB).toFixed(0)} MB`
+		);
+	} finally {
+		child.kill('SIGTERM');
+		await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)));
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}
+
+for (const checkout of checkouts) await measure(checkout);
