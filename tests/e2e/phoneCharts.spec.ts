@@ -49,21 +49,32 @@ for (const [device, use] of Object.entries(DEVICES)) {
 	test.describe(device, () => {
 		test.use(use);
 
-		test('Classic and State: level and max change labels never overlap (item 7)', async ({
+		test('every chart’s level and max change labels never overlap (items 5, 7)', async ({
 			page
 		}) => {
 			for (const path of [
 				'/SPX/classic/gex_full',
 				'/NDX/classic/gex_full',
-				'/SPX/state/gex_full'
+				'/SPX/state/gex_full',
+				'/SPX/state/gamma_zero'
 			]) {
 				await page.goto(path);
-				await expect(page.locator('rect.bar, path.bar').first()).toBeVisible({ timeout: 30_000 });
-				await expect(page.locator('[data-testid=histogram] .level-label').first()).toBeVisible();
-				expect(
-					await overlappingLabels(page, '[data-testid=histogram]', '.level-label, .mc-label'),
-					path
-				).toEqual([]);
+				const chart = path.endsWith('gamma_zero') ? 'ladder' : 'histogram';
+				await expect(page.getByTestId(chart).locator('.level-label').first()).toBeVisible({
+					timeout: 30_000
+				});
+				if (path.includes('/classic/'))
+					await expect(page.locator('[data-testid=price-chart] .level-label').first()).toBeVisible({
+						timeout: 30_000
+					});
+				// Each chart on the page (Classic's price chart too), its own labels and the edges'.
+				for (const root of ['histogram', 'price-chart', 'ladder']) {
+					if ((await page.getByTestId(root).count()) === 0) continue;
+					expect(
+						await overlappingLabels(page, `[data-testid=${root}]`, '.level-label, .mc-label'),
+						`${path} ${root}`
+					).toEqual([]);
+				}
 			}
 		});
 
