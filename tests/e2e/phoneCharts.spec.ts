@@ -232,6 +232,21 @@ test.describe('phone layout (item 5)', () => {
 		await noSidewaysScroll(page);
 	});
 
+	test('State, Orderflow and the heatmap: the chart on the first screen, cards under it', async ({
+		page
+	}) => {
+		for (const [path, chart] of [
+			['/SPX/state/gex_full', 'histogram'],
+			['/SPX/state/gamma_zero', 'ladder'],
+			['/SPX/heatmap/gex_full', 'heatmap'],
+			['/SPX/orderflow', 'timeline']
+		] as const) {
+			await page.goto(path);
+			await expect(page.getByTestId(chart)).toBeVisible({ timeout: 45_000 });
+			expect((await page.getByTestId(chart).boundingBox())!.y, path).toBeLessThan(844 - 200);
+		}
+	});
+
 	test('the watchlist is a card per ticker', async ({ page }) => {
 		await page.goto('/watchlist?t=SPX,NDX,RUT');
 		await expect(page.locator('[data-testid="row-spot"]').first()).toBeVisible({ timeout: 30_000 });
