@@ -156,6 +156,8 @@ test('wheel and buttons zoom one shared window that lives in the URL', async ({ 
 });
 
 test('a share link round-trips charts, expiries, zoom and theme', async ({ page, browser }) => {
+	// The theme follows the system until chosen: from a dark system the toggle picks light.
+	await page.emulateMedia({ colorScheme: 'dark' });
 	await openWithPoints(page, '/NDX/orderflow', 1);
 	await page.getByTestId('chart-toggle-cvr').click();
 	await expect(page).toHaveURL(/charts=dex,gex,spot/);
