@@ -114,6 +114,8 @@ test('switching category and metric changes the data', async ({ page }) => {
 });
 
 test('a share link round-trips the whole view state', async ({ page, browser }) => {
+	// The theme follows the system until chosen: from a dark system the toggle picks light.
+	await page.emulateMedia({ colorScheme: 'dark' });
 	await page.goto('/NDX/classic/gex_one');
 	await expect(page.locator('rect.bar').first()).toBeVisible();
 	await page.getByTestId('metric-oi').click();

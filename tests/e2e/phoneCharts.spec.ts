@@ -175,6 +175,15 @@ for (const [device, use] of Object.entries(DEVICES)) {
 			await expect(page.getByTestId('classic-price').getByTestId('price-chart')).toBeVisible({
 				timeout: 45_000
 			});
+			// Beside the histogram on a wide screen, under it on a phone.
+			const hist = (await page.getByTestId('histogram').boundingBox())!;
+			const price = (await page.getByTestId('classic-price').boundingBox())!;
+			if (device === 'desktop') {
+				expect(price.x).toBeGreaterThanOrEqual(hist.x + hist.width);
+				expect(price.y).toBeLessThan(hist.y + hist.height);
+			} else {
+				expect(price.y).toBeGreaterThanOrEqual(hist.y + hist.height);
+			}
 			await noSidewaysScroll(page);
 		});
 	});
