@@ -159,7 +159,7 @@ test.describe('notifications', () => {
 					() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications
 				)
 			)
-			.toEqual([{ title: 'e2e notify', body: 'Test: SPX spot crosses 1 (gex_full)' }]);
+			.toEqual([{ title: 'e2e notify', body: 'Test: SPX spot crosses 1 (Full)' }]);
 		await expect(page.getByText('allowed')).toBeVisible();
 		await deleteRule(page, 'e2e notify');
 	});

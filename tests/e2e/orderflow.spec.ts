@@ -1,24 +1,34 @@
 import { expect, test, type Page } from '@playwright/test';
 import { useDemoAccount, watchRefusals } from './demoAccount';
-import { SESSION_OPEN_MINUTE, sessionCloseMinute } from '../../src/lib/contract/marketCalendar';
 
 async function points(page: Page): Promise<number> {
 	return Number(await page.getByTestId('timeline').getAttribute('data-points'));
 }
 
-const hhmm = (minute: number) =>
-	`${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
-
 /**
- * The chart's label of the whole session of the day the view shows: 09:30 to the close the
- * contract calendar gives that day (16:00, 13:00 on an early close). The day is the series' own
- * (today live, or the session the embedded service replays on a weekend, before the open and
- * after the close), so the label holds at any hour.
+ * The charts' windows as the series panel states them: the whole window fitted to the data
+ * (t0-t1), the data's first and last point, and the shown (zoomed) window, read in one go.
  */
-async function fullSessionLabel(page: Page): Promise<string> {
-	const day = await page.getByTestId('series').getAttribute('data-day');
-	expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-	return `${hhmm(SESSION_OPEN_MINUTE)} to ${hhmm(sessionCloseMinute(day!))} ET`;
+async function windows(page: Page) {
+	return page.getByTestId('series').evaluate((el) => {
+		const n = (k: string) => Number(el.getAttribute(k));
+		const [lo, hi] = el.getAttribute('data-domain')!.split('-').map(Number);
+		return {
+			t0: n('data-t0'),
+			t1: n('data-t1'),
+			first: n('data-first'),
+			last: n('data-last'),
+			lo,
+			hi
+		};
+	});
+}
+
+/** The time axis is the data's span (issue 25 item 12), not 09:30 to the close. */
+function expectFitted(w: Awaited<ReturnType<typeof windows>>) {
+	expect(w.t0).toBeGreaterThanOrEqual(w.first);
+	expect(w.t1).toBeGreaterThanOrEqual(w.last);
+	expect(w.t1 - w.t0).toBeLessThanOrEqual(Math.max(300, (w.last - w.t0) * 1.1 + 30) + 1);
 }
 
 /** Opens the view and waits until the session series holds at least `n` points. */
@@ -118,6 +128,9 @@ test('the session series gains points live, and the crosshair reads by hover and
 
 test('wheel and buttons zoom one shared window that lives in the URL', async ({ page }) => {
 	await openWithPoints(page, '/SPX/orderflow', 2);
+	const fitted = await windows(page);
+	expectFitted(fitted);
+	expect([fitted.lo, fitted.hi]).toEqual([fitted.t0, fitted.t1]);
 	const timeline = page.getByTestId('timeline');
 	const box = (await timeline.boundingBox())!;
 	await page.mouse.move(box.x + box.width / 2, box.y + 80);
@@ -128,17 +141,23 @@ test('wheel and buttons zoom one shared window that lives in the URL', async ({ 
 		.locator('svg.time-lines')
 		.evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')!.replace(/^[^,]+, /, '')));
 	expect(new Set(labels).size).toBe(1);
-	const session = await fullSessionLabel(page);
-	expect(labels[0]).not.toBe(session);
+	const zoomed = await windows(page);
+	expect(zoomed.hi - zoomed.lo).toBeLessThan(zoomed.t1 - zoomed.t0);
 	await page.getByTestId('zoom-reset').click();
 	await expect(page).not.toHaveURL(/zoom=/);
-	await expect(page.locator('svg.time-lines').first()).toHaveAttribute(
-		'aria-label',
-		new RegExp(`, ${session}$`)
-	);
+	// Reset shows the whole data again, fitted to it.
+	await expect
+		.poll(async () => {
+			const w = await windows(page);
+			return w.lo === w.t0 && w.hi === w.t1;
+		})
+		.toBe(true);
+	expectFitted(await windows(page));
 });
 
 test('a share link round-trips charts, expiries, zoom and theme', async ({ page, browser }) => {
+	// The theme follows the system until chosen: from a dark system the toggle picks light.
+	await page.emulateMedia({ colorScheme: 'dark' });
 	await openWithPoints(page, '/NDX/orderflow', 1);
 	await page.getByTestId('chart-toggle-cvr').click();
 	await expect(page).toHaveURL(/charts=dex,gex,spot/);
@@ -191,6 +210,12 @@ test('on a phone: no sideways scroll, a tap reads the crosshair, a pinch zooms',
 	const page = await ctx.newPage();
 	await openWithPoints(page, '/SPX/orderflow', 2);
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+	// The charts on the first screen, above the snapshot's table (issue 25 item 5).
+	expect((await page.getByTestId('timeline').boundingBox())!.y).toBeLessThan(844 - 200);
+	expect((await page.getByTestId('timeline').boundingBox())!.y).toBeLessThan(
+		(await page.getByTestId('snapshot').boundingBox())!.y
+	);
+	expectFitted(await windows(page));
 	const timeline = page.getByTestId('timeline');
 	await timeline.scrollIntoViewIfNeeded();
 	const box = (await timeline.boundingBox())!;
@@ -213,10 +238,8 @@ test('on a phone: no sideways scroll, a tap reads the crosshair, a pinch zooms',
 	}
 	await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 	await expect(page).toHaveURL(/zoom=\d{4,6}-\d{4,6}/);
-	await expect(page.locator('svg.time-lines').first()).not.toHaveAttribute(
-		'aria-label',
-		new RegExp(`, ${await fullSessionLabel(page)}$`)
-	);
+	const pinched = await windows(page);
+	expect(pinched.hi - pinched.lo).toBeLessThan(pinched.t1 - pinched.t0);
 	await page.screenshot({ path: 'test-results/orderflow-phone.png', fullPage: true });
 	await ctx.close();
 });

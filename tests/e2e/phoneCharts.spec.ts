@@ -49,21 +49,32 @@ for (const [device, use] of Object.entries(DEVICES)) {
 	test.describe(device, () => {
 		test.use(use);
 
-		test('Classic and State: level and max change labels never overlap (item 7)', async ({
+		test('every chart’s level and max change labels never overlap (items 5, 7)', async ({
 			page
 		}) => {
 			for (const path of [
 				'/SPX/classic/gex_full',
 				'/NDX/classic/gex_full',
-				'/SPX/state/gex_full'
+				'/SPX/state/gex_full',
+				'/SPX/state/gamma_zero'
 			]) {
 				await page.goto(path);
-				await expect(page.locator('rect.bar, path.bar').first()).toBeVisible({ timeout: 30_000 });
-				await expect(page.locator('[data-testid=histogram] .level-label').first()).toBeVisible();
-				expect(
-					await overlappingLabels(page, '[data-testid=histogram]', '.level-label, .mc-label'),
-					path
-				).toEqual([]);
+				const chart = path.endsWith('gamma_zero') ? 'ladder' : 'histogram';
+				await expect(page.getByTestId(chart).locator('.level-label').first()).toBeVisible({
+					timeout: 30_000
+				});
+				if (path.includes('/classic/'))
+					await expect(page.locator('[data-testid=price-chart] .level-label').first()).toBeVisible({
+						timeout: 30_000
+					});
+				// Each chart on the page (Classic's price chart too), its own labels and the edges'.
+				for (const root of ['histogram', 'price-chart', 'ladder']) {
+					if ((await page.getByTestId(root).count()) === 0) continue;
+					expect(
+						await overlappingLabels(page, `[data-testid=${root}]`, '.level-label, .mc-label'),
+						`${path} ${root}`
+					).toEqual([]);
+				}
 			}
 		});
 
@@ -164,6 +175,15 @@ for (const [device, use] of Object.entries(DEVICES)) {
 			await expect(page.getByTestId('classic-price').getByTestId('price-chart')).toBeVisible({
 				timeout: 45_000
 			});
+			// Beside the histogram on a wide screen, under it on a phone.
+			const hist = (await page.getByTestId('histogram').boundingBox())!;
+			const price = (await page.getByTestId('classic-price').boundingBox())!;
+			if (device === 'desktop') {
+				expect(price.x).toBeGreaterThanOrEqual(hist.x + hist.width);
+				expect(price.y).toBeLessThan(hist.y + hist.height);
+			} else {
+				expect(price.y).toBeGreaterThanOrEqual(hist.y + hist.height);
+			}
 			await noSidewaysScroll(page);
 		});
 	});
@@ -219,6 +239,21 @@ test.describe('phone layout (item 5)', () => {
 		await sheet.getByRole('link', { name: 'Watchlist' }).tap();
 		await expect(page).toHaveURL(/\/watchlist/);
 		await noSidewaysScroll(page);
+	});
+
+	test('State, Orderflow and the heatmap: the chart on the first screen, cards under it', async ({
+		page
+	}) => {
+		for (const [path, chart] of [
+			['/SPX/state/gex_full', 'histogram'],
+			['/SPX/state/gamma_zero', 'ladder'],
+			['/SPX/heatmap/gex_full', 'heatmap'],
+			['/SPX/orderflow', 'timeline']
+		] as const) {
+			await page.goto(path);
+			await expect(page.getByTestId(chart)).toBeVisible({ timeout: 45_000 });
+			expect((await page.getByTestId(chart).boundingBox())!.y, path).toBeLessThan(844 - 200);
+		}
 	});
 
 	test('the watchlist is a card per ticker', async ({ page }) => {

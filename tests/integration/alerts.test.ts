@@ -166,9 +166,11 @@ describe('alerts over the relay', () => {
 			type: 'gexdeck.alert',
 			ruleId: 'zg',
 			ruleName: 'UNG zero gamma',
-			description: 'UNG spot crosses zero gamma (gex_full)',
+			description: 'UNG spot crosses zero gamma (Full)',
 			ticker: 'UNG',
 			kind: 'cross',
+			package: 'classic',
+			category: 'gex_full',
 			test: false
 		});
 		expect(typeof body.id).toBe('string');

@@ -22,7 +22,7 @@ function seededFirings(): AlertFiring[] {
 		id: `seed-${i}`,
 		ruleId: 'spx-zg',
 		ruleName: 'SPX zero gamma',
-		description: 'SPX spot crosses zero gamma (gex_full)',
+		description: 'SPX spot crosses zero gamma (Full)',
 		ticker: 'SPX',
 		kind: 'cross',
 		at: at(i),

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HistoryPending } from '../../src/lib/contract/historyPending';
-import { historyDayStatus } from '../../src/lib/server/recorder/historyImport';
+import { historyDayStatus, typicalDaySeconds } from '../../src/lib/server/recorder/historyImport';
 import { useHistoryService } from './recorder-history.test-support';
 
 // The service starts Friday 20 Nov 2026, 10:30 ET; the Wednesday before is a complete session
@@ -42,6 +42,7 @@ describe('a past day the service is still generating', () => {
 
 		// A page (or several) asking every 200 ms, each held at most 150 ms.
 		const seen: { pending: HistoryPending; retryAfter: number; heldMs: number }[] = [];
+		const started = Date.now();
 		const deadline = Date.now() + 330_000;
 		for (;;) {
 			const before = Date.now();
@@ -52,6 +53,16 @@ describe('a past day the service is still generating', () => {
 			expect(Date.now()).toBeLessThan(deadline);
 			await new Promise((r) => setTimeout(r, 200));
 		}
+
+		// Before the service's first answer: how long ago it was asked (no day done yet: no
+		// estimate).
+		const requesting = seen.filter((s) => s.pending.state === 'requesting');
+		expect(requesting.length).toBeGreaterThan(0);
+		expect(requesting[0].pending.message).toMatch(
+			/^Asked the service for UNG orderflow_orderflow on 2026-11-18 \d+ s ago\.$/
+		);
+		expect(requesting[0].pending.etaSeconds).toBeNull();
+		const tookS = (Date.now() - started) / 1000;
 
 		// Progress was reported, from the service's own 504 (not only "asking").
 		const generating = seen.filter((s) => s.pending.state === 'generating');
@@ -79,6 +90,18 @@ describe('a past day the service is still generating', () => {
 			ready: true
 		});
 		expect(asked.length).toBe(requests);
+
+		// The next day asked for is estimated from this one while the service has not answered.
+		const typical = typicalDaySeconds();
+		expect(typical).not.toBeNull();
+		expect(Math.abs(typical! - tookS)).toBeLessThanOrEqual(2);
+		const next = await historyDayStatus(deps, 'UNG', 'orderflow_orderflow', '2026-11-17', 50);
+		expect(next.ready).toBe(false);
+		if (!next.ready) {
+			expect(next.pending.state).toBe('requesting');
+			expect(next.pending.etaSeconds).toBe(typical);
+			expect(next.pending.message).toContain(`the last days took about ${typical} s`);
+		}
 		recorder.close();
 	}, 360_000);
 });

@@ -11,10 +11,13 @@ export interface AlertFiring {
 	id: string;
 	ruleId: string;
 	ruleName: string;
-	/** The rule in words (`SPX spot crosses zero gamma (gex_full)`). */
+	/** The rule in words, with the views' category names (`SPX spot crosses zero gamma (Full)`). */
 	description: string;
 	ticker: string;
 	kind: AlertRule['kind'];
+	/** The service's ids of a chain rule's data (`classic`, `gex_full`); absent for a flow rule. */
+	package?: 'classic' | 'state';
+	category?: string;
 	/** Unix seconds of the data that fired it. */
 	at: number;
 	/** The same instant, ISO 8601 UTC. */
@@ -71,6 +74,10 @@ export function toAlertFiring(
 		link: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') + path : path,
 		test: options.test ?? false
 	};
+	if (rule.kind !== 'flow_cross') {
+		out.package = rule.package;
+		out.category = rule.category;
+	}
 	if (f.direction) out.direction = f.direction;
 	return out;
 }

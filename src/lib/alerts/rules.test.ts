@@ -3,6 +3,7 @@
  * bad input (unknown ticker or field value, a level that is not a number, a non-http webhook).
  */
 import { describe, expect, it } from 'vitest';
+import { toAlertFiring } from './firing';
 import { describeRule, groupOfRule, parseRule, parseWebhook } from './rules';
 
 describe('parseRule', () => {
@@ -29,7 +30,7 @@ describe('parseRule', () => {
 			}
 		});
 		if (r.ok) {
-			expect(describeRule(r.value)).toBe('SPX spot crosses 6850.50 (gex_full)');
+			expect(describeRule(r.value)).toBe('SPX spot crosses 6850.50 (Full)');
 			expect(groupOfRule(r.value)).toBe('SPX_classic_gex_full');
 		}
 	});
@@ -55,6 +56,32 @@ describe('parseRule', () => {
 		const r = parseRule({ id: 'f', ticker: 'NDX', kind: 'flow_cross', flow: 'dex', value: -5 });
 		expect(r.ok && describeRule(r.value)).toBe('NDX DEX flow (0DTE) crosses -5');
 		expect(r.ok && groupOfRule(r.value)).toBe('NDX_orderflow_orderflow');
+	});
+
+	it('names categories as the views do in words, and keeps the service ids as data', () => {
+		const r = parseRule({
+			id: 's',
+			ticker: 'SPX',
+			kind: 'level_move',
+			package: 'state',
+			category: 'gex_zero',
+			level: 'zero_gamma',
+			points: 5
+		});
+		if (!r.ok) throw new Error(r.error);
+		expect(describeRule(r.value)).toBe('SPX zero gamma moves more than 5 points (State 0DTE)');
+		const f = toAlertFiring(r.value, {
+			ruleId: 's',
+			ticker: 'SPX',
+			kind: 'level_move',
+			at: 1,
+			message: 'm',
+			values: {}
+		});
+		expect(f).toMatchObject({ package: 'state', category: 'gex_zero' });
+		expect(f.description).not.toContain('gex_');
+		const next = parseRule({ id: 'n', ticker: 'SPX', kind: 'gex_sign', category: 'gex_one' });
+		expect(next.ok && describeRule(next.value)).toBe('SPX net GEX (volume) changes sign (Next)');
 	});
 });
 

@@ -14,6 +14,7 @@
  * - `gex_sign`: net GEX (by volume or OI) changes sign.
  * - `flow_cross`: the orderflow's cumulative DEX or GEX flow crosses `value`.
  */
+import { categoryName } from '../contract/categoryNames';
 import { feedGroup, feedOf, type Feed } from '../contract/feeds';
 import type { Outcome } from '../contract/outcome';
 import { isStreamTicker } from '../contract/tickers';
@@ -394,7 +395,7 @@ export function describeRule(rule: AlertRule): string {
 	const src =
 		rule.kind === 'flow_cross'
 			? ''
-			: ` (${rule.package === 'state' ? 'State ' : ''}${rule.category})`;
+			: ` (${rule.package === 'state' ? 'State ' : ''}${categoryName(rule.category)})`;
 	switch (rule.kind) {
 		case 'cross': {
 			const level =

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelWidth, placeInRows, spreadOnAxis, type LabelRequest } from './labelPlacement';
+import {
+	labelWidth,
+	placeInRows,
+	spreadOnAxis,
+	type Align,
+	type LabelRequest
+} from './labelPlacement';
 
 const labels = fc
 	.array(
@@ -68,6 +74,56 @@ describe('placeInRows', () => {
 				expect(placeInRows(items, { min: 0, max: 400, gap: 3, maxRows })).toEqual(placed);
 			})
 		);
+	});
+
+	it('property: labels clamped at either edge (anchors past it, any align) still never overlap', () => {
+		const edgy = fc
+			.array(
+				fc.record({
+					anchor: fc.oneof(
+						fc.double({ min: -120, max: 20, noNaN: true }),
+						fc.double({ min: 300, max: 520, noNaN: true })
+					),
+					size: fc.integer({ min: 4, max: 120 })
+				}),
+				{ maxLength: 10 }
+			)
+			.map((xs) => xs.map((x, i): LabelRequest => ({ id: `e${i}`, ...x })));
+		fc.assert(
+			fc.property(
+				edgy,
+				fc.constantFrom('start', 'middle', 'end') as fc.Arbitrary<Align>,
+				(items, align) => {
+					const placed = placeInRows(items, { min: 0, max: 390, gap: 3, align });
+					for (const p of placed) {
+						expect(p.start).toBeGreaterThanOrEqual(0);
+						expect(p.start + p.size).toBeLessThanOrEqual(390 + 1e-9);
+					}
+					for (let i = 0; i < placed.length; i++) {
+						for (let j = i + 1; j < placed.length; j++) {
+							const [a, b] = [placed[i], placed[j]];
+							if (a.row !== b.row) continue;
+							const overlap =
+								Math.min(a.start + a.size, b.start + b.size) - Math.max(a.start, b.start);
+							expect(overlap).toBeLessThanOrEqual(-3 + 1e-9);
+						}
+					}
+				}
+			)
+		);
+	});
+
+	it('puts the phone’s zero γ 7,547.22 and major + 7,590 (both clamped at the right edge) on two rows', () => {
+		const texts = ['zero γ 7,547.22', 'major + 7,590'];
+		const placed = placeInRows(
+			[
+				{ id: 'zero', anchor: 330, size: labelWidth(texts[0]) },
+				{ id: 'mpos', anchor: 372, size: labelWidth(texts[1]) }
+			],
+			{ min: 40, max: 380 }
+		);
+		expect(placed.map((p) => p.row)).toEqual([0, 1]);
+		expect(placed.map((p) => p.start + p.size)).toEqual([380, 380]);
 	});
 });
 

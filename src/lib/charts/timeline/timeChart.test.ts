@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	clampDomain,
 	decimate,
+	fittedDomain,
 	isFullDomain,
 	MIN_SPAN_S,
 	nearestIndex,
@@ -165,5 +166,24 @@ describe('decimate', () => {
 		const values = Float64Array.from([1, 2, 3, 4, 5]);
 		const line = decimate(times, values, 5, { lo: 0, hi: 101 }, 1000, 30);
 		expect([...line.v].map((v) => (Number.isNaN(v) ? null : v))).toEqual([1, 2, 3, null, 4, 5]);
+	});
+});
+
+describe('fittedDomain', () => {
+	it('fits a short series instead of the 09:30-16:00 session', () => {
+		const first = day.open + 2 * 3600;
+		// Ten minutes of data: the window is those ten minutes and a minute past them.
+		expect(fittedDomain(first, first + 600, FULL)).toEqual({ lo: first, hi: first + 660 });
+		// Two points a second apart: still five minutes wide, to zoom into.
+		expect(fittedDomain(first, first + 1, FULL)).toEqual({ lo: first, hi: first + 300 });
+	});
+
+	it('ends at the close once the data reaches it, and is the session without data', () => {
+		expect(fittedDomain(day.open, day.close, FULL)).toEqual(FULL);
+		expect(fittedDomain(day.close - 60, day.close - 1, FULL)).toEqual({
+			lo: day.close - 60,
+			hi: day.close
+		});
+		expect(fittedDomain(NaN, NaN, FULL)).toEqual(FULL);
 	});
 });

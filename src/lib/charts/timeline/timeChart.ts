@@ -46,6 +46,25 @@ export function zoomDomain(
 	return clampDomain({ lo: lo + shift, hi: hi + shift }, full, minSpan);
 }
 
+/**
+ * The charts' whole window fitted to the data (issue 25 item 12): from the first point to a
+ * little past the last (a tenth of the span, at least 30 s), at least `minSpan` wide so a
+ * recording that just began can be zoomed into, never past the session's close once the data
+ * reaches it. No data: the session.
+ */
+export function fittedDomain(
+	first: number,
+	last: number,
+	session: TimeDomain,
+	minSpan = 300
+): TimeDomain {
+	if (!Number.isFinite(first) || !Number.isFinite(last) || last < session.lo) return { ...session };
+	// Points before the open stay out of the window, as they did on the session's axis.
+	const lo = Math.max(first, session.lo);
+	const end = Math.max(last + Math.max(30, (last - lo) * 0.1), lo + minSpan);
+	return { lo, hi: Math.min(end, Math.max(session.hi, last)) };
+}
+
 export function panDomain(d: TimeDomain, seconds: number, full: TimeDomain): TimeDomain {
 	const span = d.hi - d.lo;
 	const lo = Math.min(full.hi - span, Math.max(full.lo, d.lo + seconds));

@@ -10,7 +10,7 @@ export const firing: AlertFiring = {
 	id: 'f1',
 	ruleId: 'r1',
 	ruleName: 'SPX zero gamma',
-	description: 'SPX spot crosses zero gamma (gex_full)',
+	description: 'SPX spot crosses zero gamma (Full)',
 	ticker: 'SPX',
 	kind: 'cross',
 	at: 1795014823,

@@ -73,16 +73,26 @@ export function importHistoryDay(
 	const key = `${ticker}/${stream}/${day}`;
 	let running = inFlight.get(key);
 	if (!running) {
+		// Timed from the first ask for a day not on disk (a stored day is no sample).
+		if (!askedAt.has(key) && deps.recorder.count(day, ticker, stream) === 0) {
+			askedAt.set(key, Date.now());
+			while (askedAt.size > PENDING_NOTES_MAX)
+				askedAt.delete(askedAt.keys().next().value as string);
+		}
 		running = run(deps, ticker, stream, day).then(
 			(records) => {
 				inFlight.delete(key);
 				pendingNotes.delete(key);
+				noteReady(key);
 				return records;
 			},
 			(err: unknown) => {
 				inFlight.delete(key);
 				if (err instanceof HistoryImportError && err.pending) notePending(key, err);
-				else pendingNotes.delete(key);
+				else {
+					pendingNotes.delete(key);
+					askedAt.delete(key);
+				}
 				throw err;
 			}
 		);
@@ -104,6 +114,46 @@ const PENDING_NOTES_MAX = 256;
 export const HISTORY_HOLD_MS = 3_000;
 /** The page asks again this soon while the service's first answer is still awaited. */
 const REQUESTING_RETRY_S = 2;
+
+/**
+ * When each day still on its way was first asked for, and how long the last days took from that
+ * first ask to on disk: while the service has not answered yet (it may hold a request for a
+ * minute), the page is told how long ago it was asked and, from those days, about how long is
+ * left (issue 25 item 10).
+ */
+const askedAt = new Map<string, number>();
+const readySeconds: number[] = [];
+const READY_SECONDS_KEPT = 8;
+
+function noteReady(key: string): void {
+	const at = askedAt.get(key);
+	askedAt.delete(key);
+	if (at === undefined) return;
+	readySeconds.push(Math.max(0, (Date.now() - at) / 1000));
+	if (readySeconds.length > READY_SECONDS_KEPT) readySeconds.shift();
+}
+
+/** The median time (s) the last days took from the first ask to on disk; null before any. */
+export function typicalDaySeconds(): number | null {
+	if (readySeconds.length === 0) return null;
+	const sorted = [...readySeconds].sort((a, b) => a - b);
+	return Math.round(sorted[Math.floor((sorted.length - 1) / 2)]);
+}
+
+/** The note while the service's first answer is awaited: how long ago, and the estimate. */
+function requestingNote(key: string, what: string, now: number): HistoryPending {
+	const elapsed = Math.max(0, Math.round((now - (askedAt.get(key) ?? now)) / 1000));
+	const typical = typicalDaySeconds();
+	return {
+		state: 'requesting',
+		position: 0,
+		progress: 0,
+		etaSeconds: typical === null ? null : Math.max(0, typical - elapsed),
+		message:
+			`Asked the service for ${what} ${elapsed} s ago` +
+			(typical === null ? '.' : `; the last days took about ${typical} s.`)
+	};
+}
 
 function notePending(key: string, err: HistoryImportError): void {
 	const at = Date.now();
@@ -178,13 +228,7 @@ export async function historyDayStatus(
 		ready: false,
 		pending: latest
 			? aged(latest, Date.now())
-			: {
-					state: 'requesting',
-					position: 0,
-					progress: 0,
-					etaSeconds: null,
-					message: `Asking the service for ${ticker} ${stream} on ${day}.`
-				},
+			: requestingNote(key, `${ticker} ${stream} on ${day}`, Date.now()),
 		retryAfter: REQUESTING_RETRY_S
 	};
 }

@@ -55,6 +55,10 @@ describe('pendingSummary', () => {
 		expect(pendingSummary(note({ state: 'requesting' }), 0)).toBe(
 			'Asking the service for this day…'
 		);
+		// Before the service's first answer, the dashboard's estimate from the last days.
+		expect(pendingSummary(note({ state: 'requesting', etaSeconds: 40 }), 10_000)).toBe(
+			'Asking the service for this day… · about 30 s left (as the last days took)'
+		);
 	});
 
 	it("says the day's place in this server's import queue, then the download's progress", () => {

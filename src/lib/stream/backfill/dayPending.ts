@@ -58,6 +58,7 @@ export function pendingSummary(note: DayPendingNote, now: number): string {
 		case 'importing':
 			return `Downloading this day from the service: ${Math.floor(p.progress * 100)}%`;
 		default:
-			return `Asking the service for this day…${wait}`;
+			// The dashboard's estimate from the last days it fetched (the service has not answered).
+			return `Asking the service for this day…${wait}${wait && p.etaSeconds !== null ? ' (as the last days took)' : ''}`;
 	}
 }
