@@ -261,6 +261,8 @@ test('the category picker works by keyboard and by touch', async ({ browser }) =
 });
 
 test('a share link round-trips the greek view state', async ({ page, browser }) => {
+	// The theme follows the system until one is picked: a dark system makes the toggle pick light.
+	await page.emulateMedia({ colorScheme: 'dark' });
 	await page.goto('/NDX/state/gamma_one');
 	await expectLadder(page);
 	await page.getByTestId('zoom-in').click();

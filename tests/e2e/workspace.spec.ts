@@ -230,7 +230,8 @@ test('capture: one PNG the size of the grid, and a zip of one PNG per panel with
 		}
 		return n;
 	}, Buffer.from(png).toString('base64'));
-	expect(coloured).toBeGreaterThan(2_000);
+	// (Without the charts drawn in, 0; with them, 1,800-10,000 by the market's bar heights.)
+	expect(coloured).toBeGreaterThan(500);
 
 	const [zipDownload] = await Promise.all([
 		page.waitForEvent('download'),
