@@ -17,6 +17,8 @@ export default defineConfig({
 		environment: 'node',
 		include: [
 			'src/lib/server/*.test.ts',
+			// The ledger's import from an older release's ledger.json (isLedgerFile).
+			'src/lib/server/db/*.test.ts',
 			'src/lib/server/recorder/*.test.ts',
 			'src/lib/server/alerts/*.test.ts',
 			'src/service/quota/*.test.ts',
