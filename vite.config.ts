@@ -1,5 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { Server } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -65,6 +66,10 @@ export default defineConfig({
 	test: {
 		testTimeout: 30_000,
 		hookTimeout: 60_000,
+		// Vitest's default, cores - 1, is a single worker on a 2-core machine; the integration
+		// tests mostly wait on sockets and child processes, so at least three files run at once
+		// (README "Test it").
+		maxWorkers: Math.max(availableParallelism() - 1, 3),
 		projects: [
 			{
 				extends: true,

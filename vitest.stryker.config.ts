@@ -17,6 +17,9 @@ export default defineConfig({
 		environment: 'node',
 		include: [
 			'src/lib/server/*.test.ts',
+			// The quota ledger's import from an older release's ledger.json (isLedgerFile); the
+			// database layer's own tests cover no module mutated here.
+			'src/lib/server/db/legacyImport.test.ts',
 			'src/lib/server/recorder/*.test.ts',
 			'src/lib/server/alerts/*.test.ts',
 			'src/service/quota/*.test.ts',

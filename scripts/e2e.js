@@ -5,7 +5,9 @@
  *
  * 1. Chromium: /usr/bin/chromium must exist. When it does not and we are root with apt-get,
  *    it is installed (printing each step); otherwise this stops with instructions.
- * 2. Build the app (vite build).
+ * 2. Bring build/ up to date: `scripts/start.js --build-only`, the staleness check and production
+ *    build of `npm start` and of vitest's global setup, so the build vitest just made of the same
+ *    sources is used as it is (npm test) and a changed source still rebuilds.
  * 3. Run Playwright; playwright.config.ts starts the built app on a free port with a fresh
  *    data folder, so the embedded service and the dashboard's state are this run's alone.
  */
@@ -66,15 +68,8 @@ function freePort() {
 
 ensureChromium();
 
-console.log('e2e: building the app');
-if (
-	run(process.execPath, [
-		join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-		'build',
-		'--logLevel',
-		'warn'
-	]) !== 0
-) {
+console.log('e2e: bringing build/ up to date');
+if (run(process.execPath, [join(root, 'scripts', 'start.js'), '--build-only']) !== 0) {
 	process.exit(1);
 }
 

@@ -150,6 +150,61 @@ describe.each(engines)('QuotaLedger on $engine', ({ target }) => {
 		expect(await real.get(daily)).toEqual({ requests: 3 });
 		await real.close();
 	});
+
+	it('a failed write carries the database error as its cause', async () => {
+		const previous = setLogSink({ out: () => undefined, err: () => undefined });
+		onTestFinished(() => void setLogSink(previous));
+		const real = await openDatabase(await target());
+		const refused = new Error('database or disk is full');
+		const ledger = await QuotaLedger.load(
+			{ ...real, transaction: () => Promise.reject(refused) },
+			() => new Date(),
+			20
+		);
+		ledger.record('a', 'api_default', 200);
+		const err = await ledger.flush().then(
+			() => undefined,
+			(e: unknown) => e as Error
+		);
+		expect(err?.cause).toBe(refused);
+		await real.close();
+	});
+
+	it('loads only the daily and monthly rows; a period without a row starts at zero', async () => {
+		const db = await openDatabase(await target());
+		const now = new Date('2026-03-10T15:00:00Z');
+		const ids = etWindowIds(now);
+		const insert = `INSERT INTO quota_spend (account, pool, period, window_id, requests, rate_limited)
+			VALUES (?, ?, ?, ?, ?, ?)`;
+		// A period this release does not count (another release's, or a damaged row): ignored.
+		await db.run(insert, ['a', 'api_old', 'weekly', '2026-W11', 9, 1]);
+		await db.run(insert, ['b', 'api_old', 'hourly', '2026-03-10T10', 3, 0]);
+		// Only the day's row of this pool was stored: the month starts at zero.
+		await db.run(insert, ['a', 'api_default', 'daily', ids.daily, 4, 2]);
+		const ledger = await QuotaLedger.load(db, () => now);
+		expect(ledger.usage('a')).toEqual({
+			api_default: {
+				daily: { window: ids.daily, requests: 4, rateLimited: 2 },
+				monthly: { window: ids.monthly, requests: 0, rateLimited: 0 }
+			}
+		});
+		expect(ledger.usage('b')).toEqual({});
+		ledger.record('a', 'api_default', 200);
+		expect(ledger.usage('a').api_default.monthly.requests).toBe(1);
+		await ledger.flush();
+		await db.close();
+	});
+
+	it('a burst of records schedules one write, not one per record', async () => {
+		const db = await openDatabase(await target());
+		const ledger = await QuotaLedger.load(db, () => new Date(), 20);
+		const timers = vi.spyOn(globalThis, 'setTimeout');
+		for (let i = 0; i < 5; i++) ledger.record('a', 'api_default', 200);
+		expect(timers).toHaveBeenCalledTimes(1);
+		timers.mockRestore();
+		await ledger.flush();
+		await db.close();
+	});
 });
 
 describe('QuotaLedger without a database', () => {
@@ -158,5 +213,26 @@ describe('QuotaLedger without a database', () => {
 		ledger.record('a', 'api_default', 200);
 		await ledger.flush();
 		expect(ledger.usage('a').api_default.daily.requests).toBe(1);
+	});
+
+	it('schedules no write', () => {
+		const ledger = new QuotaLedger();
+		const timers = vi.spyOn(globalThis, 'setTimeout');
+		ledger.record('a', 'api_default', 200);
+		ledger.record('a', 'api_default', 429);
+		expect(timers).not.toHaveBeenCalled();
+	});
+
+	it("counts in the windows of the process's clock by default", () => {
+		// Only Date is faked: the ledger's default clock must be the one the rest of the app reads.
+		vi.useFakeTimers({ toFake: ['Date'] });
+		onTestFinished(() => void vi.useRealTimers());
+		vi.setSystemTime(new Date('2020-03-01T17:00:00Z'));
+		const ledger = new QuotaLedger();
+		ledger.record('a', 'api_default', 200);
+		expect(ledger.usage('a').api_default).toEqual({
+			daily: { window: '2020-03-01', requests: 1, rateLimited: 0 },
+			monthly: { window: '2020-03', requests: 1, rateLimited: 0 }
+		});
 	});
 });

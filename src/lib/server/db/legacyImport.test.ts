@@ -1,0 +1,94 @@
+/**
+ * An older release's ledger.json on the first start with the database: a ledger is imported into
+ * `quota_spend` (and counted on from there), the file kept as its backup; a file that is JSON but
+ * not a ledger stops the start naming it, imports nothing and is left where it was.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useDatabases } from '../../../../tests/support/databases';
+import { CorruptFileError } from '../jsonFile';
+import { QuotaLedger } from '../quotaLedger';
+import { openDatabase } from './index';
+import { backupName, importLegacyFiles } from './legacyImport';
+
+const engines = useDatabases();
+
+const LEDGER = {
+	version: 1,
+	accounts: {
+		'acct-1': {
+			api_default: {
+				daily: { window: '2026-11-20', requests: 7, rateLimited: 1 },
+				monthly: { window: '2026-11', requests: 9, rateLimited: 2 }
+			}
+		}
+	}
+};
+
+describe.each(engines)('ledger.json imported on $engine', ({ target }) => {
+	it('becomes the ledger, counted on from where the file left it; the file is kept as its backup', async () => {
+		const t = await target();
+		const text = JSON.stringify(LEDGER);
+		writeFileSync(join(t.dataDir, 'ledger.json'), text);
+		const db = await openDatabase(t);
+		try {
+			expect(await importLegacyFiles(db, t.dataDir)).toEqual(['ledger.json']);
+			expect(existsSync(join(t.dataDir, 'ledger.json'))).toBe(false);
+			expect(readFileSync(join(t.dataDir, backupName('ledger.json')), 'utf8')).toBe(text);
+			// 12:00 ET on the file's day.
+			const ledger = await QuotaLedger.load(db, () => new Date('2026-11-20T17:00:00Z'));
+			ledger.record('acct-1', 'api_default', 200);
+			expect(ledger.usage('acct-1')).toEqual({
+				api_default: {
+					daily: { window: '2026-11-20', requests: 8, rateLimited: 1 },
+					monthly: { window: '2026-11', requests: 10, rateLimited: 2 }
+				}
+			});
+			await ledger.flush();
+		} finally {
+			await db.close();
+		}
+	});
+});
+
+describe('a ledger.json that is not a ledger', () => {
+	const dirs: string[] = [];
+	afterAll(() => {
+		for (const d of dirs) rmSync(d, { recursive: true, force: true });
+	});
+
+	it.each([
+		['null', null],
+		['a number', 5],
+		['a string', 'ledger'],
+		['an array', []],
+		['another version', { ...LEDGER, version: 2 }],
+		['no accounts', { version: 1 }],
+		['null accounts', { version: 1, accounts: null }],
+		['accounts as a string', { version: 1, accounts: 'acct-1' }],
+		['accounts as a number', { version: 1, accounts: 7 }]
+	])('(%s) stops the start naming it, imports nothing, and is left as it was', async (_, value) => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-legacy-'));
+		dirs.push(dataDir);
+		const path = join(dataDir, 'ledger.json');
+		const text = JSON.stringify(value);
+		writeFileSync(path, text);
+		const db = await openDatabase({ dataDir });
+		try {
+			const err = await importLegacyFiles(db, dataDir).then(
+				() => undefined,
+				(e: unknown) => e
+			);
+			expect(err).toBeInstanceOf(CorruptFileError);
+			// It is JSON, just not a ledger: the message says which.
+			expect((err as Error).message).toContain(`${path} is corrupt (not the expected content)`);
+			expect(readFileSync(path, 'utf8')).toBe(text);
+			expect(await db.all(`SELECT * FROM quota_spend`)).toEqual([]);
+			expect(await db.all(`SELECT * FROM imported_files`)).toEqual([]);
+		} finally {
+			await db.close();
+		}
+	});
+});
