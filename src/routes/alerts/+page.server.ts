@@ -1,25 +1,25 @@
 /**
  * The rules page: list, add, edit, pause, delete and test-fire alert rules, manage webhooks, and
- * read the last 100 firings. Every change is a SvelteKit form action (the request gate of
- * hooks.server.ts checks the session and the CSRF token of each), validated by the same parser
- * that reads alerts.json; a bad rule comes back with its error and the values typed.
+ * read the last 100 firings, export the rules and webhooks as JSON (./export) and import such a
+ * file. Every change is a SvelteKit form action (the request gate of hooks.server.ts checks the
+ * session and the CSRF token of each), validated by the rules' parser; a bad rule comes back with
+ * its error and the values typed, a bad import with one line per bad entry and nothing changed.
  */
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
 import { alertService } from '$lib/server/alerts/alertsMount';
 import { dashboardOrigin } from '$lib/server/publicOrigin';
-import { describeEntryError } from '$lib/server/alerts/store';
+import { describeEntryError, IMPORT_MAX_BYTES } from '$lib/server/alerts/alertsFile';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load = (() => {
+export const load = (async () => {
 	const s = alertService();
 	const state = s.state;
 	return {
-		file: s.store.path,
 		rules: s.rules(),
 		webhooks: s.webhooks(),
 		delivery: s.deliveryStats(),
-		firings: s.firings(),
+		firings: await s.firings(),
 		feed: s.feedStatus(),
 		errors: state.errors.map((e) => ({ ...e, text: describeEntryError(e) })),
 		tickers: [...ALL_STREAM_TICKERS].sort()
@@ -72,7 +72,7 @@ export const actions = {
 	saveRule: async ({ request, url }) => {
 		const form = await request.formData();
 		const raw = ruleFromForm(form);
-		const r = alertService().saveRule(raw, dashboardOrigin(url));
+		const r = await alertService().saveRule(raw, dashboardOrigin(url));
 		if (!r.ok) {
 			return fail(400, {
 				ruleError: r.error,
@@ -84,19 +84,19 @@ export const actions = {
 	pauseRule: async ({ request }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		const ok = alertService().setRulePaused(id, str(form, 'paused') === 'true');
+		const ok = await alertService().setRulePaused(id, str(form, 'paused') === 'true');
 		return ok ? { message: 'Saved.' } : fail(404, { message: `No valid rule ${id}.` });
 	},
 	deleteRule: async ({ request }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return alertService().deleteRule(id)
+		return (await alertService().deleteRule(id))
 			? { message: `Deleted ${id}.` }
 			: fail(404, { message: `No rule ${id}.` });
 	},
 	testRule: async ({ request }) => {
 		const form = await request.formData();
-		const f = alertService().testRule(str(form, 'id'));
+		const f = await alertService().testRule(str(form, 'id'));
 		return f ? { message: `Test fired: ${f.message}` } : fail(404, { message: 'No such rule.' });
 	},
 	saveWebhook: async ({ request, url }) => {
@@ -122,9 +122,26 @@ export const actions = {
 	deleteWebhook: async ({ request }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return alertService().deleteWebhook(id)
+		return (await alertService().deleteWebhook(id))
 			? { message: `Deleted webhook ${id}.` }
 			: fail(404, { message: `No webhook ${id}.` });
+	},
+	importRules: async ({ request }) => {
+		const form = await request.formData();
+		const file = form.get('file');
+		if (!(file instanceof File) || file.size === 0) {
+			return fail(400, { importErrors: ['choose an exported .json file to import'] });
+		}
+		if (file.size > IMPORT_MAX_BYTES) {
+			return fail(413, {
+				importErrors: [
+					`the file is ${file.size} bytes; an import holds at most ${IMPORT_MAX_BYTES}`
+				]
+			});
+		}
+		const r = await alertService().importFile(await file.text());
+		if (!r.ok) return fail(400, { importErrors: r.errors });
+		return { message: `Imported ${r.rules} rules and ${r.webhooks} webhooks.` };
 	},
 	testWebhook: async ({ request }) => {
 		const form = await request.formData();

@@ -10,7 +10,7 @@ import {
 	type AlertRule,
 	type Webhook
 } from '../../alerts/rules';
-import { idOf, type AlertsState } from './store';
+import type { AlertsState } from './store';
 import type { WebhookSender } from './webhooks';
 
 /** Why `rule` may not be saved as to its webhooks, or undefined. */
@@ -30,7 +30,7 @@ export async function webhookRefusal(
 	hook: Webhook,
 	sender: WebhookSender
 ): Promise<string | undefined> {
-	const others = state.file.webhooks.filter((w) => idOf(w) !== hook.id);
+	const others = [...state.hookOwner.keys()].filter((id) => id !== hook.id);
 	if (others.length >= MAX_WEBHOOKS) return `at most ${MAX_WEBHOOKS} webhooks: delete one first`;
 	const active = state.webhooks.filter((w) => w.id !== hook.id && !w.paused).length;
 	if (!hook.paused && active >= MAX_WEBHOOKS_PER_RULE && state.rules.some((r) => !r.webhooks)) {
