@@ -8,20 +8,39 @@
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
 import { alertService } from '$lib/server/alerts/alertsMount';
+import { NOT_FOUND } from '$lib/server/alerts/service';
+import { OWNER_ASKER, type Asker } from '$lib/server/alerts/store';
+import { appDatabase } from '$lib/server/db/appDb';
+import { UserStore } from '$lib/server/users/userStore';
 import { dashboardOrigin } from '$lib/server/publicOrigin';
 import { describeEntryError, IMPORT_MAX_BYTES } from '$lib/server/alerts/alertsFile';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load = (async () => {
+/** Who asks: the signed-in user (the implicit admin without teams mode). */
+const asker = (locals: App.Locals): Asker => locals.user ?? OWNER_ASKER;
+
+/** User names by id, for an admin's list (whose each rule and webhook is). */
+async function ownerNames(who: Asker, teams: boolean): Promise<Record<string, string>> {
+	if (who.role !== 'admin' || !teams) return {};
+	const users = await new UserStore(appDatabase()).list();
+	return Object.fromEntries([['', 'before teams mode'], ...users.map((u) => [u.id, u.name])]);
+}
+
+export const load = (async ({ locals }) => {
 	const s = alertService();
 	const state = s.state;
+	const who = asker(locals);
 	return {
-		rules: s.rules(),
-		webhooks: s.webhooks(),
+		rules: s.rules(who),
+		webhooks: s.webhooks(who),
+		owners: await ownerNames(who, locals.teams),
 		delivery: s.deliveryStats(),
-		firings: await s.firings(),
+		firings: await s.firings(who),
 		feed: s.feedStatus(),
-		errors: state.errors.map((e) => ({ ...e, text: describeEntryError(e) })),
+		errors: (who.role === 'admin' ? state.errors : []).map((e) => ({
+			...e,
+			text: describeEntryError(e)
+		})),
 		tickers: [...ALL_STREAM_TICKERS].sort()
 	};
 }) satisfies PageServerLoad;
@@ -69,10 +88,11 @@ function ruleFromForm(form: FormData): Record<string, unknown> {
 }
 
 export const actions = {
-	saveRule: async ({ request, url }) => {
+	saveRule: async ({ request, url, locals }) => {
 		const form = await request.formData();
 		const raw = ruleFromForm(form);
-		const r = await alertService().saveRule(raw, dashboardOrigin(url));
+		const r = await alertService().saveRule(raw, dashboardOrigin(url), asker(locals));
+		if (!r.ok && r.error === NOT_FOUND) return fail(404, { message: `No rule ${raw.id}.` });
 		if (!r.ok) {
 			return fail(400, {
 				ruleError: r.error,
@@ -81,25 +101,26 @@ export const actions = {
 		}
 		return { message: `Saved: ${r.value.name || r.value.id}` };
 	},
-	pauseRule: async ({ request }) => {
+	pauseRule: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		const ok = await alertService().setRulePaused(id, str(form, 'paused') === 'true');
+		const paused = str(form, 'paused') === 'true';
+		const ok = await alertService().setRulePaused(id, paused, asker(locals));
 		return ok ? { message: 'Saved.' } : fail(404, { message: `No valid rule ${id}.` });
 	},
-	deleteRule: async ({ request }) => {
+	deleteRule: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return (await alertService().deleteRule(id))
+		return (await alertService().deleteRule(id, asker(locals)))
 			? { message: `Deleted ${id}.` }
 			: fail(404, { message: `No rule ${id}.` });
 	},
-	testRule: async ({ request }) => {
+	testRule: async ({ request, locals }) => {
 		const form = await request.formData();
-		const f = await alertService().testRule(str(form, 'id'));
+		const f = await alertService().testRule(str(form, 'id'), asker(locals));
 		return f ? { message: `Test fired: ${f.message}` } : fail(404, { message: 'No such rule.' });
 	},
-	saveWebhook: async ({ request, url }) => {
+	saveWebhook: async ({ request, url, locals }) => {
 		const form = await request.formData();
 		const r = await alertService().saveWebhook(
 			{
@@ -109,8 +130,10 @@ export const actions = {
 				format: str(form, 'format'),
 				paused: str(form, 'paused') === 'true'
 			},
-			dashboardOrigin(url)
+			dashboardOrigin(url),
+			asker(locals)
 		);
+		if (!r.ok && r.error === NOT_FOUND) return fail(404, { message: 'No such webhook.' });
 		if (!r.ok) {
 			return fail(400, {
 				webhookError: r.error,
@@ -119,14 +142,14 @@ export const actions = {
 		}
 		return { message: `Saved webhook ${r.value.name}.` };
 	},
-	deleteWebhook: async ({ request }) => {
+	deleteWebhook: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return (await alertService().deleteWebhook(id))
+		return (await alertService().deleteWebhook(id, asker(locals)))
 			? { message: `Deleted webhook ${id}.` }
 			: fail(404, { message: `No webhook ${id}.` });
 	},
-	importRules: async ({ request }) => {
+	importRules: async ({ request, locals }) => {
 		const form = await request.formData();
 		const file = form.get('file');
 		if (!(file instanceof File) || file.size === 0) {
@@ -139,18 +162,18 @@ export const actions = {
 				]
 			});
 		}
-		const r = await alertService().importFile(await file.text());
+		const r = await alertService().importFile(await file.text(), asker(locals));
 		if (!r.ok) return fail(400, { importErrors: r.errors });
 		return { message: `Imported ${r.rules} rules and ${r.webhooks} webhooks.` };
 	},
-	testWebhook: async ({ request }) => {
+	testWebhook: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
 		const s = alertService();
-		if (!s.state.webhooks.some((w) => w.id === id))
-			return fail(404, { message: `No webhook ${id}.` });
+		const who = asker(locals);
+		if (!s.mayChangeWebhook(id, who)) return fail(404, { message: `No webhook ${id}.` });
 		// Answered as a success either way, so the page reloads and shows the webhook's status.
-		return (await s.testWebhook(id))
+		return (await s.testWebhook(id, who))
 			? { message: 'The webhook accepted the test message.' }
 			: {
 					message: `The webhook did not accept the test message: ${s.sender.healthOf(id).lastError}`

@@ -17,7 +17,6 @@ import {
 	describeRule,
 	feedOfRule,
 	groupOfRule,
-	MAX_WEBHOOKS,
 	MAX_WEBHOOKS_PER_RULE,
 	parseRule,
 	parseWebhook,
@@ -31,14 +30,32 @@ import type { FeedClient, FeedMode, FeedUpdate } from '../feeds';
 import { SubscriptionBook } from '../stream/book';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
-import { parseImport, type AlertsFile } from './alertsFile';
+import type { AlertsFile } from './alertsFile';
 import { FiringLog } from './firingLog';
-import { AlertStore, IMPLICIT_OWNER, type AlertsState } from './store';
+import {
+	AlertStore,
+	IMPLICIT_OWNER,
+	mayTouch,
+	ownedBy,
+	OWNER_ASKER,
+	visibleTo,
+	type AlertsState,
+	type Asker
+} from './store';
+import { exportFor, newId, planImport } from './transfer';
 import type { QueueStats } from './deliveryQueue';
-import { ruleWebhookRefusal, webhookRefusal, webhookTestFiring } from './webhookRules';
+import {
+	ruleTestFiring,
+	ruleWebhookRefusal,
+	webhookRefusal,
+	webhookTestFiring
+} from './webhookRules';
 import { WebhookSender, type SenderOptions, type WebhookHealth } from './webhooks';
 
 export { FIRINGS_KEPT } from './firingLog';
+
+/** The error of a save naming an id its asker may not see (answered 404, like no such id). */
+export const NOT_FOUND = 'not found';
 
 /** How often the rules are read again for changes made by another process. */
 const RELOAD_MS = 2000;
@@ -76,6 +93,8 @@ export interface FeedStatus {
 export interface RuleView {
 	rule: AlertRule;
 	description: string;
+	/** The user id of the rule's owner (IMPLICIT_OWNER: the single-user mode's admin). */
+	owner: string;
 	/** Data time (unix ms) of the rule's last firing, as in the firing log. */
 	lastFiredAt: number | null;
 	/** Why the rule does not get its data, if it does not. */
@@ -194,7 +213,8 @@ export class AlertService {
 				// a closed tab's stream; it unsubscribes itself
 			}
 		}
-		const hooks = this.store.state.webhooks.filter(
+		// "Every webhook" and the named ones are the rule owner's own.
+		const hooks = ownedBy(this.store.state, owner).webhooks.filter(
 			(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
 		);
 		// A row edited in the database may name more; a firing never fans out past the bound.
@@ -212,9 +232,9 @@ export class AlertService {
 		return () => this.listeners.delete(listener);
 	}
 
-	/** The last firings, newest first. */
-	firings(): Promise<AlertFiring[]> {
-		return this.firingLog.latest();
+	/** The last firings `who` sees (an admin: everyone's), newest first. */
+	firings(who: Asker = OWNER_ASKER): Promise<AlertFiring[]> {
+		return this.firingLog.latest(who.role === 'admin' ? undefined : who.id);
 	}
 
 	// ---- rules ---------------------------------------------------------------------------
@@ -224,24 +244,35 @@ export class AlertService {
 		this.syncFeed();
 	}
 
-	rules(): RuleView[] {
+	/** The rules `who` sees (an admin: everyone's), with each one's owner. */
+	rules(who: Asker = OWNER_ASKER): RuleView[] {
 		const feedErrors = new Map(this.refusals().map((r) => [r.group, r.reason]));
-		return this.store.state.rules.map((rule) => ({
+		return visibleTo(this.store.state, who).rules.map((rule) => ({
 			rule,
+			owner: this.ownerOfRule(rule.id),
 			description: describeRule(rule),
 			lastFiredAt: this.lastFired.get(rule.id) ?? null,
 			feedError: rule.paused ? null : (feedErrors.get(groupOfRule(rule)) ?? null)
 		}));
 	}
 
-	/** Adds or replaces (same id) a rule from a form or an API; a bad rule changes nothing. */
-	async saveRule(input: Record<string, unknown>, publicUrl?: string): Promise<Parsed<AlertRule>> {
+	/**
+	 * Adds (as `who`'s) or replaces (same id, owner kept) a rule from a form or an API; a bad
+	 * rule changes nothing, and an id `who` may not change answers NOT_FOUND.
+	 */
+	async saveRule(
+		input: Record<string, unknown>,
+		publicUrl?: string,
+		who: Asker = OWNER_ASKER
+	): Promise<Parsed<AlertRule>> {
 		const raw = { ...input, id: input.id || newId('r') };
 		const parsed = parseRule(raw);
 		if (!parsed.ok) return parsed;
-		const refused = ruleWebhookRefusal(this.store.state, parsed.value);
+		const held = this.store.state.ruleOwner.get(parsed.value.id);
+		if (held !== undefined && !mayTouch(who, held)) return { ok: false, error: NOT_FOUND };
+		const owner = held ?? who.id;
+		const refused = ruleWebhookRefusal(ownedBy(this.store.state, owner), parsed.value);
 		if (refused) return { ok: false, error: refused };
-		const owner = this.store.state.ruleOwner.get(parsed.value.id) ?? IMPLICIT_OWNER;
 		await this.store.saveRule(owner, parsed.value, this.newOrigin(publicUrl));
 		this.applyRules();
 		return parsed;
@@ -253,84 +284,65 @@ export class AlertService {
 		return next !== this.store.state.publicUrl ? next : null;
 	}
 
-	async deleteRule(id: string): Promise<boolean> {
+	/** Whether `who` may see and change the rule `id` (false when there is none). */
+	mayChangeRule(id: string, who: Asker): boolean {
+		return mayTouch(who, this.store.state.ruleOwner.get(id));
+	}
+
+	mayChangeWebhook(id: string, who: Asker): boolean {
+		return mayTouch(who, this.store.state.hookOwner.get(id));
+	}
+
+	async deleteRule(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
+		if (!this.mayChangeRule(id, who)) return false;
 		const gone = await this.store.deleteRule(id);
 		this.applyRules();
 		return gone;
 	}
 
-	async setRulePaused(id: string, paused: boolean): Promise<boolean> {
+	async setRulePaused(id: string, paused: boolean, who: Asker = OWNER_ASKER): Promise<boolean> {
 		const rule = this.store.state.rules.find((r) => r.id === id);
-		if (!rule) return false;
-		return (await this.saveRule({ ...rule, paused })).ok;
+		if (!rule || !this.mayChangeRule(id, who)) return false;
+		return (await this.saveRule({ ...rule, paused }, undefined, who)).ok;
 	}
 
 	/**
-	 * Adds or replaces (same id) the rules and webhooks of an uploaded export, all or nothing:
-	 * a file that is too large, not JSON, or holds one bad entry changes nothing, and the errors
-	 * name each bad entry.
+	 * Adds or replaces (same id) the rules and webhooks of an uploaded export as `who`'s, all or
+	 * nothing: a file that is too large, not JSON, or holds one bad entry changes nothing, and
+	 * the errors name each bad entry (transfer.ts).
 	 */
 	async importFile(
-		text: string
+		text: string,
+		who: Asker = OWNER_ASKER
 	): Promise<{ ok: true; rules: number; webhooks: number } | { ok: false; errors: string[] }> {
-		const parsed = parseImport(text);
-		if (!parsed.ok) return parsed;
-		const { rules, webhooks } = parsed.value;
-		const after = new Set([
-			...this.store.state.webhooks.map((w) => w.id),
-			...webhooks.map((w) => w.id)
-		]);
-		if (after.size > MAX_WEBHOOKS) {
-			return {
-				ok: false,
-				errors: [`at most ${MAX_WEBHOOKS} webhooks; the import would make ${after.size}`]
-			};
-		}
-		await this.store.importEntries(IMPLICIT_OWNER, { rules, webhooks });
+		const plan = planImport(this.store.state, who, text);
+		if (!plan.ok) return plan;
+		await this.store.importEntries(who.id, plan);
 		this.applyRules();
-		return { ok: true, rules: rules.length, webhooks: webhooks.length };
+		return { ok: true, rules: plan.rules.length, webhooks: plan.webhooks.length };
 	}
 
-	/** The rules and webhooks as one JSON document, for the export (the import reads it back). */
-	exportFile(): AlertsFile {
-		const s = this.store.state;
-		return { version: 1, publicUrl: s.publicUrl, rules: s.rules, webhooks: s.webhooks };
+	/** The rules and webhooks `who` sees as one JSON document (the import reads it back). */
+	exportFile(who: Asker = OWNER_ASKER): AlertsFile {
+		return exportFor(this.store.state, who);
 	}
 
 	/** Fires a rule now with the latest values it has seen, marked as a test. */
-	async testRule(id: string): Promise<AlertFiring | undefined> {
+	async testRule(id: string, who: Asker = OWNER_ASKER): Promise<AlertFiring | undefined> {
 		const rule = this.store.state.rules.find((r) => r.id === id);
-		if (!rule) return undefined;
+		if (!rule || !this.mayChangeRule(id, who)) return undefined;
 		const chain = this.engine.latestChain(rule.ticker, streamOfRule(rule));
-		const at = chain?.t ?? Math.floor(Date.now() / 1000);
-		const values: Record<string, number> = {};
-		if (chain) {
-			values.spot = chain.spot;
-			if ('level' in rule && rule.level !== 'price' && rule.level !== 'max_change') {
-				values.level = chain[rule.level];
-			}
-		}
-		const firing = toAlertFiring(
-			rule,
-			{
-				ruleId: rule.id,
-				ticker: rule.ticker,
-				kind: rule.kind,
-				at,
-				message: `Test: ${describeRule(rule)}`,
-				values
-			},
-			{ publicUrl: this.store.state.publicUrl, test: true }
-		);
+		const firing = ruleTestFiring(rule, chain, this.store.state.publicUrl);
 		await this.emit(rule, firing);
 		return firing;
 	}
 
 	// ---- webhooks ------------------------------------------------------------------------
 
-	webhooks(): { webhook: Webhook; health: WebhookHealth }[] {
-		return this.store.state.webhooks.map((webhook) => ({
+	webhooks(who: Asker = OWNER_ASKER): { webhook: Webhook; owner: string; health: WebhookHealth }[] {
+		return visibleTo(this.store.state, who).webhooks.map((webhook) => ({
 			webhook,
+			owner: this.store.state.hookOwner.get(webhook.id) ?? IMPLICIT_OWNER,
 			health: this.sender.healthOf(webhook.id)
 		}));
 	}
@@ -339,19 +351,27 @@ export class AlertService {
 	 * Adds or replaces a webhook once its host resolves to an address it may reach (checked
 	 * again at every delivery: DNS may change).
 	 */
-	async saveWebhook(input: Record<string, unknown>, publicUrl?: string): Promise<Parsed<Webhook>> {
+	async saveWebhook(
+		input: Record<string, unknown>,
+		publicUrl?: string,
+		who: Asker = OWNER_ASKER
+	): Promise<Parsed<Webhook>> {
 		const parsed = parseWebhook({ ...input, id: input.id || newId('w') });
 		if (!parsed.ok) return parsed;
-		const refused = await webhookRefusal(this.store.state, parsed.value, this.sender);
+		const held = this.store.state.hookOwner.get(parsed.value.id);
+		if (held !== undefined && !mayTouch(who, held)) return { ok: false, error: NOT_FOUND };
+		const owner = held ?? who.id;
+		const mine = ownedBy(this.store.state, owner);
+		const refused = await webhookRefusal(mine, parsed.value, this.sender);
 		if (refused) return { ok: false, error: refused };
-		const owner = this.store.state.hookOwner.get(parsed.value.id) ?? IMPLICIT_OWNER;
 		await this.store.saveWebhook(owner, parsed.value, this.newOrigin(publicUrl));
 		this.applyRules();
 		return parsed;
 	}
 
 	/** Deletes a webhook and removes it from the rules that named it. */
-	async deleteWebhook(id: string): Promise<boolean> {
+	async deleteWebhook(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
+		if (!this.mayChangeWebhook(id, who)) return false;
 		const gone = await this.store.deleteWebhook(id);
 		this.applyRules();
 		if (gone) this.sender.forget(id);
@@ -364,9 +384,9 @@ export class AlertService {
 	}
 
 	/** Sends a test message to one webhook, once; resolves with whether it was delivered. */
-	testWebhook(id: string): Promise<boolean> {
+	testWebhook(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
 		const hook = this.store.state.webhooks.find((w) => w.id === id);
-		if (!hook) return Promise.resolve(false);
+		if (!hook || !this.mayChangeWebhook(id, who)) return Promise.resolve(false);
 		const firing = webhookTestFiring(hook, this.store.state.publicUrl);
 		return this.sender.send(hook, firing, 1);
 	}
@@ -418,10 +438,4 @@ export class AlertService {
 		this.reloadTimer = undefined;
 		this.sender.close();
 	}
-}
-
-function newId(prefix: string): string {
-	return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1296)
-		.toString(36)
-		.padStart(2, '0')}`;
 }

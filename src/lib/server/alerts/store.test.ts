@@ -16,7 +16,8 @@ import { FeedHolder } from '../feeds';
 import { setLogSink } from '../log';
 import { UpdateTap } from '../updates/tap';
 import { IMPORT_MAX_BYTES, MAX_RULES } from './alertsFile';
-import { AlertService } from './service';
+import type { AlertRule, Webhook } from '../../alerts/rules';
+import { AlertService, NOT_FOUND } from './service';
 
 const engines = useDatabases();
 const lines: string[] = [];
@@ -48,8 +49,11 @@ async function service(db: Database, watch = false): Promise<AlertService> {
 		db,
 		feeds: holder.client('alerts'),
 		watch,
-		// Public names pinned to a public address (no DNS in tests); nothing is posted here.
-		sender: { resolve: async () => [{ address: '93.184.215.14', family: 4 }] }
+		// Public names pinned to a public address (no DNS in tests); a post is answered here.
+		sender: {
+			resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+			post: async () => 204
+		}
 	}).start();
 	open.push(holder, s);
 	return s;
@@ -164,6 +168,52 @@ describe.each(engines)('alert rules in the database on $engine', ({ target }) =>
 		const other = await service(await database(await target()));
 		expect(await other.importFile(exported)).toMatchObject({ ok: true, rules: 2, webhooks: 1 });
 		expect(JSON.stringify(other.exportFile())).toBe(exported);
+	});
+
+	it('gives each user their own: a trader sees and changes only theirs, an admin all', async () => {
+		const s = await service(await database(await target()));
+		const ann = { id: 'u-ann', role: 'trader' };
+		const ben = { id: 'u-ben', role: 'trader' };
+		const admin = { id: 'u-adm', role: 'admin' };
+		expect((await s.saveWebhook({ id: 'h', url: 'https://h.example/x' }, undefined, ann)).ok).toBe(
+			true
+		);
+		expect((await s.saveRule({ ...good, webhooks: ['h'] }, undefined, ann)).ok).toBe(true);
+		// Ben may not name Ann's webhook, nor change, test or delete her rule: as if none existed.
+		expect(await s.saveRule({ ...good, id: 'b1', webhooks: ['h'] }, undefined, ben)).toEqual({
+			ok: false,
+			error: 'webhooks: no webhook with id h'
+		});
+		expect(await s.saveRule({ ...good, name: 'mine now' }, undefined, ben)).toEqual({
+			ok: false,
+			error: NOT_FOUND
+		});
+		expect(await s.setRulePaused('good', true, ben)).toBe(false);
+		expect(await s.testRule('good', ben)).toBeUndefined();
+		expect(await s.deleteRule('good', ben)).toBe(false);
+		expect(await s.deleteWebhook('h', ben)).toBe(false);
+		expect(s.rules(ben)).toEqual([]);
+		expect(s.webhooks(ben)).toEqual([]);
+		expect(s.exportFile(ben)).toMatchObject({ rules: [], webhooks: [] });
+		// Ben's import of the same ids makes his own copies under new ids; Ann's stay as they were.
+		expect(await s.importFile(JSON.stringify(s.exportFile(ann)), ben)).toMatchObject({ ok: true });
+		const his = s.exportFile(ben) as { rules: AlertRule[]; webhooks: Webhook[] };
+		expect(his.rules.map((r) => r.id)).not.toContain('good');
+		expect(his.rules[0].webhooks).toEqual([his.webhooks[0].id]);
+		expect(s.rules(ann).map((v) => [v.rule.id, v.owner])).toEqual([['good', 'u-ann']]);
+		// Firings: each sees their own; an admin sees all and may change Ann's rule.
+		await s.testRule('good', ann);
+		await s.testRule(his.rules[0].id, ben);
+		expect((await s.firings(ann)).map((f) => f.ruleId)).toEqual(['good']);
+		expect((await s.firings(admin)).length).toBe(2);
+		expect(
+			s
+				.rules(admin)
+				.map((v) => v.owner)
+				.sort()
+		).toEqual(['u-ann', 'u-ben']);
+		expect(await s.setRulePaused('good', true, admin)).toBe(true);
+		expect(s.rules(ann)[0]).toMatchObject({ owner: 'u-ann', rule: { paused: true } });
 	});
 
 	it("imports an older release's alerts.json and alerts-firings.json once, keeping them", async () => {

@@ -189,3 +189,37 @@ export class AlertStore {
 		return n > 0;
 	}
 }
+
+/** Who asks: a user (the implicit admin's id is IMPLICIT_OWNER) and their role. */
+export interface Asker {
+	id: string;
+	role: string;
+}
+
+/** The implicit admin of the single-user mode (and the default of tests and tools). */
+export const OWNER_ASKER: Asker = { id: IMPLICIT_OWNER, role: 'admin' };
+
+/** An admin sees and changes every entry; anyone else only their own. */
+export function mayTouch(who: Asker, owner: string | undefined): boolean {
+	return owner !== undefined && (who.role === 'admin' || who.id === owner);
+}
+
+function filtered(state: AlertsState, keep: (owner: string | undefined) => boolean): AlertsState {
+	return {
+		...state,
+		rules: state.rules.filter((r) => keep(state.ruleOwner.get(r.id))),
+		webhooks: state.webhooks.filter((w) => keep(state.hookOwner.get(w.id))),
+		ruleOwner: new Map([...state.ruleOwner].filter(([, o]) => keep(o))),
+		hookOwner: new Map([...state.hookOwner].filter(([, o]) => keep(o)))
+	};
+}
+
+/** The entries `who` sees: all for an admin, else their own. */
+export function visibleTo(state: AlertsState, who: Asker): AlertsState {
+	return filtered(state, (o) => mayTouch(who, o));
+}
+
+/** One owner's entries: a rule posts only to its owner's webhooks, and the bounds are per owner. */
+export function ownedBy(state: AlertsState, owner: string): AlertsState {
+	return filtered(state, (o) => o === owner);
+}
