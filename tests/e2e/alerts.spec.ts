@@ -165,8 +165,8 @@ test.describe('notifications', () => {
 	});
 });
 
-test.describe('webhooks and the file', () => {
-	test('a failing webhook shows failing; a bad hand-edited rule shows its error', async ({
+test.describe('webhooks, export and import', () => {
+	test('a failing webhook shows failing; an import with a bad rule is refused naming it', async ({
 		page
 	}) => {
 		const bodies: string[] = [];
@@ -213,7 +213,7 @@ test.describe('webhooks and the file', () => {
 				mimeType: 'application/json',
 				buffer: Buffer.from(JSON.stringify({ ...exported, rules: [...exported.rules, bad] }))
 			});
-			await page.getByRole('button', { name: 'Import' }).click();
+			await page.getByRole('button', { name: 'Import', exact: true }).click();
 			await expect(page.getByTestId('import-errors')).toContainText(
 				`rule by-hand (#${exported.rules.length + 1}): price must be a number, got "abc"`
 			);
