@@ -103,8 +103,8 @@ describe('upgrade from the release before (3d9a57c)', () => {
 					WHERE account = 'acct-1' ORDER BY period`
 				)
 			).toEqual([
-				{ pool: 'api_default', period: 'daily', requests: 6, rate_limited: 1 },
-				{ pool: 'api_default', period: 'monthly', requests: 6, rate_limited: 1 }
+				{ pool: 'api_default', period: 'daily', requests: 5, rate_limited: 1 },
+				{ pool: 'api_default', period: 'monthly', requests: 5, rate_limited: 1 }
 			]);
 			expect(await db.get(`SELECT value FROM settings WHERE name = 'recording'`)).toEqual({
 				value: JSON.stringify({ alwaysRecord: ['SPX'], retentionDays: 25, maxBytes: 3 * 1024 ** 3 })
