@@ -65,7 +65,7 @@ export const init: ServerInit = async () => {
 	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
 	mountRecorder();
 	// Alert rules run on every update the server receives, with or without a tab (/alerts).
-	mountAlerts();
+	await mountAlerts();
 	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
 	mountFastApi();
 	// /healthz and /history's 503 past its cap answer at once under load (fastAnswers.ts).

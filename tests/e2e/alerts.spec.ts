@@ -1,14 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 
 /**
  * The rules page in Chromium, on a phone and a desktop: a bad rule is refused with its reason,
  * a rule created on the page fires on the server from the streamed data and arrives in the tab
  * as a toast linking to the view, lands in the firing log, and is deleted again. A webhook that
- * fails shows failing, and a bad rule written into alerts.json by hand shows its error.
+ * fails shows failing; the export downloads the rules as JSON, and an import with a bad rule is
+ * refused naming it.
  */
 
 async function createRule(page: Page, name: string) {
@@ -165,8 +165,8 @@ test.describe('notifications', () => {
 	});
 });
 
-test.describe('webhooks and the file', () => {
-	test('a failing webhook shows failing; a bad hand-edited rule shows its error', async ({
+test.describe('webhooks, export and import', () => {
+	test('a failing webhook shows failing; an import with a bad rule is refused naming it', async ({
 		page
 	}) => {
 		const bodies: string[] = [];
@@ -195,30 +195,32 @@ test.describe('webhooks and the file', () => {
 			const link = (JSON.parse(bodies[0]) as { link: string }).link;
 			expect(link.startsWith(`${new URL(page.url()).origin}/`), link).toBe(true);
 
-			// A rule written by hand with a price that is not a number.
-			const file = join(process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e', 'alerts.json');
-			const stored = JSON.parse(readFileSync(file, 'utf8')) as { rules: unknown[] };
-			stored.rules.push({
-				id: 'by-hand',
-				ticker: 'SPX',
-				kind: 'cross',
-				level: 'price',
-				price: 'abc'
+			// The export downloads the rules and webhooks as JSON; an import of it with one rule
+			// whose price is not a number is refused whole, naming that rule, and changes nothing.
+			const [download] = await Promise.all([
+				page.waitForEvent('download'),
+				page.getByTestId('export-alerts').click()
+			]);
+			const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+				rules: unknown[];
+				webhooks: { url: string }[];
+			};
+			expect(exported.webhooks.map((w) => w.url)).toContain(url);
+			const bad = { id: 'by-hand', ticker: 'SPX', kind: 'cross', level: 'price', price: 'abc' };
+			const rulesBefore = await page.getByTestId('rule').count();
+			await page.locator('input[name="file"]').setInputFiles({
+				name: 'alerts.json',
+				mimeType: 'application/json',
+				buffer: Buffer.from(JSON.stringify({ ...exported, rules: [...exported.rules, bad] }))
 			});
-			writeFileSync(file, JSON.stringify(stored, null, '\t'));
-			await expect(async () => {
-				await page.reload();
-				await expect(page.getByTestId('file-errors')).toContainText('rule by-hand (#', {
-					timeout: 500
-				});
-			}).toPass({ timeout: 10_000 });
-			await expect(page.getByTestId('file-errors')).toContainText(
-				'price must be a number, got "abc"'
+			await page.getByRole('button', { name: 'Import', exact: true }).click();
+			await expect(page.getByTestId('import-errors')).toContainText(
+				`rule by-hand (#${exported.rules.length + 1}): price must be a number, got "abc"`
 			);
 			await page.screenshot({ path: 'test-results/alerts-errors.png', fullPage: true });
+			await page.reload();
+			await expect(page.getByTestId('rule')).toHaveCount(rulesBefore);
 
-			stored.rules = stored.rules.filter((r) => (r as { id: string }).id !== 'by-hand');
-			writeFileSync(file, JSON.stringify(stored, null, '\t'));
 			await hook.getByRole('button', { name: 'Delete' }).click();
 			await expect(hook).toHaveCount(0);
 		} finally {

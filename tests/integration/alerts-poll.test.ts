@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
 import { AlertService } from '../../src/lib/server/alerts/service';
+import { openDatabase, type Database } from '../../src/lib/server/db/index';
 import { FeedHolder } from '../../src/lib/server/feeds';
 import { QuotaLedger } from '../../src/lib/server/quotaLedger';
 import { UpstreamProxy } from '../../src/lib/server/proxy';
@@ -22,6 +23,7 @@ const classicKey = demoAccounts().accounts.find((a) => a._id === 'demo-classic')
 
 let svc: TestService;
 let dataDir: string;
+let db: Database;
 let alerts: AlertService;
 let holder: FeedHolder;
 let open = true;
@@ -50,16 +52,19 @@ beforeAll(async () => {
 		isMarketOpen: () => open
 	});
 	await holder.decide();
-	alerts = new AlertService({ dataDir, feeds: holder.client('alerts'), watch: false }).start();
+	db = await openDatabase({ dataDir });
+	alerts = await new AlertService({ db, feeds: holder.client('alerts'), watch: false }).start();
 	alerts.onFiring((f) => firings.push(f));
 	expect(
-		alerts.saveRule({
-			id: 'zg',
-			ticker: 'UNG',
-			kind: 'cross',
-			level: 'zero_gamma',
-			cooldownSeconds: 0
-		}).ok
+		(
+			await alerts.saveRule({
+				id: 'zg',
+				ticker: 'UNG',
+				kind: 'cross',
+				level: 'zero_gamma',
+				cooldownSeconds: 0
+			})
+		).ok
 	).toBe(true);
 }, 120_000);
 
@@ -67,6 +72,7 @@ afterAll(async () => {
 	alerts?.close();
 	holder?.close();
 	await svc?.close();
+	await db?.close();
 	rmSync(dataDir, { recursive: true, force: true });
 });
 

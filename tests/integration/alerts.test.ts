@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../src/lib/alerts/firing';
 import { parseAllowList } from '../../src/lib/server/alerts/addressPolicy';
 import { AlertService } from '../../src/lib/server/alerts/service';
+import { openDatabase, type Database } from '../../src/lib/server/db/index';
 import { FeedHolder } from '../../src/lib/server/feeds';
 import { StreamRelay } from '../../src/lib/server/stream';
 import { UpdateTap } from '../../src/lib/server/updates/tap';
@@ -81,6 +82,7 @@ let relay: StreamRelay;
 let alerts: AlertService;
 let holder: FeedHolder;
 let dataDir: string;
+let db: Database;
 const tap = new UpdateTap();
 /** Data second -> when the relay first received a UNG frame of that second (wall ms). */
 const receivedAt = new Map<number, number>();
@@ -113,8 +115,9 @@ beforeAll(async () => {
 	});
 	holder = new FeedHolder({ tap, relay, account: async () => ({ streams: true }) });
 	await holder.decide();
-	alerts = new AlertService({
-		dataDir,
+	db = await openDatabase({ dataDir });
+	alerts = await new AlertService({
+		db,
 		feeds: holder.client('alerts'),
 		// The receivers listen on loopback, which a webhook reaches only when allowed.
 		sender: { baseDelayMs: 50, maxDelayMs: 400, allow: parseAllowList('127.0.0.1') },
@@ -128,7 +131,12 @@ beforeAll(async () => {
 		{ id: 'zg-once', webhooks: ['flaky'], cooldownSeconds: 86_400 }
 	];
 	for (const r of rules) {
-		const saved = alerts.saveRule({ ticker: 'UNG', kind: 'cross', level: 'zero_gamma', ...r });
+		const saved = await alerts.saveRule({
+			ticker: 'UNG',
+			kind: 'cross',
+			level: 'zero_gamma',
+			...r
+		});
 		expect(saved.ok).toBe(true);
 	}
 }, 120_000);
@@ -140,6 +148,7 @@ afterAll(async () => {
 	await svc?.close();
 	await fast?.close();
 	await flaky?.close();
+	await db?.close();
 	rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -185,7 +194,7 @@ describe('alerts over the relay', () => {
 		const crossingFrameAt = receivedAt.get(body.at);
 		expect(crossingFrameAt).toBeDefined();
 		expect(first.at - crossingFrameAt!).toBeLessThan(2000);
-		expect(alerts.firings().some((f) => f.id === body.id)).toBe(true);
+		expect((await alerts.firings()).some((f) => f.id === body.id)).toBe(true);
 	}, 120_000);
 
 	it('a receiver answering 500 three times then 200 gets exactly one delivery', async () => {

@@ -1,10 +1,10 @@
 /**
  * The upgrade from a data folder of the release before the database (a fixture made by that
  * release's code: tests/fixtures/data-before-db/), on both databases: the keys and the quota
- * ledger, the integration tokens and the recording settings are imported into the database (the old token still opens
- * the feed), the JSON files are kept as backups beside it (`<name>.imported`, byte for byte), the
- * file not moved (the alert rules) is untouched, and a second start imports nothing
- * again.
+ * ledger, the integration tokens, the recording settings and the alert rules and webhooks are
+ * imported into the database (the old token still opens the feed, /alerts lists the rule), the
+ * JSON files are kept as backups beside it (`<name>.imported`, byte for byte), and a second start
+ * imports nothing again.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -53,19 +53,23 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 			// The old token is known (whatever the feed then answers, it is not a 401).
 			expect((await feed(OLD_TOKEN)).status).not.toBe(401);
 			expect((await feed(OLD_TOKEN.slice(0, -1) + 'x')).status).toBe(401);
+			const alerts = await rawRequest(first.port, 'GET', '/alerts', { accept: 'text/html' });
+			expect(alerts.status).toBe(200);
+			expect(alerts.body).toContain('data-rule-id="zg-spx"');
 		} finally {
 			await first.stop();
 		}
 		expect(first.output()).toContain('settings.json imported into the database');
 
-		for (const name of ['settings.json', 'ledger.json', 'tokens.json', 'recording.json']) {
+		for (const name of [
+			'settings.json',
+			'ledger.json',
+			'tokens.json',
+			'recording.json',
+			'alerts.json'
+		]) {
 			expect(existsSync(join(dataDir, name)), name).toBe(false);
 			expect(readFileSync(join(dataDir, `${name}.imported`), 'utf8'), name).toBe(
-				readFileSync(join(FIXTURE, name), 'utf8')
-			);
-		}
-		for (const name of ['alerts.json']) {
-			expect(readFileSync(join(dataDir, name), 'utf8'), name).toBe(
 				readFileSync(join(FIXTURE, name), 'utf8')
 			);
 		}
@@ -79,6 +83,7 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 				.filter((n) => n.includes('.imported'))
 				.sort()
 		).toEqual([
+			'alerts.json.imported',
 			'ledger.json.imported',
 			'recording.json.imported',
 			'settings.json.imported',
@@ -140,6 +145,18 @@ describe.each(engines)('upgrade to the database on $engine', ({ target }) => {
 					rate_limited: 0
 				}
 			]);
+			const alerts = JSON.parse(readFileSync(join(FIXTURE, 'alerts.json'), 'utf8'));
+			const entries = (table: string) =>
+				db.all<{ body: string; owner: string }>(`SELECT owner, body FROM ${table}`);
+			for (const [table, list] of [
+				['alert_rules', alerts.rules],
+				['alert_webhooks', alerts.webhooks]
+			]) {
+				const stored = await entries(table);
+				expect(stored.map((r) => r.owner)).toEqual(list.map(() => ''));
+				// Stored as the parser completes them: every field of the old file, as written.
+				stored.forEach((r, i) => expect(JSON.parse(r.body)).toMatchObject(list[i]));
+			}
 			expect(await db.all(`SELECT id, name, scopes, last_used_from FROM tokens`)).toEqual([
 				{ id: 'b9977ef8', name: 'ninja desk', scopes: 'feed', last_used_from: '127.0.0.1' }
 			]);

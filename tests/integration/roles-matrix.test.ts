@@ -6,8 +6,11 @@
  *   a status the route itself answers (the gate let the request through: 200, or 400 for an
  *   empty form, 404 for a rule or file that does not exist, 405 for a method /api lacks);
  *   403 refused for the role; 401 no session; 'login' a page's 303 to /login.
- * Then the flows the table cannot show: a role change and a disable end the user's session,
- * its open /stream and its /alerts/events at once.
+ * Then the cross-user cells (CROSS): a trader's alert rule and webhook are not seen, changed,
+ * tested or deleted by another trader (404, as for an id that does not exist, so ids do not
+ * leak), an admin sees and changes them and whose they are, and the rule's firings reach only
+ * its owner's /alerts/events. And the flows the table cannot show: a role change and a disable
+ * end the user's session, its open /stream and its /alerts/events at once.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +58,7 @@ const MATRIX: Row[] = [
 	row('GET', '/chain', V(200)),
 	row('GET', '/account', V(200)),
 	row('GET', '/alerts', V(200)),
+	row('GET', '/alerts/export', V(200)),
 	row('GET', '/integrations', V(200)),
 	row('GET', '/admin', A(200)),
 	row('GET', '/admin/audit.jsonl', A(200)),
@@ -72,6 +76,7 @@ const MATRIX: Row[] = [
 	row('POST', '/alerts?/saveWebhook', FT(400)),
 	row('POST', '/alerts?/deleteWebhook', FT(404)),
 	row('POST', '/alerts?/testWebhook', FT(404)),
+	row('POST', '/alerts?/importRules', FT(400)),
 	row('POST', '/SPX/eod?/open', FV(404)),
 	row('POST', '/recording/watchlist', FT(400)),
 	row('POST', '/admin?/addUser', FA(400)),
@@ -127,9 +132,15 @@ beforeAll(async () => {
 	const users = new UserStore(db);
 	for (const role of ['admin', 'trader', 'viewer'] as const) await users.add(role, role, PASSWORD);
 	await users.add('bob', 'trader', PASSWORD);
+	await users.add('carol', 'trader', PASSWORD);
 	await db.close();
 	stub = await startStubUpstream();
-	app = await startDashboard({ GEXDECK_DATA_DIR: dataDir, ...stub.env });
+	app = await startDashboard({
+		GEXDECK_DATA_DIR: dataDir,
+		// The cross-user webhook points at a closed loopback port (never posted to).
+		GEXDECK_WEBHOOK_ALLOW: '127.0.0.1',
+		...stub.env
+	});
 	csrf = setCookies((await rawRequest(app.port, 'GET', '/login')).headers).gexdeck_csrf;
 	for (const who of ['admin', 'trader', 'viewer'] as const) sessions[who] = await signIn(who);
 }, 240_000);
@@ -190,6 +201,137 @@ describe(`role x entry point (${MATRIX.length} entry points x 4 = ${MATRIX.lengt
 		expect(wrong).toEqual([]);
 	}, 180_000);
 });
+
+/** A form action of /alerts under `session`; resolves to the status and the page's HTML. */
+async function alertsAct(session: string, action: string, fields: Record<string, string>) {
+	const res = await rawRequest(
+		app.port,
+		'POST',
+		`/alerts?/${action}`,
+		{
+			origin: app.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}; gexdeck_session=${session}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		new URLSearchParams({ csrf, ...fields }).toString()
+	);
+	return res.status;
+}
+
+const RULE = {
+	id: 'r-trader',
+	name: 'trader rule',
+	ticker: 'SPX',
+	kind: 'gex_sign',
+	package: 'classic',
+	category: 'gex_full',
+	basis: 'vol',
+	hysteresis: '0',
+	cooldownSeconds: '300',
+	webhooks: 'w-trader'
+};
+const HOOK = {
+	id: 'w-trader',
+	name: 'trader hook',
+	url: 'http://127.0.0.1:9/hook',
+	format: 'json'
+};
+
+/** [action, fields, another trader, admin]: what each answers on the trader's rule or webhook. */
+const CROSS: [string, Record<string, string>, number, number][] = [
+	['saveRule', { ...RULE, name: 'taken over' }, 404, 200],
+	['pauseRule', { id: RULE.id, paused: 'true' }, 404, 200],
+	['testRule', { id: RULE.id }, 404, 200],
+	['saveWebhook', { ...HOOK, name: 'taken over' }, 404, 200],
+	['testWebhook', { id: HOOK.id }, 404, 200],
+	['deleteRule', { id: RULE.id }, 404, 200],
+	['deleteWebhook', { id: HOOK.id }, 404, 200]
+];
+
+describe(`one trader's alerts and another's (${CROSS.length} actions + reads)`, () => {
+	it('another trader gets 404 for each, reads nothing of them; an admin may', async () => {
+		const trader = sessions.trader!;
+		const carol = await signIn('carol');
+		const page = async (session: string, path = '/alerts') =>
+			(await rawRequest(app.port, 'GET', path, { cookie: `gexdeck_session=${session}` })).body;
+		expect(await alertsAct(trader, 'saveWebhook', HOOK)).toBe(200);
+		expect(await alertsAct(trader, 'saveRule', RULE)).toBe(200);
+		expect(await page(trader)).toContain('data-rule-id="r-trader"');
+
+		// Reads: the other trader's page, export and firings hold nothing of them.
+		for (const path of ['/alerts', '/alerts/export']) {
+			const body = await page(carol, path);
+			expect(body, path).not.toContain('r-trader');
+			expect(body, path).not.toContain('127.0.0.1:9');
+		}
+		const adminPage = await page(sessions.admin!);
+		expect(adminPage).toContain('data-rule-id="r-trader"');
+		expect(adminPage).toMatch(/data-testid="rule-owner">trader</);
+
+		// Firings reach the owner's event stream only.
+		const streams = await Promise.all([trader, carol, sessions.admin!].map(eventsOf));
+		expect(await alertsAct(trader, 'testRule', { id: RULE.id })).toBe(200);
+		await within(streams[0].firing('r-trader'));
+		await new Promise((r) => setTimeout(r, 500));
+		expect(streams[1].text() + streams[2].text()).not.toContain('r-trader');
+		for (const s of streams) s.close();
+		expect(await page(carol)).not.toContain('Test: ');
+
+		const wrong: string[] = [];
+		for (const [action, fields, other] of CROSS) {
+			const got = await alertsAct(carol, action, fields);
+			if (got !== other) wrong.push(`${action} as another trader: expected ${other}, got ${got}`);
+		}
+		expect(wrong).toEqual([]);
+		// Nothing of the trader's changed.
+		const exported = JSON.parse(await page(trader, '/alerts/export'));
+		expect(exported.rules).toMatchObject([{ id: RULE.id, name: RULE.name, paused: false }]);
+		expect(exported.webhooks).toMatchObject([{ id: HOOK.id, name: HOOK.name }]);
+
+		for (const [action, fields, , admin] of CROSS) {
+			const got = await alertsAct(sessions.admin!, action, fields);
+			if (got !== admin) wrong.push(`${action} as admin: expected ${admin}, got ${got}`);
+		}
+		expect(wrong).toEqual([]);
+		expect(await page(trader)).not.toContain('data-rule-id="r-trader"');
+	}, 60_000);
+});
+
+/** The /alerts/events stream of `session`, read as it comes. */
+async function eventsOf(session: string) {
+	const ctl = new AbortController();
+	const res = await fetch(`${app.base}/alerts/events`, {
+		headers: { cookie: `gexdeck_session=${session}` },
+		signal: ctl.signal
+	});
+	let text = '';
+	const waiters: (() => void)[] = [];
+	void (async () => {
+		const reader = res.body!.getReader();
+		const decoder = new TextDecoder();
+		try {
+			for (;;) {
+				const { done, value } = await reader.read();
+				if (done) return;
+				text += decoder.decode(value, { stream: true });
+				for (const w of waiters.splice(0)) w();
+			}
+		} catch {
+			// aborted
+		}
+	})();
+	return {
+		text: () => text,
+		firing: (ruleId: string) =>
+			new Promise<void>((resolve) => {
+				const check = () =>
+					text.includes(`"ruleId":"${ruleId}"`) ? resolve() : waiters.push(check);
+				check();
+			}),
+		close: () => ctl.abort()
+	};
+}
 
 /** Opens /stream and /alerts/events under `session`; resolves when each has ended. */
 async function openStreams(session: string) {

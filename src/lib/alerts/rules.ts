@@ -1,8 +1,8 @@
 /**
  * Alert rules: what a trader asks to be told about, per ticker, and their validation.
  *
- * Pure (contract imports only), so the rules page, the server's engine and the hand-edited
- * `alerts.json` all read rules through the same checks. A bad rule is a clear message naming the
+ * Pure (contract imports only), so the rules page, the server's engine, the database's rows and
+ * an imported export all read rules through the same checks. A bad rule is a clear message naming the
  * field, never an exception that takes the other rules with it.
  *
  * Kinds (see ./README.md for the file schema):

@@ -1,27 +1,46 @@
 /**
  * The rules page: list, add, edit, pause, delete and test-fire alert rules, manage webhooks, and
- * read the last 100 firings. Every change is a SvelteKit form action (the request gate of
- * hooks.server.ts checks the session and the CSRF token of each), validated by the same parser
- * that reads alerts.json; a bad rule comes back with its error and the values typed.
+ * read the last 100 firings, export the rules and webhooks as JSON (./export) and import such a
+ * file. Every change is a SvelteKit form action (the request gate of hooks.server.ts checks the
+ * session and the CSRF token of each), validated by the rules' parser; a bad rule comes back with
+ * its error and the values typed, a bad import with one line per bad entry and nothing changed.
  */
 import { fail } from '@sveltejs/kit';
 import { ALL_STREAM_TICKERS } from '$lib/contract/tickers';
 import { alertService } from '$lib/server/alerts/alertsMount';
+import { NOT_FOUND } from '$lib/server/alerts/service';
+import { OWNER_ASKER, type Asker } from '$lib/server/alerts/store';
+import { appDatabase } from '$lib/server/db/appDb';
+import { UserStore } from '$lib/server/users/userStore';
 import { dashboardOrigin } from '$lib/server/publicOrigin';
-import { describeEntryError } from '$lib/server/alerts/store';
+import { describeEntryError, IMPORT_MAX_BYTES } from '$lib/server/alerts/alertsFile';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load = (() => {
+/** Who asks: the signed-in user (the implicit admin without teams mode). */
+const asker = (locals: App.Locals): Asker => locals.user ?? OWNER_ASKER;
+
+/** User names by id, for an admin's list (whose each rule and webhook is). */
+async function ownerNames(who: Asker, teams: boolean): Promise<Record<string, string>> {
+	if (who.role !== 'admin' || !teams) return {};
+	const users = await new UserStore(appDatabase()).list();
+	return Object.fromEntries([['', 'before teams mode'], ...users.map((u) => [u.id, u.name])]);
+}
+
+export const load = (async ({ locals }) => {
 	const s = alertService();
 	const state = s.state;
+	const who = asker(locals);
 	return {
-		file: s.store.path,
-		rules: s.rules(),
-		webhooks: s.webhooks(),
+		rules: s.rules(who),
+		webhooks: s.webhooks(who),
+		owners: await ownerNames(who, locals.teams),
 		delivery: s.deliveryStats(),
-		firings: s.firings(),
+		firings: await s.firings(who),
 		feed: s.feedStatus(),
-		errors: state.errors.map((e) => ({ ...e, text: describeEntryError(e) })),
+		errors: (who.role === 'admin' ? state.errors : []).map((e) => ({
+			...e,
+			text: describeEntryError(e)
+		})),
 		tickers: [...ALL_STREAM_TICKERS].sort()
 	};
 }) satisfies PageServerLoad;
@@ -69,10 +88,11 @@ function ruleFromForm(form: FormData): Record<string, unknown> {
 }
 
 export const actions = {
-	saveRule: async ({ request, url }) => {
+	saveRule: async ({ request, url, locals }) => {
 		const form = await request.formData();
 		const raw = ruleFromForm(form);
-		const r = alertService().saveRule(raw, dashboardOrigin(url));
+		const r = await alertService().saveRule(raw, dashboardOrigin(url), asker(locals));
+		if (!r.ok && r.error === NOT_FOUND) return fail(404, { message: `No rule ${raw.id}.` });
 		if (!r.ok) {
 			return fail(400, {
 				ruleError: r.error,
@@ -81,25 +101,26 @@ export const actions = {
 		}
 		return { message: `Saved: ${r.value.name || r.value.id}` };
 	},
-	pauseRule: async ({ request }) => {
+	pauseRule: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		const ok = alertService().setRulePaused(id, str(form, 'paused') === 'true');
+		const paused = str(form, 'paused') === 'true';
+		const ok = await alertService().setRulePaused(id, paused, asker(locals));
 		return ok ? { message: 'Saved.' } : fail(404, { message: `No valid rule ${id}.` });
 	},
-	deleteRule: async ({ request }) => {
+	deleteRule: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return alertService().deleteRule(id)
+		return (await alertService().deleteRule(id, asker(locals)))
 			? { message: `Deleted ${id}.` }
 			: fail(404, { message: `No rule ${id}.` });
 	},
-	testRule: async ({ request }) => {
+	testRule: async ({ request, locals }) => {
 		const form = await request.formData();
-		const f = alertService().testRule(str(form, 'id'));
+		const f = await alertService().testRule(str(form, 'id'), asker(locals));
 		return f ? { message: `Test fired: ${f.message}` } : fail(404, { message: 'No such rule.' });
 	},
-	saveWebhook: async ({ request, url }) => {
+	saveWebhook: async ({ request, url, locals }) => {
 		const form = await request.formData();
 		const r = await alertService().saveWebhook(
 			{
@@ -109,8 +130,10 @@ export const actions = {
 				format: str(form, 'format'),
 				paused: str(form, 'paused') === 'true'
 			},
-			dashboardOrigin(url)
+			dashboardOrigin(url),
+			asker(locals)
 		);
+		if (!r.ok && r.error === NOT_FOUND) return fail(404, { message: 'No such webhook.' });
 		if (!r.ok) {
 			return fail(400, {
 				webhookError: r.error,
@@ -119,21 +142,38 @@ export const actions = {
 		}
 		return { message: `Saved webhook ${r.value.name}.` };
 	},
-	deleteWebhook: async ({ request }) => {
+	deleteWebhook: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
-		return alertService().deleteWebhook(id)
+		return (await alertService().deleteWebhook(id, asker(locals)))
 			? { message: `Deleted webhook ${id}.` }
 			: fail(404, { message: `No webhook ${id}.` });
 	},
-	testWebhook: async ({ request }) => {
+	importRules: async ({ request, locals }) => {
+		const form = await request.formData();
+		const file = form.get('file');
+		if (!(file instanceof File) || file.size === 0) {
+			return fail(400, { importErrors: ['choose an exported .json file to import'] });
+		}
+		if (file.size > IMPORT_MAX_BYTES) {
+			return fail(413, {
+				importErrors: [
+					`the file is ${file.size} bytes; an import holds at most ${IMPORT_MAX_BYTES}`
+				]
+			});
+		}
+		const r = await alertService().importFile(await file.text(), asker(locals));
+		if (!r.ok) return fail(400, { importErrors: r.errors });
+		return { message: `Imported ${r.rules} rules and ${r.webhooks} webhooks.` };
+	},
+	testWebhook: async ({ request, locals }) => {
 		const form = await request.formData();
 		const id = str(form, 'id');
 		const s = alertService();
-		if (!s.state.webhooks.some((w) => w.id === id))
-			return fail(404, { message: `No webhook ${id}.` });
+		const who = asker(locals);
+		if (!s.mayChangeWebhook(id, who)) return fail(404, { message: `No webhook ${id}.` });
 		// Answered as a success either way, so the page reloads and shows the webhook's status.
-		return (await s.testWebhook(id))
+		return (await s.testWebhook(id, who))
 			? { message: 'The webhook accepted the test message.' }
 			: {
 					message: `The webhook did not accept the test message: ${s.sender.healthOf(id).lastError}`

@@ -11,9 +11,11 @@ import type { AlertFiring } from '../../alerts/firing';
 import { FeedHolder } from '../feeds';
 import { StreamRelay } from '../stream/relay';
 import { UpdateTap } from '../updates/tap';
+import { openDatabase, type Database } from '../db/index';
 import { AlertService } from './service';
 
 let dir: string;
+let db: Database;
 let service: AlertService | undefined;
 let relay: StreamRelay | undefined;
 let holder: FeedHolder | undefined;
@@ -23,8 +25,9 @@ function tapFeeds(tap: UpdateTap) {
 	holder = new FeedHolder({ tap, account: async () => ({ streams: false }) });
 	return holder.client('alerts');
 }
-beforeEach(() => {
+beforeEach(async () => {
 	dir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-service-'));
+	db = await openDatabase({ dataDir: dir });
 });
 afterEach(async () => {
 	service?.close();
@@ -33,6 +36,7 @@ afterEach(async () => {
 	service = undefined;
 	holder = undefined;
 	relay = undefined;
+	await db.close();
 	rmSync(dir, { recursive: true, force: true });
 });
 
@@ -82,10 +86,10 @@ describe('AlertService', () => {
 			account: async () => ({ streams: true })
 		});
 		await holder.decide();
-		service = new AlertService({ dataDir: dir, feeds: holder.client('alerts'), watch: false });
-		service.start();
-		expect(service.saveRule({ id: 'a', ticker: 'SPX', kind: 'gex_sign' }).ok).toBe(true);
-		expect(service.saveRule({ id: 'b', ticker: 'NDX', kind: 'gex_sign' }).ok).toBe(true);
+		service = new AlertService({ db, feeds: holder.client('alerts'), watch: false });
+		await service.start();
+		expect((await service.saveRule({ id: 'a', ticker: 'SPX', kind: 'gex_sign' })).ok).toBe(true);
+		expect((await service.saveRule({ id: 'b', ticker: 'NDX', kind: 'gex_sign' })).ok).toBe(true);
 		expect(relay.status().groups).toEqual(['SPX_classic_gex_full', 'SPX_spot']);
 		const views = service.rules();
 		expect(views.find((v) => v.rule.id === 'a')!.feedError).toBeNull();
@@ -101,7 +105,7 @@ describe('AlertService', () => {
 		await relay.settled();
 		expect(service.feedStatus().streamProblem).toMatch(/^reconnecting: .*offline/);
 		// Pausing the SPX rule releases its group; the NDX one then fits.
-		expect(service.setRulePaused('a', true)).toBe(true);
+		expect(await service.setRulePaused('a', true)).toBe(true);
 		expect(relay.status().groups).toEqual(['NDX_classic_gex_full', 'NDX_spot']);
 		expect(service.feedStatus().refused).toEqual([]);
 		service.close();
@@ -112,8 +116,8 @@ describe('AlertService', () => {
 	it('fires polled snapshots to the tabs and only to the webhooks a rule names', async () => {
 		const tap = new UpdateTap();
 		const posted: { url: string; body: string }[] = [];
-		service = new AlertService({
-			dataDir: dir,
+		const s = await new AlertService({
+			db,
 			feeds: tapFeeds(tap),
 			watch: false,
 			sender: {
@@ -125,25 +129,25 @@ describe('AlertService', () => {
 				}
 			}
 		}).start();
-		expect((await service.saveWebhook({ id: 'one', url: 'https://one.example/hook' })).ok).toBe(
-			true
-		);
+		service = s;
+		expect((await s.saveWebhook({ id: 'one', url: 'https://one.example/hook' })).ok).toBe(true);
 		expect(
-			(await service.saveWebhook({ id: 'two', url: 'https://two.example/hook', format: 'slack' }))
-				.ok
+			(await s.saveWebhook({ id: 'two', url: 'https://two.example/hook', format: 'slack' })).ok
 		).toBe(true);
 		expect(
-			service.saveRule({
-				id: 'zg',
-				name: 'SPX zg',
-				ticker: 'SPX',
-				kind: 'cross',
-				level: 'zero_gamma',
-				webhooks: ['two']
-			}).ok
+			(
+				await s.saveRule({
+					id: 'zg',
+					name: 'SPX zg',
+					ticker: 'SPX',
+					kind: 'cross',
+					level: 'zero_gamma',
+					webhooks: ['two']
+				})
+			).ok
 		).toBe(true);
 		const tabs: AlertFiring[] = [];
-		const stop = service.onFiring((f) => tabs.push(f));
+		const stop = s.onFiring((f) => tabs.push(f));
 		const publish = (t: number, spot: number) =>
 			tap.publish({
 				source: 'snapshot',
@@ -162,7 +166,8 @@ describe('AlertService', () => {
 			receivedAt: 0,
 			json: '{'
 		});
-		expect(service.failures).toBe(0);
+		expect(s.failures).toBe(0);
+		await s.idle();
 		expect(tabs.map((f) => [f.ruleId, f.direction, f.values])).toEqual([
 			['zg', 'up', { spot: 6810, level: 6800 }]
 		]);
@@ -171,22 +176,22 @@ describe('AlertService', () => {
 		expect(JSON.parse(posted[0].body).text).toContain(
 			'SPX spot 6810 crossed above zero gamma 6800'
 		);
-		expect(service.firings()[0].id).toBe(tabs[0].id);
-		expect(service.rules()[0].lastFiredAt).toBe((T0 + 1) * 1000);
+		expect((await s.firings())[0].id).toBe(tabs[0].id);
+		expect(s.rules()[0].lastFiredAt).toBe((T0 + 1) * 1000);
 
 		// Test: the latest values, marked as a test, to the same places.
-		const test = service.testRule('zg')!;
+		const test = (await s.testRule('zg'))!;
 		expect(test).toMatchObject({ test: true, values: { spot: 6810, level: 6800 }, at: T0 + 1 });
 		expect(tabs).toHaveLength(2);
 		stop();
 	});
 
-	it('counts a corrupt snapshot and goes on', () => {
+	it('counts a corrupt snapshot and goes on', async () => {
 		const tap = new UpdateTap();
 		holder = new FeedHolder({ tap, account: async () => ({ streams: false }) });
-		service = new AlertService({ dataDir: dir, feeds: holder.client('alerts'), watch: false });
-		service.start();
-		service.saveRule({ id: 'zg', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' });
+		service = new AlertService({ db, feeds: holder.client('alerts'), watch: false });
+		await service.start();
+		await service.saveRule({ id: 'zg', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' });
 		tap.publish({
 			source: 'snapshot',
 			ticker: 'SPX',

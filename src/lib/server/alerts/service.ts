@@ -1,7 +1,8 @@
 /**
- * The alerts service: rules from alerts.json evaluated on every update of the rules' feeds the
- * dashboard server receives, whether or not a tab is open, and each firing delivered to the open
- * tabs (listeners: the SSE endpoint), to webhooks, and to the last-100 log.
+ * The alerts service: rules from the database (store.ts) evaluated on every update of the rules'
+ * feeds the dashboard server receives, whether or not a tab is open, and each firing stored
+ * (firingLog.ts) and, when this process's insert of it won, delivered to the open tabs
+ * (listeners: the SSE endpoint) and to webhooks.
  *
  * The data its rules need is held by the feed holder (server/feeds) as its 'alerts' client:
  * a relay viewer on a streaming (Quant) account, a once-a-second poll in market hours on any
@@ -11,7 +12,6 @@
  * Independent of SvelteKit (./alertsMount wires it to the dashboard's config), so integration
  * tests run it against a real relay, proxy and service.
  */
-import { join } from 'node:path';
 import { AlertEngine, streamOfRule, type Firing } from '../../alerts/engine';
 import {
 	describeRule,
@@ -25,17 +25,40 @@ import {
 	type Webhook
 } from '../../alerts/rules';
 import { feedGroup } from '../../contract/feeds';
+import type { Database } from '../db/index';
 import type { FeedClient, FeedMode, FeedUpdate } from '../feeds';
-import { readJsonFile, writeJsonFile } from '../jsonFile';
 import { SubscriptionBook } from '../stream/book';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
-import { AlertStore, idOf, type AlertsState } from './store';
+import type { AlertsFile } from './alertsFile';
+import { FiringLog } from './firingLog';
+import {
+	AlertStore,
+	IMPLICIT_OWNER,
+	mayTouch,
+	ownedBy,
+	OWNER_ASKER,
+	visibleTo,
+	type AlertsState,
+	type Asker
+} from './store';
+import { exportFor, newId, planImport } from './transfer';
 import type { QueueStats } from './deliveryQueue';
-import { ruleWebhookRefusal, webhookRefusal, webhookTestFiring } from './webhookRules';
+import {
+	ruleTestFiring,
+	ruleWebhookRefusal,
+	webhookRefusal,
+	webhookTestFiring
+} from './webhookRules';
 import { WebhookSender, type SenderOptions, type WebhookHealth } from './webhooks';
 
-export const FIRINGS_KEPT = 100;
+export { FIRINGS_KEPT } from './firingLog';
+
+/** The error of a save naming an id its asker may not see (answered 404, like no such id). */
+export const NOT_FOUND = 'not found';
+
+/** How often the rules are read again for changes made by another process. */
+const RELOAD_MS = 2000;
 
 export type { FeedMode };
 
@@ -43,12 +66,12 @@ export type { FeedMode };
 const REFUSAL = /^(budget exhausted|not entitled|key rejected|refused)\b/;
 
 export interface AlertServiceOptions {
-	/** Folder of alerts.json and alerts-firings.json. */
-	dataDir: string;
+	/** The records' database (rules, webhooks, firings). */
+	db: Database;
 	/** The feed holder's 'alerts' client: holds the rules' feeds, delivers their updates. */
 	feeds: FeedClient;
 	sender?: SenderOptions;
-	/** Re-read alerts.json when it changes on disk (default true). */
+	/** Read the rules again every RELOAD_MS for another process's changes (default true). */
 	watch?: boolean;
 	log?: (message: string) => void;
 }
@@ -70,13 +93,16 @@ export interface FeedStatus {
 export interface RuleView {
 	rule: AlertRule;
 	description: string;
+	/** The user id of the rule's owner (IMPLICIT_OWNER: the single-user mode's admin). */
+	owner: string;
 	/** Data time (unix ms) of the rule's last firing, as in the firing log. */
 	lastFiredAt: number | null;
 	/** Why the rule does not get its data, if it does not. */
 	feedError: string | null;
 }
 
-export type FiringListener = (firing: AlertFiring) => void;
+/** Receives each firing this process delivers, with the owner of its rule. */
+export type FiringListener = (firing: AlertFiring, owner: string) => void;
 
 /**
  * The origin firing links use: the first one a save came from, or the same host with the scheme
@@ -96,35 +122,46 @@ export class AlertService {
 	/** Updates whose decoding or evaluation failed (counted, skipped). */
 	failures = 0;
 	lastFailure: string | null = null;
-	private readonly firingsPath: string;
-	private firingLog: AlertFiring[];
+	readonly firingLog: FiringLog;
 	private readonly listeners = new Set<FiringListener>();
-	private readonly lastFired = new Map<string, number>();
+	private lastFired = new Map<string, number>();
 	private unsubscribeFeeds: (() => void) | undefined;
-	private saveTimer: ReturnType<typeof setTimeout> | undefined;
+	private reloadTimer: ReturnType<typeof setInterval> | undefined;
+	/** Firings being stored and delivered (idle() waits for them). */
+	private readonly pending = new Set<Promise<unknown>>();
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: AlertServiceOptions) {
 		this.log = options.log ?? (() => undefined);
-		this.store = new AlertStore(join(options.dataDir, 'alerts.json'), this.log);
+		this.store = new AlertStore(options.db, this.log);
+		this.firingLog = new FiringLog(options.db);
 		this.sender = new WebhookSender({ log: this.log, ...options.sender });
-		this.firingsPath = join(options.dataDir, 'alerts-firings.json');
-		let stored: AlertFiring[] = [];
-		try {
-			stored = readJsonFile<AlertFiring[]>(this.firingsPath) ?? [];
-		} catch (e) {
-			this.log(`alerts: ${(e as Error).message}; the firing log starts empty`);
-		}
-		this.firingLog = Array.isArray(stored) ? stored.slice(-FIRINGS_KEPT) : [];
-		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.at * 1000);
 	}
 
-	/** Loads the rules, holds their feeds and reads their updates, and starts watching the file. */
-	start(): this {
+	/**
+	 * Loads the rules and the last firing times, holds the rules' feeds and reads their updates,
+	 * and reads the rules again every RELOAD_MS (another replica may change them).
+	 */
+	async start(): Promise<this> {
+		await this.store.load();
+		this.lastFired = await this.firingLog.lastFired();
 		this.applyRules();
 		this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
-		if (this.options.watch !== false) this.store.watch(() => this.applyRules());
+		if (this.options.watch !== false && !this.reloadTimer) {
+			this.reloadTimer = setInterval(() => {
+				this.store.load().then(
+					(changed) => changed && this.applyRules(),
+					(e: Error) => this.log(`alerts: cannot read the rules: ${e.message}`)
+				);
+			}, RELOAD_MS);
+			this.reloadTimer.unref?.();
+		}
 		return this;
+	}
+
+	/** Resolves once the firings seen so far are stored and handed to their listeners. */
+	async idle(): Promise<void> {
+		while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
 	}
 
 	get state(): AlertsState {
@@ -149,46 +186,44 @@ export class AlertService {
 		}
 		for (const f of firings) {
 			const rule = this.store.state.rules.find((r) => r.id === f.ruleId);
-			if (rule)
-				this.emit(rule, toAlertFiring(rule, f, { publicUrl: this.store.state.file.publicUrl }));
+			if (rule) {
+				const firing = toAlertFiring(rule, f, { publicUrl: this.store.state.publicUrl });
+				const done = this.emit(rule, firing).catch((e: Error) =>
+					this.log(`alerts: cannot store a firing of ${rule.id}: ${e.message}`)
+				);
+				this.pending.add(done);
+				void done.finally(() => this.pending.delete(done));
+			}
 		}
 	}
 
-	/** Delivers a firing: log, tabs, webhooks. */
-	private emit(rule: AlertRule, firing: AlertFiring, onlyHook?: Webhook): void {
-		this.firingLog.push(firing);
-		if (this.firingLog.length > FIRINGS_KEPT)
-			this.firingLog.splice(0, this.firingLog.length - FIRINGS_KEPT);
+	/**
+	 * Stores a firing and, when this process's insert of it won (no other process stored the same
+	 * rule at the same data time), delivers it to the tabs and the webhooks. Resolves to whether
+	 * it was delivered here.
+	 */
+	private async emit(rule: AlertRule, firing: AlertFiring): Promise<boolean> {
+		const owner = this.ownerOfRule(rule.id);
+		if (!(await this.firingLog.record(firing, owner))) return false;
 		if (!firing.test) this.lastFired.set(rule.id, firing.at * 1000);
-		this.scheduleSave();
 		for (const l of this.listeners) {
 			try {
-				l(firing);
+				l(firing, owner);
 			} catch {
 				// a closed tab's stream; it unsubscribes itself
 			}
 		}
-		const hooks = onlyHook
-			? [onlyHook]
-			: this.store.state.webhooks.filter(
-					(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
-				);
-		// A hand-edited file may name more; a firing never fans out past the bound.
+		// "Every webhook" and the named ones are the rule owner's own.
+		const hooks = ownedBy(this.store.state, owner).webhooks.filter(
+			(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
+		);
+		// A row edited in the database may name more; a firing never fans out past the bound.
 		for (const hook of hooks.slice(0, MAX_WEBHOOKS_PER_RULE)) void this.sender.send(hook, firing);
+		return true;
 	}
 
-	private scheduleSave(): void {
-		if (this.saveTimer) return;
-		// At most one write a second, however often rules fire.
-		this.saveTimer = setTimeout(() => {
-			this.saveTimer = undefined;
-			try {
-				writeJsonFile(this.firingsPath, this.firingLog);
-			} catch (e) {
-				this.log(`alerts: cannot save the firing log: ${(e as Error).message}`);
-			}
-		}, 1000);
-		this.saveTimer.unref?.();
+	private ownerOfRule(id: string): string {
+		return this.store.state.ruleOwner.get(id) ?? IMPLICIT_OWNER;
 	}
 
 	/** Every open tab's stream subscribes here; the returned function unsubscribes. */
@@ -197,9 +232,9 @@ export class AlertService {
 		return () => this.listeners.delete(listener);
 	}
 
-	/** The last firings, newest first. */
-	firings(): AlertFiring[] {
-		return [...this.firingLog].reverse();
+	/** The last firings `who` sees (an admin: everyone's), newest first. */
+	firings(who: Asker = OWNER_ASKER): Promise<AlertFiring[]> {
+		return this.firingLog.latest(who.role === 'admin' ? undefined : who.id);
 	}
 
 	// ---- rules ---------------------------------------------------------------------------
@@ -209,80 +244,105 @@ export class AlertService {
 		this.syncFeed();
 	}
 
-	rules(): RuleView[] {
+	/** The rules `who` sees (an admin: everyone's), with each one's owner. */
+	rules(who: Asker = OWNER_ASKER): RuleView[] {
 		const feedErrors = new Map(this.refusals().map((r) => [r.group, r.reason]));
-		return this.store.state.rules.map((rule) => ({
+		return visibleTo(this.store.state, who).rules.map((rule) => ({
 			rule,
+			owner: this.ownerOfRule(rule.id),
 			description: describeRule(rule),
 			lastFiredAt: this.lastFired.get(rule.id) ?? null,
 			feedError: rule.paused ? null : (feedErrors.get(groupOfRule(rule)) ?? null)
 		}));
 	}
 
-	/** Adds or replaces (same id) a rule from a form or an API; a bad rule changes nothing. */
-	saveRule(input: Record<string, unknown>, publicUrl?: string): Parsed<AlertRule> {
+	/**
+	 * Adds (as `who`'s) or replaces (same id, owner kept) a rule from a form or an API; a bad
+	 * rule changes nothing, and an id `who` may not change answers NOT_FOUND.
+	 */
+	async saveRule(
+		input: Record<string, unknown>,
+		publicUrl?: string,
+		who: Asker = OWNER_ASKER
+	): Promise<Parsed<AlertRule>> {
 		const raw = { ...input, id: input.id || newId('r') };
 		const parsed = parseRule(raw);
 		if (!parsed.ok) return parsed;
-		const refused = ruleWebhookRefusal(this.store.state, parsed.value);
+		const held = this.store.state.ruleOwner.get(parsed.value.id);
+		if (held !== undefined && !mayTouch(who, held)) return { ok: false, error: NOT_FOUND };
+		const owner = held ?? who.id;
+		const refused = ruleWebhookRefusal(ownedBy(this.store.state, owner), parsed.value);
 		if (refused) return { ok: false, error: refused };
-		this.update((file) => {
-			const i = file.rules.findIndex((r) => idOf(r) === parsed.value.id);
-			if (i >= 0) file.rules[i] = parsed.value;
-			else file.rules.push(parsed.value);
-			file.publicUrl = linkOrigin(file.publicUrl, publicUrl);
-		});
+		await this.store.saveRule(owner, parsed.value, this.newOrigin(publicUrl));
+		this.applyRules();
 		return parsed;
 	}
 
-	deleteRule(id: string): boolean {
-		if (!this.store.state.file.rules.some((r) => idOf(r) === id)) return false;
-		this.update((file) => {
-			file.rules = file.rules.filter((r) => idOf(r) !== id);
-		});
-		return true;
+	/** The public URL to store when a save came from `seen`, if it changes the stored one. */
+	private newOrigin(seen: string | undefined): string | null {
+		const next = linkOrigin(this.store.state.publicUrl, seen);
+		return next !== this.store.state.publicUrl ? next : null;
 	}
 
-	setRulePaused(id: string, paused: boolean): boolean {
+	/** Whether `who` may see and change the rule `id` (false when there is none). */
+	mayChangeRule(id: string, who: Asker): boolean {
+		return mayTouch(who, this.store.state.ruleOwner.get(id));
+	}
+
+	mayChangeWebhook(id: string, who: Asker): boolean {
+		return mayTouch(who, this.store.state.hookOwner.get(id));
+	}
+
+	async deleteRule(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
+		if (!this.mayChangeRule(id, who)) return false;
+		const gone = await this.store.deleteRule(id);
+		this.applyRules();
+		return gone;
+	}
+
+	async setRulePaused(id: string, paused: boolean, who: Asker = OWNER_ASKER): Promise<boolean> {
 		const rule = this.store.state.rules.find((r) => r.id === id);
-		if (!rule) return false;
-		return this.saveRule({ ...rule, paused }).ok;
+		if (!rule || !this.mayChangeRule(id, who)) return false;
+		return (await this.saveRule({ ...rule, paused }, undefined, who)).ok;
+	}
+
+	/**
+	 * Adds or replaces (same id) the rules and webhooks of an uploaded export as `who`'s, all or
+	 * nothing: a file that is too large, not JSON, or holds one bad entry changes nothing, and
+	 * the errors name each bad entry (transfer.ts).
+	 */
+	async importFile(
+		text: string,
+		who: Asker = OWNER_ASKER
+	): Promise<{ ok: true; rules: number; webhooks: number } | { ok: false; errors: string[] }> {
+		const plan = planImport(this.store.state, who, text);
+		if (!plan.ok) return plan;
+		await this.store.importEntries(who.id, plan);
+		this.applyRules();
+		return { ok: true, rules: plan.rules.length, webhooks: plan.webhooks.length };
+	}
+
+	/** The rules and webhooks `who` sees as one JSON document (the import reads it back). */
+	exportFile(who: Asker = OWNER_ASKER): AlertsFile {
+		return exportFor(this.store.state, who);
 	}
 
 	/** Fires a rule now with the latest values it has seen, marked as a test. */
-	testRule(id: string): AlertFiring | undefined {
+	async testRule(id: string, who: Asker = OWNER_ASKER): Promise<AlertFiring | undefined> {
 		const rule = this.store.state.rules.find((r) => r.id === id);
-		if (!rule) return undefined;
+		if (!rule || !this.mayChangeRule(id, who)) return undefined;
 		const chain = this.engine.latestChain(rule.ticker, streamOfRule(rule));
-		const at = chain?.t ?? Math.floor(Date.now() / 1000);
-		const values: Record<string, number> = {};
-		if (chain) {
-			values.spot = chain.spot;
-			if ('level' in rule && rule.level !== 'price' && rule.level !== 'max_change') {
-				values.level = chain[rule.level];
-			}
-		}
-		const firing = toAlertFiring(
-			rule,
-			{
-				ruleId: rule.id,
-				ticker: rule.ticker,
-				kind: rule.kind,
-				at,
-				message: `Test: ${describeRule(rule)}`,
-				values
-			},
-			{ publicUrl: this.store.state.file.publicUrl, test: true }
-		);
-		this.emit(rule, firing);
+		const firing = ruleTestFiring(rule, chain, this.store.state.publicUrl);
+		await this.emit(rule, firing);
 		return firing;
 	}
 
 	// ---- webhooks ------------------------------------------------------------------------
 
-	webhooks(): { webhook: Webhook; health: WebhookHealth }[] {
-		return this.store.state.webhooks.map((webhook) => ({
+	webhooks(who: Asker = OWNER_ASKER): { webhook: Webhook; owner: string; health: WebhookHealth }[] {
+		return visibleTo(this.store.state, who).webhooks.map((webhook) => ({
 			webhook,
+			owner: this.store.state.hookOwner.get(webhook.id) ?? IMPLICIT_OWNER,
 			health: this.sender.healthOf(webhook.id)
 		}));
 	}
@@ -291,33 +351,31 @@ export class AlertService {
 	 * Adds or replaces a webhook once its host resolves to an address it may reach (checked
 	 * again at every delivery: DNS may change).
 	 */
-	async saveWebhook(input: Record<string, unknown>, publicUrl?: string): Promise<Parsed<Webhook>> {
+	async saveWebhook(
+		input: Record<string, unknown>,
+		publicUrl?: string,
+		who: Asker = OWNER_ASKER
+	): Promise<Parsed<Webhook>> {
 		const parsed = parseWebhook({ ...input, id: input.id || newId('w') });
 		if (!parsed.ok) return parsed;
-		const refused = await webhookRefusal(this.store.state, parsed.value, this.sender);
+		const held = this.store.state.hookOwner.get(parsed.value.id);
+		if (held !== undefined && !mayTouch(who, held)) return { ok: false, error: NOT_FOUND };
+		const owner = held ?? who.id;
+		const mine = ownedBy(this.store.state, owner);
+		const refused = await webhookRefusal(mine, parsed.value, this.sender);
 		if (refused) return { ok: false, error: refused };
-		this.update((file) => {
-			const i = file.webhooks.findIndex((w) => idOf(w) === parsed.value.id);
-			if (i >= 0) file.webhooks[i] = parsed.value;
-			else file.webhooks.push(parsed.value);
-			file.publicUrl = linkOrigin(file.publicUrl, publicUrl);
-		});
+		await this.store.saveWebhook(owner, parsed.value, this.newOrigin(publicUrl));
+		this.applyRules();
 		return parsed;
 	}
 
 	/** Deletes a webhook and removes it from the rules that named it. */
-	deleteWebhook(id: string): boolean {
-		if (!this.store.state.file.webhooks.some((w) => idOf(w) === id)) return false;
-		this.update((file) => {
-			file.webhooks = file.webhooks.filter((w) => idOf(w) !== id);
-			for (const r of file.rules) {
-				const hooks = (r as { webhooks?: unknown }).webhooks;
-				if (Array.isArray(hooks))
-					(r as { webhooks: unknown[] }).webhooks = hooks.filter((h) => h !== id);
-			}
-		});
-		this.sender.forget(id);
-		return true;
+	async deleteWebhook(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
+		if (!this.mayChangeWebhook(id, who)) return false;
+		const gone = await this.store.deleteWebhook(id);
+		this.applyRules();
+		if (gone) this.sender.forget(id);
+		return gone;
 	}
 
 	/** The process's delivery queue: in flight, waiting, dropped, and its bounds. */
@@ -326,16 +384,11 @@ export class AlertService {
 	}
 
 	/** Sends a test message to one webhook, once; resolves with whether it was delivered. */
-	testWebhook(id: string): Promise<boolean> {
+	testWebhook(id: string, who: Asker = OWNER_ASKER): Promise<boolean> {
 		const hook = this.store.state.webhooks.find((w) => w.id === id);
-		if (!hook) return Promise.resolve(false);
-		const firing = webhookTestFiring(hook, this.store.state.file.publicUrl);
+		if (!hook || !this.mayChangeWebhook(id, who)) return Promise.resolve(false);
+		const firing = webhookTestFiring(hook, this.store.state.publicUrl);
 		return this.sender.send(hook, firing, 1);
-	}
-
-	private update(change: Parameters<AlertStore['update']>[0]): void {
-		this.store.update(change);
-		this.applyRules();
 	}
 
 	// ---- feed ----------------------------------------------------------------------------
@@ -381,18 +434,8 @@ export class AlertService {
 		this.unsubscribeFeeds?.();
 		this.unsubscribeFeeds = undefined;
 		this.options.feeds.release();
-		this.store.close();
+		clearInterval(this.reloadTimer);
+		this.reloadTimer = undefined;
 		this.sender.close();
-		if (this.saveTimer) {
-			clearTimeout(this.saveTimer);
-			this.saveTimer = undefined;
-			writeJsonFile(this.firingsPath, this.firingLog);
-		}
 	}
-}
-
-function newId(prefix: string): string {
-	return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1296)
-		.toString(36)
-		.padStart(2, '0')}`;
 }

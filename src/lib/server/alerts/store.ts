@@ -1,209 +1,225 @@
 /**
- * `<data dir>/alerts.json`: the alert rules and webhooks, readable and editable by hand (schema
- * in src/lib/alerts/README.md), written atomically with the project's JSON writer, and re-read
- * when it changes on disk (fs.watch on its folder, since an editor or our own writer replaces
- * the file).
+ * The alert rules and webhooks in the database (tables alert_rules and alert_webhooks, one row
+ * per entry: its JSON as the rules' parser accepts it, its owner and its place in the list).
+ * Every write is validated before it is stored (the service and the import use the parser), and
+ * the state in memory is read back from the database after each write, so what runs is what is
+ * stored. Another process (a second replica) may change the tables: `load()` reads them again
+ * (the service polls it) and says whether anything changed.
  *
- * Every entry is validated on its own: a bad rule is reported (a log line naming it, an error on
- * the page) and left out of evaluation, the others keep working, and the bad entry stays in the
- * file as written until someone fixes it. A file that is not JSON at all keeps the last good
- * rules running.
+ * A row that no longer parses (written by a newer release, or edited in the database) is reported
+ * like a bad entry of the old alerts.json (a log line naming it, an error on the page), left out
+ * of evaluation and kept as stored; the others keep working.
  */
-import { mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import { parseRule, parseWebhook, type AlertRule, type Webhook } from '../../alerts/rules';
-import { writeJsonFile } from '../jsonFile';
+import type { AlertRule, Webhook } from '../../alerts/rules';
+import type { Database, Queryable } from '../db/index';
+import {
+	describeEntryError,
+	validateAlertsFile,
+	type AlertsFile,
+	type EntryError
+} from './alertsFile';
 
-export interface AlertsFile {
-	version: 1;
-	/** The dashboard's public URL, for absolute links in webhooks (set from the page). */
-	publicUrl?: string | null;
-	rules: unknown[];
-	webhooks: unknown[];
-}
-
-export interface EntryError {
-	entry: 'rule' | 'webhook' | 'file';
-	/** The entry's id when it has a readable one. */
-	id: string | null;
-	/** Position in its list (0-based), or -1 for the file. */
-	index: number;
-	error: string;
-}
+/** The owner of entries made in the single-user mode (the implicit admin on this machine). */
+export const IMPLICIT_OWNER = '';
+/** The settings row of the dashboard's public URL, for absolute links in firings. */
+export const PUBLIC_URL_ROW = 'alertsPublicUrl';
 
 export interface AlertsState {
-	file: AlertsFile;
+	publicUrl: string | null;
 	rules: AlertRule[];
 	webhooks: Webhook[];
+	/** The owner (user id) of each rule and webhook, by id. */
+	ruleOwner: ReadonlyMap<string, string>;
+	hookOwner: ReadonlyMap<string, string>;
+	/** Rows that do not parse (left out, kept as stored). */
 	errors: EntryError[];
 }
 
-const EMPTY: AlertsFile = { version: 1, publicUrl: null, rules: [], webhooks: [] };
-
-/** The `id` of a raw (possibly invalid) entry. */
-export function idOf(raw: unknown): string | null {
-	const id = (raw as { id?: unknown } | null)?.id;
-	return typeof id === 'string' ? id : null;
+interface EntryRow {
+	id: string;
+	owner: string;
+	body: string;
+	[k: string]: string;
 }
 
-/** Validates a whole file: good entries, and one error per bad one. */
-export function validateAlertsFile(input: unknown): AlertsState {
-	const errors: EntryError[] = [];
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-		return {
-			file: structuredClone(EMPTY),
-			rules: [],
-			webhooks: [],
-			errors: [{ entry: 'file', id: null, index: -1, error: 'the file must hold a JSON object' }]
-		};
+const EMPTY: AlertsState = {
+	publicUrl: null,
+	rules: [],
+	webhooks: [],
+	ruleOwner: new Map(),
+	hookOwner: new Map(),
+	errors: []
+};
+
+function bodyOf(row: EntryRow): unknown {
+	try {
+		return JSON.parse(row.body) as unknown;
+	} catch {
+		return { id: row.id, unreadable: row.body };
 	}
-	const raw = input as Partial<AlertsFile>;
-	const file: AlertsFile = {
-		version: 1,
-		publicUrl: typeof raw.publicUrl === 'string' ? raw.publicUrl : null,
-		rules: Array.isArray(raw.rules) ? raw.rules : [],
-		webhooks: Array.isArray(raw.webhooks) ? raw.webhooks : []
-	};
-	if (raw.rules !== undefined && !Array.isArray(raw.rules)) {
-		errors.push({ entry: 'file', id: null, index: -1, error: '"rules" must be a list' });
-	}
-	if (raw.webhooks !== undefined && !Array.isArray(raw.webhooks)) {
-		errors.push({ entry: 'file', id: null, index: -1, error: '"webhooks" must be a list' });
-	}
-	const webhooks: Webhook[] = [];
-	file.webhooks.forEach((w, index) => {
-		const r = parseWebhook(w);
-		if (!r.ok) errors.push({ entry: 'webhook', id: idOf(w), index, error: r.error });
-		else if (webhooks.some((x) => x.id === r.value.id)) {
-			errors.push({ entry: 'webhook', id: r.value.id, index, error: 'duplicate id' });
-		} else webhooks.push(r.value);
-	});
-	const hookIds = new Set(webhooks.map((w) => w.id));
-	const rules: AlertRule[] = [];
-	file.rules.forEach((x, index) => {
-		const r = parseRule(x);
-		if (!r.ok) {
-			errors.push({ entry: 'rule', id: idOf(x), index, error: r.error });
-			return;
-		}
-		if (rules.some((y) => y.id === r.value.id)) {
-			errors.push({ entry: 'rule', id: r.value.id, index, error: 'duplicate id' });
-			return;
-		}
-		const unknown = (r.value.webhooks ?? []).filter((id) => !hookIds.has(id));
-		if (unknown.length > 0) {
-			errors.push({
-				entry: 'rule',
-				id: r.value.id,
-				index,
-				error: `webhooks: no webhook with id ${unknown.join(', ')}`
-			});
-			return;
-		}
-		rules.push(r.value);
-	});
-	return { file, rules, webhooks, errors };
 }
 
-/** `rule r2 (#3): price must be a number, got "abc"`: the log line of an entry error. */
-export function describeEntryError(e: EntryError): string {
-	if (e.entry === 'file') return e.error;
-	return `${e.entry} ${e.id ?? '(no id)'} (#${e.index + 1}): ${e.error}`;
+/** Insert or replace (same id, owner kept) one rule or webhook row. */
+async function upsert(
+	tx: Queryable,
+	table: 'alert_rules' | 'alert_webhooks',
+	owner: string,
+	entry: { id: string }
+): Promise<void> {
+	await tx.run(
+		`INSERT INTO ${table} (id, owner, position, body)
+		VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM ${table}), ?)
+		ON CONFLICT (id) DO UPDATE SET body = excluded.body`,
+		[entry.id, owner, JSON.stringify(entry)]
+	);
+}
+
+/** Write the entries of a validated file (the legacy import and /alerts' import). */
+export async function writeAlertRows(
+	tx: Queryable,
+	owner: string,
+	file: { rules: AlertRule[]; webhooks: Webhook[]; publicUrl?: string | null }
+): Promise<void> {
+	for (const w of file.webhooks) await upsert(tx, 'alert_webhooks', owner, w);
+	for (const r of file.rules) await upsert(tx, 'alert_rules', owner, r);
+	if (file.publicUrl) await writePublicUrl(tx, file.publicUrl);
+}
+
+async function writePublicUrl(tx: Queryable, url: string): Promise<void> {
+	await tx.run(
+		`INSERT INTO settings (name, value) VALUES (?, ?)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+		[PUBLIC_URL_ROW, url]
+	);
 }
 
 export class AlertStore {
-	private stateValue: AlertsState;
-	private watcher: FSWatcher | undefined;
-	private debounce: ReturnType<typeof setTimeout> | undefined;
-	/** The text last read or written, to skip change events that change nothing. */
+	private stateValue: AlertsState = EMPTY;
+	/** The rows last read, to tell a change. */
 	private lastText: string | undefined;
 
 	constructor(
-		readonly path: string,
+		readonly db: Database,
 		private readonly log: (message: string) => void = () => undefined
-	) {
-		this.stateValue = validateAlertsFile(structuredClone(EMPTY));
-		this.reload();
-	}
+	) {}
 
 	get state(): AlertsState {
 		return this.stateValue;
 	}
 
-	/** Reads the file again; returns true when what it holds changed. */
-	reload(): boolean {
-		let text: string | undefined;
-		try {
-			text = readFileSync(this.path, 'utf8');
-		} catch (e) {
-			if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-				this.log(`alerts: cannot read ${this.path}: ${(e as Error).message}`);
-				return false;
-			}
-		}
+	/** Reads the tables again; resolves to true when what they hold changed. */
+	async load(): Promise<boolean> {
+		const [rules, hooks, url] = await Promise.all([
+			this.db.all<EntryRow>(`SELECT id, owner, body FROM alert_rules ORDER BY position, id`),
+			this.db.all<EntryRow>(`SELECT id, owner, body FROM alert_webhooks ORDER BY position, id`),
+			this.db.get<{ value: string }>(`SELECT value FROM settings WHERE name = ?`, [PUBLIC_URL_ROW])
+		]);
+		const text = JSON.stringify([rules, hooks, url?.value ?? null]);
 		if (text === this.lastText) return false;
 		this.lastText = text;
-		let parsed: unknown = structuredClone(EMPTY);
-		if (text !== undefined) {
-			try {
-				parsed = JSON.parse(text) as unknown;
-			} catch (e) {
-				// Half-saved by an editor, or a typo: the last good rules keep running.
-				const error = `${this.path}: not valid JSON (${(e as Error).message}); the previous rules stay in effect`;
-				this.log(`alerts: ${error}`);
-				this.stateValue = {
-					...this.stateValue,
-					errors: [{ entry: 'file', id: null, index: -1, error }]
-				};
-				return true;
-			}
-		}
-		this.stateValue = validateAlertsFile(parsed);
-		for (const e of this.stateValue.errors) {
-			this.log(`alerts: ${this.path}: ${describeEntryError(e)}; the other rules keep working`);
+		const file: AlertsFile = {
+			version: 1,
+			publicUrl: url?.value ?? null,
+			rules: rules.map(bodyOf),
+			webhooks: hooks.map(bodyOf)
+		};
+		const v = validateAlertsFile(file);
+		this.stateValue = {
+			publicUrl: file.publicUrl ?? null,
+			rules: v.rules,
+			webhooks: v.webhooks,
+			ruleOwner: new Map(rules.map((r) => [r.id, r.owner])),
+			hookOwner: new Map(hooks.map((h) => [h.id, h.owner])),
+			errors: v.errors
+		};
+		for (const e of v.errors) {
+			this.log(`alerts: ${this.db.name}: ${describeEntryError(e)}; the other rules keep working`);
 		}
 		return true;
 	}
 
-	/**
-	 * Changes the file: `change` edits a copy of the raw lists (entries that fail validation are
-	 * kept as they are), the result is written atomically and read back.
-	 */
-	update(change: (file: AlertsFile) => void): AlertsState {
-		// A hand edit the watcher has not read yet must not be overwritten by the older copy.
-		this.reload();
-		const file = structuredClone(this.stateValue.file);
-		change(file);
-		writeJsonFile(this.path, file);
-		this.reload();
-		return this.stateValue;
+	async saveRule(owner: string, rule: AlertRule, publicUrl?: string | null): Promise<void> {
+		await this.db.transaction(async (tx) => {
+			await upsert(tx, 'alert_rules', owner, rule);
+			if (publicUrl) await writePublicUrl(tx, publicUrl);
+		});
+		await this.load();
 	}
 
-	/** Calls `onChange` after the file changed on disk (by hand or another process). */
-	watch(onChange: () => void): void {
-		if (this.watcher) return;
-		mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-		const name = basename(this.path);
-		try {
-			this.watcher = watch(dirname(this.path), (_event, file) => {
-				if (file !== null && file !== name) return;
-				clearTimeout(this.debounce);
-				// Editors write in several steps; read once they are done.
-				this.debounce = setTimeout(() => {
-					if (this.reload()) onChange();
-				}, 100);
-				this.debounce.unref?.();
-			});
-			this.watcher.on('error', (e) => this.log(`alerts: watching ${this.path}: ${e.message}`));
-			this.watcher.unref?.();
-		} catch (e) {
-			this.log(`alerts: cannot watch ${this.path}: ${(e as Error).message}`);
-		}
+	async saveWebhook(owner: string, hook: Webhook, publicUrl?: string | null): Promise<void> {
+		await this.db.transaction(async (tx) => {
+			await upsert(tx, 'alert_webhooks', owner, hook);
+			if (publicUrl) await writePublicUrl(tx, publicUrl);
+		});
+		await this.load();
 	}
 
-	close(): void {
-		clearTimeout(this.debounce);
-		this.watcher?.close();
-		this.watcher = undefined;
+	/** Adds or replaces the entries of an import in one transaction (all or nothing). */
+	async importEntries(
+		owner: string,
+		file: { rules: AlertRule[]; webhooks: Webhook[] }
+	): Promise<void> {
+		await this.db.transaction((tx) => writeAlertRows(tx, owner, file));
+		await this.load();
 	}
+
+	async deleteRule(id: string): Promise<boolean> {
+		const n = await this.db.run(`DELETE FROM alert_rules WHERE id = ?`, [id]);
+		await this.load();
+		return n > 0;
+	}
+
+	/** Deletes a webhook and removes it from the rules that named it, in one transaction. */
+	async deleteWebhook(id: string): Promise<boolean> {
+		const n = await this.db.transaction(async (tx) => {
+			const gone = await tx.run(`DELETE FROM alert_webhooks WHERE id = ?`, [id]);
+			const rows = await tx.all<EntryRow>(`SELECT id, owner, body FROM alert_rules`);
+			for (const row of rows) {
+				const body = bodyOf(row) as { webhooks?: unknown };
+				if (!Array.isArray(body.webhooks) || !body.webhooks.includes(id)) continue;
+				body.webhooks = body.webhooks.filter((h) => h !== id);
+				await tx.run(`UPDATE alert_rules SET body = ? WHERE id = ?`, [
+					JSON.stringify(body),
+					row.id
+				]);
+			}
+			return gone;
+		});
+		await this.load();
+		return n > 0;
+	}
+}
+
+/** Who asks: a user (the implicit admin's id is IMPLICIT_OWNER) and their role. */
+export interface Asker {
+	id: string;
+	role: string;
+}
+
+/** The implicit admin of the single-user mode (and the default of tests and tools). */
+export const OWNER_ASKER: Asker = { id: IMPLICIT_OWNER, role: 'admin' };
+
+/** An admin sees and changes every entry; anyone else only their own. */
+export function mayTouch(who: Asker, owner: string | undefined): boolean {
+	return owner !== undefined && (who.role === 'admin' || who.id === owner);
+}
+
+function filtered(state: AlertsState, keep: (owner: string | undefined) => boolean): AlertsState {
+	return {
+		...state,
+		rules: state.rules.filter((r) => keep(state.ruleOwner.get(r.id))),
+		webhooks: state.webhooks.filter((w) => keep(state.hookOwner.get(w.id))),
+		ruleOwner: new Map([...state.ruleOwner].filter(([, o]) => keep(o))),
+		hookOwner: new Map([...state.hookOwner].filter(([, o]) => keep(o)))
+	};
+}
+
+/** The entries `who` sees: all for an admin, else their own. */
+export function visibleTo(state: AlertsState, who: Asker): AlertsState {
+	return filtered(state, (o) => mayTouch(who, o));
+}
+
+/** One owner's entries: a rule posts only to its owner's webhooks, and the bounds are per owner. */
+export function ownedBy(state: AlertsState, owner: string): AlertsState {
+	return filtered(state, (o) => o === owner);
 }

@@ -15,6 +15,7 @@ import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { parseAllowList } from './addressPolicy';
 import { DeliveryQueue } from './deliveryQueue';
+import { openDatabase, type Database } from '../db/index';
 import { AlertService } from './service';
 
 let server: Server;
@@ -23,9 +24,11 @@ let open = 0;
 let maxOpen = 0;
 let requests = 0;
 let dir: string;
+let db: Database;
 
 beforeAll(async () => {
 	dir = mkdtempSync(join(tmpdir(), 'gexdeck-queue-'));
+	db = await openDatabase({ dataDir: dir });
 	server = createServer((_req, res) => {
 		requests++;
 		setTimeout(() => res.writeHead(500).end(), 30);
@@ -40,13 +43,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await new Promise((r) => server.close(r));
+	await db.close();
 	rmSync(dir, { recursive: true, force: true });
 });
 
 describe('webhook delivery queue', () => {
 	it('3 test firings to 5 webhooks keep at most 4 connections open, retries included', async () => {
-		const service = new AlertService({
-			dataDir: dir,
+		const service = await new AlertService({
+			db,
 			feeds: new FeedHolder({
 				tap: new UpdateTap(),
 				account: async () => ({ streams: false })
@@ -68,17 +72,17 @@ describe('webhook delivery queue', () => {
 		}
 		// A sixth webhook is refused for a rule.
 		await service.saveWebhook({ id: 'w5', url: `${base}/h5` });
-		expect(service.saveRule({ id: 'r', ticker: 'SPX', kind: 'gex_sign', webhooks: ids }).ok).toBe(
-			true
-		);
-		const six = service.saveRule({
+		expect(
+			(await service.saveRule({ id: 'r', ticker: 'SPX', kind: 'gex_sign', webhooks: ids })).ok
+		).toBe(true);
+		const six = await service.saveRule({
 			id: 'r6',
 			ticker: 'SPX',
 			kind: 'gex_sign',
 			webhooks: [...ids, 'w5']
 		});
 		expect(six.ok).toBe(false);
-		for (let i = 0; i < 3; i++) service.testRule('r');
+		for (let i = 0; i < 3; i++) await service.testRule('r');
 		const deadline = Date.now() + 20_000;
 		while (service.webhooks().some((w) => w.health.pending > 0) && Date.now() < deadline) {
 			await new Promise((r) => setTimeout(r, 20));

@@ -1,16 +1,19 @@
 /**
  * The bounds on webhooks the alerts service enforces when rules and webhooks are saved: at most
  * MAX_WEBHOOKS_PER_RULE per rule (a rule on "every webhook" included), MAX_WEBHOOKS in all, and a
- * URL whose host resolves to an address it may reach. Also the firing a webhook's Test sends.
+ * URL whose host resolves to an address it may reach. Also the firings a rule's and a webhook's
+ * Test send.
  */
+import type { ChainObservation } from '../../alerts/engine';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import {
+	describeRule,
 	MAX_WEBHOOKS,
 	MAX_WEBHOOKS_PER_RULE,
 	type AlertRule,
 	type Webhook
 } from '../../alerts/rules';
-import { idOf, type AlertsState } from './store';
+import type { AlertsState } from './store';
 import type { WebhookSender } from './webhooks';
 
 /** Why `rule` may not be saved as to its webhooks, or undefined. */
@@ -30,7 +33,7 @@ export async function webhookRefusal(
 	hook: Webhook,
 	sender: WebhookSender
 ): Promise<string | undefined> {
-	const others = state.file.webhooks.filter((w) => idOf(w) !== hook.id);
+	const others = [...state.hookOwner.keys()].filter((id) => id !== hook.id);
 	if (others.length >= MAX_WEBHOOKS) return `at most ${MAX_WEBHOOKS} webhooks: delete one first`;
 	const active = state.webhooks.filter((w) => w.id !== hook.id && !w.paused).length;
 	if (!hook.paused && active >= MAX_WEBHOOKS_PER_RULE && state.rules.some((r) => !r.webhooks)) {
@@ -71,6 +74,34 @@ export function webhookTestFiring(
 			at: Math.floor(Date.now() / 1000),
 			message: `Test message to ${hook.name}`,
 			values: {}
+		},
+		{ publicUrl, test: true }
+	);
+}
+
+/** The firing a rule's Test sends: the latest values its chain had (`chain`), marked as a test. */
+export function ruleTestFiring(
+	rule: AlertRule,
+	chain: ChainObservation | undefined,
+	publicUrl: string | null | undefined
+): AlertFiring {
+	const at = chain?.t ?? Math.floor(Date.now() / 1000);
+	const values: Record<string, number> = {};
+	if (chain) {
+		values.spot = chain.spot;
+		if ('level' in rule && rule.level !== 'price' && rule.level !== 'max_change') {
+			values.level = chain[rule.level];
+		}
+	}
+	return toAlertFiring(
+		rule,
+		{
+			ruleId: rule.id,
+			ticker: rule.ticker,
+			kind: rule.kind,
+			at,
+			message: `Test: ${describeRule(rule)}`,
+			values
 		},
 		{ publicUrl, test: true }
 	);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
 import { parseAllowList } from './addressPolicy';
+import { openDatabase, type Database } from '../db/index';
 import { AlertService } from './service';
 import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
@@ -113,11 +114,16 @@ describe('saving a webhook', () => {
 	beforeAll(() => {
 		dir = mkdtempSync(join(tmpdir(), 'gexdeck-hooks-'));
 	});
-	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+	afterAll(async () => {
+		await db?.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+	let db: Database | undefined;
 
 	it('refuses a loopback URL with a message naming GEXDECK_WEBHOOK_ALLOW; allowed, it saves', async () => {
-		const service = new AlertService({
-			dataDir: dir,
+		db = await openDatabase({ dataDir: dir });
+		const service = await new AlertService({
+			db,
 			feeds: new FeedHolder({
 				tap: new UpdateTap(),
 				account: async () => ({ streams: false })
@@ -130,8 +136,8 @@ describe('saving a webhook', () => {
 		expect(!r.ok && r.error).not.toContain(String(port));
 		expect(service.webhooks()).toEqual([]);
 		service.close();
-		const allowed = new AlertService({
-			dataDir: dir,
+		const allowed = await new AlertService({
+			db,
 			feeds: new FeedHolder({
 				tap: new UpdateTap(),
 				account: async () => ({ streams: false })

@@ -1,12 +1,15 @@
 /**
  * The JSON files of releases before the database (settings.json, ledger.json, tokens.json,
- * recording.json, last-watchlist.json), imported once on
+ * recording.json, last-watchlist.json, alerts.json, alerts-firings.json), imported once on
  * the first start with the database: each file is checked as the old release checked it (a
  * corrupt one stops the start, naming it, a copy kept: jsonFile.ts), written into the database in
  * one transaction with a row in `imported_files`, then renamed to `<name>.imported` beside it as
  * the backup. Nothing is deleted; a file already imported (a crash before the rename) is only
  * renamed. A corrupt last-watchlist.json (only a remembered list) is set aside as the old release
- * did (its copy kept) and not imported, rather than stopping the start.
+ * did (its copy kept) and not imported, rather than stopping the start, and so is a corrupt
+ * alerts-firings.json (the old release started its firing log empty then). An alerts.json entry
+ * that its parser refuses (the old release left it out of evaluation) is not imported: a log line
+ * names it, and it stays in the kept file.
  */
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -16,6 +19,10 @@ import { LAST_WATCHLIST_ROW, RECORDING_ROW, writeJsonRow } from '../recorder/rec
 import { isLedgerFile, writeSpendRows } from '../quotaLedger';
 import { isStoredSettings, writeSettingsRows } from '../settings';
 import { insertTokenRows, isTokensFile } from '../tokens/tokenStore';
+import type { AlertFiring } from '../../alerts/firing';
+import { describeEntryError, validateAlertsFile } from '../alerts/alertsFile';
+import { insertFiring } from '../alerts/firingLog';
+import { IMPLICIT_OWNER, writeAlertRows } from '../alerts/store';
 import { openDatabase, type Database, type DatabaseTarget, type Queryable } from './index';
 
 interface LegacyFile {
@@ -59,6 +66,29 @@ const LEGACY_FILES: readonly LegacyFile[] = [
 		write: (tx, value) => {
 			const { version: _v, ...stored } = value as Record<string, unknown>;
 			return writeJsonRow(tx, LAST_WATCHLIST_ROW, stored);
+		},
+		forgetCorrupt: true
+	},
+	{
+		name: 'alerts.json',
+		read: (path) => readJsonFile(path, isObject),
+		write: async (tx, value) => {
+			const file = validateAlertsFile(value);
+			for (const e of file.errors) {
+				log.warn(`alerts.json: ${describeEntryError(e)}; not imported (it stays in the kept file)`);
+			}
+			await writeAlertRows(tx, IMPLICIT_OWNER, { ...file, publicUrl: file.file.publicUrl });
+		}
+	},
+	{
+		name: 'alerts-firings.json',
+		read: (path) => readJsonFile(path, (v): v is AlertFiring[] => Array.isArray(v)),
+		write: async (tx, value) => {
+			for (const f of value as AlertFiring[]) {
+				if (typeof f?.ruleId === 'string' && typeof f.at === 'number') {
+					await insertFiring(tx, { ...f, firedAt: f.firedAt ?? f.at * 1000 }, IMPLICIT_OWNER);
+				}
+			}
 		},
 		forgetCorrupt: true
 	}

@@ -81,6 +81,38 @@ export const MIGRATIONS: readonly Migration[] = [
 			)`,
 			`CREATE INDEX audit_log_at ON audit_log (at)`
 		]
+	},
+	{
+		version: 4,
+		summary: 'alert rules, webhooks and firings',
+		statements: [
+			// A rule or webhook as the JSON its parser accepts (src/lib/alerts/rules.ts), with its
+			// owner (a user id; '' for the implicit admin of the single-user mode) and list order.
+			`CREATE TABLE alert_rules (
+				id TEXT PRIMARY KEY,
+				owner TEXT NOT NULL,
+				position BIGINT NOT NULL,
+				body TEXT NOT NULL
+			)`,
+			`CREATE TABLE alert_webhooks (
+				id TEXT PRIMARY KEY,
+				owner TEXT NOT NULL,
+				position BIGINT NOT NULL,
+				body TEXT NOT NULL
+			)`,
+			// One row per firing. idem_key (rule id @ the data time that fired it) is UNIQUE: of
+			// the processes that evaluate the same data, only the one whose insert wins delivers.
+			`CREATE TABLE alert_firings (
+				idem_key TEXT NOT NULL UNIQUE,
+				rule_id TEXT NOT NULL,
+				owner TEXT NOT NULL,
+				at BIGINT NOT NULL,
+				fired_at BIGINT NOT NULL,
+				test INTEGER NOT NULL,
+				body TEXT NOT NULL
+			)`,
+			`CREATE INDEX alert_firings_fired ON alert_firings (fired_at)`
+		]
 	}
 ];
 

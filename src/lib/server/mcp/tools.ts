@@ -3,7 +3,7 @@
  * changes keys, settings, rules or tokens. Every answer is bounded (strikes, firings) and says
  * when it was cut. Live levels come from the levels feed's own answer (levelsAnswer: the feed
  * holder's `levels` client, zero extra upstream calls for a held feed); the past from the
- * recorder's files; firings from the alerts service's memory.
+ * recorder's files; firings from the alerts service's log.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -39,7 +39,7 @@ export interface McpDeps {
 	/** The feed's answer for a levels request (server/feed/levelsAnswer.ts). */
 	levels: (r: LevelsRequest) => Promise<LevelsAnswer>;
 	recorder: () => SessionRecorder;
-	firings: () => AlertFiring[];
+	firings: () => AlertFiring[] | Promise<AlertFiring[]>;
 	watchlist: () => AlwaysRecordList;
 	/** Feeds whose levels the dashboard holds now (the levels store). */
 	held: () => { ticker: string; category: string; receivedAt: number }[];
@@ -249,8 +249,7 @@ export function registerTools(server: McpServer, deps: McpDeps): void {
 				from = /^\d{4}-\d{2}-\d{2}$/.test(since) ? etToUtc(since) : Date.parse(since);
 				if (!Number.isFinite(from)) return fail(`since is not a time: "${since}"`);
 			}
-			const all = deps
-				.firings()
+			const all = (await deps.firings())
 				.filter((f) => f.at * 1000 >= from)
 				.sort((a, b) => b.at - a.at);
 			const kept = all.slice(0, ALERTS_MAX);

@@ -48,7 +48,8 @@ const ACTIONS: Readonly<Record<string, Readonly<Record<string, Permission>>>> = 
 		testRule: 'trade',
 		saveWebhook: 'trade',
 		deleteWebhook: 'trade',
-		testWebhook: 'trade'
+		testWebhook: 'trade',
+		importRules: 'trade'
 	}
 };
 

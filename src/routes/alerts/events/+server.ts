@@ -1,6 +1,7 @@
 /**
  * `GET /alerts/events`: the firings of alert rules as Server-Sent Events, one `firing` event per
- * firing (the JSON of AlertFiring), for the toasts and notifications of every open tab. A
+ * firing of the signed-in user's rules (the JSON of AlertFiring), for the toasts and
+ * notifications of their open tabs. A
  * comment line every 25 s keeps proxies from closing an idle stream. The request gate of
  * hooks.server.ts covers it like every route (a session when a password is set or users exist);
  * the stream closes when its session ends. At most
@@ -9,12 +10,18 @@
  */
 import { alertService } from '$lib/server/alerts/alertsMount';
 import { onSessionsEnded, SESSION_COOKIE, sessionKey } from '$lib/server/auth';
+import { IMPLICIT_OWNER, OWNER_ASKER } from '$lib/server/alerts/store';
 import { alertEventStreams } from '$lib/server/connectionCap';
 import type { RequestHandler } from './$types';
 
 const HEARTBEAT_MS = 25_000;
 
-export const GET: RequestHandler = ({ request, cookies }) => {
+export const GET: RequestHandler = ({ request, cookies, locals }) => {
+	// Toasts and notifications go to the rule's owner only; the rules made before teams mode (by
+	// the implicit admin) are the admins'.
+	const me = locals.user ?? OWNER_ASKER;
+	const mine = (owner: string) =>
+		owner === me.id || (owner === IMPLICIT_OWNER && me.role === 'admin');
 	const session = cookies.get(SESSION_COOKIE);
 	const key = session ? sessionKey(session) : undefined;
 	const release = alertEventStreams.acquire();
@@ -30,7 +37,8 @@ export const GET: RequestHandler = ({ request, cookies }) => {
 					stop?.();
 				}
 			};
-			const unsubscribe = alertService().onFiring((f) => {
+			const unsubscribe = alertService().onFiring((f, owner) => {
+				if (!mine(owner)) return;
 				send(`event: firing\nid: ${f.id}\ndata: ${JSON.stringify(f)}\n\n`);
 			});
 			const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
