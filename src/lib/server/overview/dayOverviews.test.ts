@@ -246,5 +246,21 @@ describe('day overview', () => {
 			});
 		});
 		expect(overviewResponse(rig.recorder, 'SPX', 'spot', new URLSearchParams()).status).toBe(400);
+		// The lines alone (the levels path, Classic's timeline): the same columns, no strikes.
+		const lines = overviewResponse(
+			rig.recorder,
+			'SPX',
+			STREAM,
+			new URLSearchParams(`day=${DAY}&cells=none`)
+		);
+		const bare = decodeOverviewBody(gunzipSync(lines.body as Uint8Array));
+		expect(bare.header.strikes).toEqual([]);
+		expect(bare.values).toHaveLength(0);
+		expect([...bare.times]).toEqual(rows.map((r) => r.timestamp));
+		expect([...bare.spot]).toEqual(rows.map((r) => Math.fround(r.spot)));
+		expect([...bare.zeroGamma]).toEqual(rows.map((r) => Math.fround(r.zeroGamma)));
+		expect([...bare.majorNeg]).toEqual(rows.map((r) => Math.fround(r.majorNegVol)));
+		const cells = new URLSearchParams(`day=${DAY}&cells=some`);
+		expect(overviewResponse(rig.recorder, 'SPX', STREAM, cells).status).toBe(400);
 	});
 });
