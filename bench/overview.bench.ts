@@ -8,7 +8,8 @@
  * noise compresses worst, so the overview's bytes here are an upper bound of a real day's).
  *
  * Before: what the heatmap downloaded for a whole day, the raw backfill thinned to one frame per
- * 5 s (`/history/...?step=5`). After: the overview answer (`/history/.../overview`, gzip). Also
+ * 5 s (`/history/...?step=5`), and the levels path one per minute (`?step=60`). After: the
+ * overview answer (`/history/.../overview`, gzip; the levels path its lines, `cells=none`). Also
  * the recorder's cost per frame, the overview's bytes on disk, its rebuild from the raw file,
  * the server's answer time and the page's decode (Node here; Chromium's is in the e2e numbers).
  */
@@ -40,7 +41,7 @@ const { values: flags } = parseArgs({
 });
 const SECONDS = Number(flags.seconds);
 const STRIKES = Number(flags.strikes);
-const OPEN = 1795446000; // 2026-11-23 09:30 ET
+const OPEN = 1795444200; // 2026-11-23 09:30 ET (14:30 UTC)
 const DAY = '2026-11-23';
 const STREAM = 'classic_gex_full';
 
@@ -75,7 +76,29 @@ const before = await answerBytes(
 );
 const beforeMs = performance.now() - t;
 
+t = performance.now();
+const levelsBefore = await answerBytes(
+	await backfillResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&step=60`))
+);
+const levelsBeforeMs = performance.now() - t;
+
 // ---- after: the overview ---------------------------------------------------------------------
+// Cold: the first answer of a recorder just opened (the overview file read and decoded whole).
+recorder.close();
+recorder = new SessionRecorder({ root });
+t = performance.now();
+const cpu0 = process.cpuUsage();
+overviewResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}`));
+const coldMs = performance.now() - t;
+// CPU time too: on a shared machine the wall time is mostly the wait for a core.
+const coldCpu = process.cpuUsage(cpu0);
+const coldCpuMs = (coldCpu.user + coldCpu.system) / 1000;
+const levelsAfter = overviewResponse(
+	recorder,
+	'SPX',
+	STREAM,
+	new URLSearchParams(`day=${DAY}&cells=none`)
+).body as Uint8Array;
 const rowsMs: number[] = [];
 for (let i = 0; i < 3; i++) {
 	t = performance.now();
@@ -138,6 +161,7 @@ recorder.close();
 
 // ---- the page: a whole-day heatmap in Chromium, on loopback and on a 20 Mbit/s, 50 ms link ----
 interface PageRun {
+	view: string;
 	link: string;
 	drawnMs: number;
 	historyBytes: number;
@@ -178,88 +202,117 @@ async function pageRuns(): Promise<PageRun[]> {
 	const browser = await launchChromium();
 	const runs: PageRun[] = [];
 	try {
-		for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
-			const context = await browser.newContext();
-			await context.addInitScript(() => {
-				const w = window as unknown as { __longTasks: number[] };
-				w.__longTasks = [];
-				new PerformanceObserver((list) => {
-					for (const e of list.getEntries()) w.__longTasks.push(e.duration);
-				}).observe({ type: 'longtask', buffered: true });
-			});
-			const page = await context.newPage();
-			const cdp = await context.newCDPSession(page);
-			await cdp.send('Network.enable');
-			if (link !== 'loopback') {
-				await cdp.send('Network.emulateNetworkConditions', {
-					offline: false,
-					latency: 50,
-					downloadThroughput: 20e6 / 8,
-					uploadThroughput: 20e6 / 8
+		const views = [
+			{
+				view: 'heatmap',
+				path: `/SPX/heatmap/gex_full?day=${DAY}`,
+				selector: '[data-testid=heatmap]',
+				attr: 'data-columns'
+			},
+			{
+				view: 'levels path',
+				path: `/levels/SPX?day=${DAY}`,
+				selector: '[data-testid=levels-path]',
+				attr: 'data-points'
+			}
+		];
+		for (const { view, path, selector, attr } of views)
+			for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
+				const context = await browser.newContext();
+				await context.addInitScript(() => {
+					const w = window as unknown as { __longTasks: number[] };
+					w.__longTasks = [];
+					new PerformanceObserver((list) => {
+						for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+					}).observe({ type: 'longtask', buffered: true });
 				});
+				const page = await context.newPage();
+				const cdp = await context.newCDPSession(page);
+				await cdp.send('Network.enable');
+				if (link !== 'loopback') {
+					await cdp.send('Network.emulateNetworkConditions', {
+						offline: false,
+						latency: 50,
+						downloadThroughput: 20e6 / 8,
+						uploadThroughput: 20e6 / 8
+					});
+				}
+				const urls = new Map<string, string>();
+				let historyBytes = 0;
+				let overviewAsks = 0;
+				cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+				cdp.on('Network.loadingFinished', (e) => {
+					if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
+					if (urls.get(e.requestId)?.includes('/overview')) overviewAsks++;
+				});
+				if (flags.profile && link === 'loopback' && view === 'heatmap') {
+					await cdp.send('Profiler.enable');
+					await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+					await cdp.send('Profiler.start');
+				}
+				const t0 = performance.now();
+				await page.goto(`${dash.base}${path}`, { timeout: 120_000 });
+				// The page's own clock at the first animation frame with every step drawn.
+				const drawn = (await (
+					await page.waitForFunction(
+						({ n, selector, attr }) =>
+							Number(document.querySelector(selector)?.getAttribute(attr)) >= n &&
+							performance.now(),
+						{ n: Math.floor(SECONDS / 10), selector, attr },
+						{ timeout: 120_000, polling: 'raf' }
+					)
+				).jsonValue()) as number;
+				const drawnMs = performance.now() - t0;
+				if (flags.profile && link === 'loopback' && view === 'heatmap') {
+					const { profile } = await cdp.send('Profiler.stop');
+					selfTimes = topSelfTimes(profile);
+				}
+				const phases = await page.evaluate((end) => {
+					const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+					const ask = performance
+						.getEntriesByType('resource')
+						.find((e) => e.name.includes('/overview')) as PerformanceResourceTiming | undefined;
+					return {
+						dcl: nav.domContentLoadedEventEnd,
+						askedAt: ask?.startTime ?? Number.NaN,
+						firstByte: ask?.responseStart ?? Number.NaN,
+						received: ask?.responseEnd ?? Number.NaN,
+						drawn: end
+					};
+				}, drawn);
+				// What the view loaded to draw (read after a round trip to the page, so the overview's
+				// loadingFinished has arrived; the scrub's fetches below are not part of it).
+				const drawnBytes = historyBytes;
+				const scrubMs = await page.evaluate(
+					async ({ day, moments }) => {
+						const out: number[] = [];
+						for (const at of moments) {
+							const t = performance.now();
+							const res = await fetch(
+								`/history/SPX/classic_gex_full?day=${day}&from=${at}&to=${at}`
+							);
+							await res.arrayBuffer();
+							out.push(performance.now() - t);
+						}
+						return out;
+					},
+					{ day: DAY, moments: scrubAt.slice(0, 10) }
+				);
+				const longTasks = await page.evaluate(
+					() => (window as unknown as { __longTasks: number[] }).__longTasks
+				);
+				runs.push({
+					view,
+					link,
+					drawnMs,
+					historyBytes: drawnBytes,
+					overviewAsks,
+					longTasks,
+					phases,
+					scrubMs
+				});
+				await context.close();
 			}
-			const urls = new Map<string, string>();
-			let historyBytes = 0;
-			let overviewAsks = 0;
-			cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-			cdp.on('Network.loadingFinished', (e) => {
-				if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
-				if (urls.get(e.requestId)?.includes('/overview')) overviewAsks++;
-			});
-			if (flags.profile && link === 'loopback') {
-				await cdp.send('Profiler.enable');
-				await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-				await cdp.send('Profiler.start');
-			}
-			const t0 = performance.now();
-			await page.goto(`${dash.base}/SPX/heatmap/gex_full?day=${DAY}`, { timeout: 120_000 });
-			// The page's own clock at the first animation frame with every column drawn.
-			const drawn = (await (
-				await page.waitForFunction(
-					(n) =>
-						Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >=
-							n && performance.now(),
-					Math.floor(SECONDS / 10),
-					{ timeout: 120_000, polling: 'raf' }
-				)
-			).jsonValue()) as number;
-			const drawnMs = performance.now() - t0;
-			if (flags.profile && link === 'loopback') {
-				const { profile } = await cdp.send('Profiler.stop');
-				selfTimes = topSelfTimes(profile);
-			}
-			const phases = await page.evaluate((end) => {
-				const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-				const ask = performance
-					.getEntriesByType('resource')
-					.find((e) => e.name.includes('/overview')) as PerformanceResourceTiming | undefined;
-				return {
-					dcl: nav.domContentLoadedEventEnd,
-					askedAt: ask?.startTime ?? Number.NaN,
-					firstByte: ask?.responseStart ?? Number.NaN,
-					received: ask?.responseEnd ?? Number.NaN,
-					drawn: end
-				};
-			}, drawn);
-			const scrubMs = await page.evaluate(
-				async ({ day, moments }) => {
-					const out: number[] = [];
-					for (const at of moments) {
-						const t = performance.now();
-						const res = await fetch(`/history/SPX/classic_gex_full?day=${day}&from=${at}&to=${at}`);
-						await res.arrayBuffer();
-						out.push(performance.now() - t);
-					}
-					return out;
-				},
-				{ day: DAY, moments: scrubAt.slice(0, 10) }
-			);
-			const longTasks = await page.evaluate(
-				() => (window as unknown as { __longTasks: number[] }).__longTasks
-			);
-			runs.push({ link, drawnMs, historyBytes, overviewAsks, longTasks, phases, scrubMs });
-			await context.close();
-		}
 	} finally {
 		await browser.close();
 		dash.proc.kill('SIGTERM');
@@ -293,7 +346,13 @@ console.log(
 console.log(
 	`| recorder per frame (median / p99), other frames | - | ${f(q(inStep, 0.5), 3)} / ${f(q(inStep, 0.99), 3)} ms | - |`
 );
+console.log(
+	`| whole-day levels path transfer | ${mb(levelsBefore.length)} (${Math.round(SECONDS / 60)} frames, ${f(levelsBeforeMs)} ms) | ${(levelsAfter.length / 1024).toFixed(1)} KB gzip (the overview's lines, cells=none) | < 1 MB |`
+);
 console.log(`| on disk: raw day / overview | ${mb(rawBytes)} | ${mb(overviewDisk)} | - |`);
+console.log(
+	`| server: cold first overview answer (recorder just opened) | - | ${f(coldMs)} ms (CPU ${f(coldCpuMs)} ms) | - |`
+);
 console.log(
 	`| scrubbed moment: its chain read (answer + split, Node) | whole day first: ${f(beforeMs)} ms, ${mb(before.length)} | one record by the index: median ${f(median(scrubMs), 2)} ms, max ${f(Math.max(...scrubMs), 2)} ms, ${(scrubBytes / 1024).toFixed(1)} KB (20 moments) | histogram < 100 ms after the scrub |`
 );
@@ -302,12 +361,12 @@ console.log(
 );
 console.log('');
 console.log(
-	'| whole-day heatmap in Chromium (navigation to all columns drawn) | drawn | /history bytes (overview answers) | long tasks (> 50 ms) | target |'
+	'| whole-day view in Chromium (navigation to every step drawn) | drawn | /history bytes (overview answers) | long tasks (> 50 ms) | target |'
 );
 console.log('|---|---|---|---|---|');
 for (const r of runs) {
 	console.log(
-		`| ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} (${r.overviewAsks}) | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : '< 1.5 s'} |`
+		`| ${r.view}, ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} (${r.overviewAsks}) | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : r.view === 'heatmap' ? '< 1.5 s' : '-'} |`
 	);
 }
 console.log('');
@@ -318,7 +377,7 @@ console.log('|---|---|---|---|---|---|---|');
 for (const r of runs) {
 	const p = r.phases;
 	console.log(
-		`| ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
+		`| ${r.view}, ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
 	);
 }
 if (selfTimes.length) console.log(`\nPage CPU by self time (loopback):\n${selfTimes.join('\n')}`);

@@ -197,7 +197,7 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 	await page.setViewportSize({ width: 390, height: 844 });
 	await page.goto('/levels/SPX');
 	await expect(page.getByTestId('levels')).toBeVisible({ timeout: 30_000 });
-	// One point a minute: the path appears once two minutes are recorded.
+	// One point per 10 s step of the day overview (a minute of raw records for a day without one).
 	await expect(page.getByTestId('levels-path')).toBeVisible({ timeout: 150_000 });
 	expect(Number(await page.getByTestId('levels-path').getAttribute('data-points'))).toBeGreaterThan(
 		1

@@ -64,7 +64,13 @@ export function encodeOverviewBody(
 	columns: readonly OverviewColumn[]
 ): Uint8Array {
 	const union = new Set<number>();
-	for (const c of columns) for (let i = 0; i < c.strikes.length; i++) union.add(c.strikes[i]);
+	// A day's columns mostly share one strike list (the server's rows share the array itself).
+	let listed: ArrayLike<number> | undefined;
+	for (const c of columns) {
+		if (sameStrikes(listed, c.strikes)) continue;
+		listed = c.strikes;
+		for (let i = 0; i < c.strikes.length; i++) union.add(c.strikes[i]);
+	}
 	const strikes = [...union].filter(Number.isFinite).sort((a, b) => b - a);
 	const rowOf = new Map(strikes.map((s, i) => [s, i]));
 	const header: OverviewHeader = { ...meta, columns: columns.length, strikes };

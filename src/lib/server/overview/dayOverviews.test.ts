@@ -4,7 +4,7 @@
  * for frames, JSON for snapshots); the same whether written live, caught up after a restart,
  * built from the raw file alone, or rebuilt after damage. And the served body round-trips.
  */
-import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,10 @@ import { encodeFrame } from '../../wire/encode';
 import { decodeOverviewBody, OVERVIEW_CELL_ERROR } from '../../relay/overviewBody';
 import type { ClassicChain } from '../../contract/schemas';
 import { RecordKind, type StoredRecord } from '../recorder/recordFormat';
+import { RecordFile } from '../recorder/recordFile';
 import { recorderRig } from '../recorder/sessionRecorder.test-support';
 import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
+import { ROW_CELL_ERROR } from './overviewRow';
 import { overviewResponse } from './overviewResponse';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
@@ -87,6 +89,29 @@ function overviewNow() {
 	}));
 }
 
+/**
+ * The overview now equals `expected`: times, spot, zero gamma, majors and strikes exactly, each
+ * cell within ROW_CELL_ERROR of its row's largest |value| (+ the f32 rounding of the result).
+ */
+function expectOverview(expected: ReturnType<typeof expectedRow>[]) {
+	const actual = overviewNow();
+	expect(actual.map((r) => ({ ...r, gexVol: [], gexOi: [] }))).toEqual(
+		expected.map((r) => ({ ...r, gexVol: [], gexOi: [] }))
+	);
+	actual.forEach((row, i) => {
+		for (const key of ['gexVol', 'gexOi'] as const) {
+			const want = expected[i][key];
+			const max = Math.max(0, ...want.filter(Number.isFinite).map(Math.abs));
+			row[key].forEach((v, k) => {
+				if (!Number.isFinite(want[k])) return void expect(v).toBeNaN();
+				expect(Math.abs(v - want[k])).toBeLessThanOrEqual(
+					max * (ROW_CELL_ERROR + 1e-7) + 2 ** -149
+				);
+			});
+		}
+	});
+}
+
 function publish(ts: number, chain: ClassicChain, asSnapshot: boolean) {
 	const body = { ...chain, ticker: 'SPX', timestamp: ts };
 	if (asSnapshot) {
@@ -122,12 +147,12 @@ describe('day overview', () => {
 					});
 					const expected = expectedOverview();
 					expect(expected.length).toBeGreaterThan(0);
-					expect(overviewNow()).toEqual(expected);
+					expectOverview(expected);
 					// The same rows made from the raw file alone (an imported day, a deleted overview).
 					rig.reopen();
 					rmSync(overviewPath(), { force: true });
 					rmSync(`${overviewPath()}.idx`, { force: true });
-					expect(overviewNow()).toEqual(expected);
+					expectOverview(expected);
 				}
 			),
 			{ numRuns: 40 }
@@ -137,7 +162,7 @@ describe('day overview', () => {
 	it('rebuilds a damaged overview from the raw records, and catches up a torn one', () => {
 		for (let s = 0; s < 300; s += 3) publish(OPEN + s, spxChain(30, s % 7), false);
 		const expected = expectedOverview();
-		expect(overviewNow()).toEqual(expected);
+		expectOverview(expected);
 		expect(expected).toHaveLength(30);
 		rig.reopen();
 		const bytes = readFileSync(overviewPath());
@@ -145,13 +170,53 @@ describe('day overview', () => {
 		writeFileSync(overviewPath(), bytes);
 		const said: string[] = [];
 		rig.reopen({ log: (m) => said.push(m) });
-		expect(overviewNow()).toEqual(expected);
+		expectOverview(expected);
 		expect(said.join('\n')).toMatch(/rebuilt from the raw records/);
 		// A kill mid-write tore the last row: it is made again from the raw file.
 		rig.reopen();
 		truncateSync(overviewPath(), readFileSync(overviewPath()).length - 5);
 		rig.reopen();
-		expect(overviewNow()).toEqual(expected);
+		expectOverview(expected);
+	});
+
+	it("stores a day's strikes once per change, 4 bytes a strike in every other row", () => {
+		// 30 steps of 30 strikes, the list changing once (at the 15th step, 31 strikes).
+		for (let s = 0; s < 300; s += 10) publish(OPEN + s, spxChain(s < 150 ? 30 : 31, s % 7), false);
+		expect(overviewNow()).toHaveLength(30);
+		const header = 28; // a record's framing (recordFile.ts)
+		const head = 72; // a row's version, flags, count, scalars and scales
+		const cells = 15 * 30 * 4 + 15 * 31 * 4;
+		expect(statSync(overviewPath()).size).toBe(30 * (header + head) + cells + (30 + 31) * 8);
+	});
+
+	it('rebuilds an overview written in the older format (f64 strikes, f32 cells every row)', () => {
+		for (let s = 0; s < 100; s += 5) publish(OPEN + s, spxChain(20, s % 3), false);
+		const expected = expectedOverview();
+		rig.reopen(); // the overview closed, not yet opened again
+		rmSync(overviewPath());
+		rmSync(`${overviewPath()}.idx`);
+		const old = RecordFile.open(overviewPath());
+		for (const row of expected) {
+			const n = row.strikes.length;
+			const v1 = Buffer.alloc(56 + n * 16);
+			v1[0] = 1;
+			v1.writeUInt32LE(n, 4);
+			const scalars = [row.spot, row.zeroGamma, row.majorPosVol, row.majorPosOi];
+			[...scalars, row.majorNegVol, row.majorNegOi].forEach((v, i) =>
+				v1.writeDoubleLE(v, 8 + i * 8)
+			);
+			row.strikes.forEach((k, i) => v1.writeDoubleLE(k, 56 + i * 8));
+			row.gexVol.forEach((v, i) => v1.writeFloatLE(v, 56 + n * 8 + i * 4));
+			row.gexOi.forEach((v, i) => v1.writeFloatLE(v, 56 + n * 12 + i * 4));
+			old.append(RecordKind.OverviewRow, row.timestamp, 0, v1);
+		}
+		old.close();
+		const oldSize = statSync(overviewPath()).size;
+		const said: string[] = [];
+		rig.reopen({ log: (m) => said.push(m) });
+		expectOverview(expected);
+		expect(said.join('\n')).toMatch(/older format; rebuilt from the raw records/);
+		expect(statSync(overviewPath()).size).toBeLessThan(oldSize / 2);
 	});
 
 	it('is served as one gzip body that decodes to the rows (metric, union of strikes, quantised)', () => {
@@ -174,11 +239,28 @@ describe('day overview', () => {
 			expect(decoded.majorPos[col]).toBe(Math.fround(row.majorPosOi));
 			row.strikes.forEach((strike, i) => {
 				const cell = decoded.values[col * strikes.length + strikes.indexOf(strike)];
+				// The body's int8 step on top of the stored int16 step.
 				expect(Math.abs(cell - row.gexOi[i])).toBeLessThanOrEqual(
-					max * (OVERVIEW_CELL_ERROR + 1e-6)
+					max * (OVERVIEW_CELL_ERROR + 2 * ROW_CELL_ERROR)
 				);
 			});
 		});
 		expect(overviewResponse(rig.recorder, 'SPX', 'spot', new URLSearchParams()).status).toBe(400);
+		// The lines alone (the levels path, Classic's timeline): the same columns, no strikes.
+		const lines = overviewResponse(
+			rig.recorder,
+			'SPX',
+			STREAM,
+			new URLSearchParams(`day=${DAY}&cells=none`)
+		);
+		const bare = decodeOverviewBody(gunzipSync(lines.body as Uint8Array));
+		expect(bare.header.strikes).toEqual([]);
+		expect(bare.values).toHaveLength(0);
+		expect([...bare.times]).toEqual(rows.map((r) => r.timestamp));
+		expect([...bare.spot]).toEqual(rows.map((r) => Math.fround(r.spot)));
+		expect([...bare.zeroGamma]).toEqual(rows.map((r) => Math.fround(r.zeroGamma)));
+		expect([...bare.majorNeg]).toEqual(rows.map((r) => Math.fround(r.majorNegVol)));
+		const cells = new URLSearchParams(`day=${DAY}&cells=some`);
+		expect(overviewResponse(rig.recorder, 'SPX', STREAM, cells).status).toBe(400);
 	});
 });

@@ -30,6 +30,8 @@ interface OpenOverview {
 	file: RecordFile;
 	/** Step of the newest raw record this overview has seen (a row or not). */
 	seenStep: number;
+	/** Strikes of the last row written since the open (a row with the same stores none). */
+	lastStrikes?: ArrayLike<number>;
 }
 
 const stepOf = (t: number) => Math.floor(t / OVERVIEW_STEP_SECONDS);
@@ -70,7 +72,7 @@ export class DayOverviews {
 			if (step <= o.seenStep) return;
 			o.seenStep = step;
 			const row = rowOfRecord(kind, timestamp, payload);
-			if (row) this.append(o.file, [row]);
+			if (row) this.append(o, [row]);
 		} catch (e) {
 			this.log(`overview: ${day}/${ticker}/${stream}: ${e instanceof Error ? e.message : e}`);
 		}
@@ -83,7 +85,7 @@ export class DayOverviews {
 		if (!o) return undefined;
 		let rows = this.decoded(o.file);
 		if (!rows) {
-			o = this.rebuild(day, ticker, stream, 'a row failed its checksum');
+			o = this.rebuild(day, ticker, stream, 'a row is damaged or of an older format');
 			rows = o && this.decoded(o.file);
 		}
 		return rows;
@@ -93,7 +95,10 @@ export class DayOverviews {
 		const records = file.read();
 		const rows: OverviewRow[] = [];
 		for (const r of records) {
-			const row = r.kind === RecordKind.OverviewRow ? decodeRow(r.timestamp, r.payload) : undefined;
+			const row =
+				r.kind === RecordKind.OverviewRow
+					? decodeRow(r.timestamp, r.payload, rows.at(-1)?.strikes)
+					: undefined;
 			if (!row) return undefined;
 			rows.push(row);
 		}
@@ -148,22 +153,29 @@ export class DayOverviews {
 				const row = rowOfRecord(r.kind, r.timestamp, r.payload);
 				if (row) rows.push(row);
 			}
-			this.append(o.file, rows);
+			this.append(o, rows);
 			from = to;
 		}
 		o.seenStep = Math.max(o.seenStep, stepOf(end));
 	}
 
-	private append(file: RecordFile, rows: readonly OverviewRow[]): void {
+	private append(o: OpenOverview, rows: readonly OverviewRow[]): void {
 		if (rows.length === 0) return;
-		file.appendAll(
-			rows.map((row) => ({
+		let previous = o.lastStrikes;
+		const records = rows.map((row) => {
+			const payload = encodeRow(row, previous);
+			previous = row.strikes;
+			return {
 				kind: RecordKind.OverviewRow,
 				timestamp: row.timestamp,
 				receivedAt: Date.now(),
-				payload: encodeRow(row)
-			}))
-		);
+				payload
+			};
+		});
+		// A failed write may have kept some of the rows: the next row then stores its strikes.
+		o.lastStrikes = undefined;
+		o.file.appendAll(records);
+		o.lastStrikes = previous;
 	}
 
 	/** Closes the open overviews whose `day/ticker/stream` key `which` picks. */

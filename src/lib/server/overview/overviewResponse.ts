@@ -1,7 +1,9 @@
 /**
- * GET /history/<ticker>/<stream>/overview?day=YYYY-MM-DD&metric=vol|oi: a whole day of one chain
- * stream as its day overview (src/lib/relay/overviewBody.ts), one gzip-encoded body: what a
- * whole-day view draws first, before it asks /history for raw detail where it needs it.
+ * GET /history/<ticker>/<stream>/overview?day=YYYY-MM-DD&metric=vol|oi[&cells=none]: a whole day
+ * of one chain stream as its day overview (src/lib/relay/overviewBody.ts), one gzip-encoded body:
+ * what a whole-day view draws first, before it asks /history for raw detail where it needs it.
+ * `cells=none` leaves the strikes out (no rows): the lines only (spot, zero gamma, the majors),
+ * what the levels path and Classic's timeline draw, ~40 KB for a full day.
  * Framework-free so the SvelteKit route and the integration tests use the same code.
  */
 import { gzipSync } from 'node:zlib';
@@ -40,6 +42,9 @@ export function overviewResponse(
 	if (!hasOverview(ticker, stream)) return problem(400, `${stream} has no overview (not chains)`);
 	const metric = query.get('metric') ?? 'vol';
 	if (metric !== 'vol' && metric !== 'oi') return problem(400, `metric must be vol or oi`);
+	const cells = query.get('cells') ?? 'all';
+	if (cells !== 'all' && cells !== 'none') return problem(400, `cells must be all or none`);
+	const none = new Float64Array(0);
 	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
 	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
 	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
@@ -54,8 +59,8 @@ export function overviewResponse(
 			zeroGamma: r.zeroGamma,
 			majorPos: vol ? r.majorPosVol : r.majorPosOi,
 			majorNeg: vol ? r.majorNegVol : r.majorNegOi,
-			strikes: r.strikes,
-			values: vol ? r.gexVol : r.gexOi
+			strikes: cells === 'none' ? none : r.strikes,
+			values: cells === 'none' ? none : vol ? r.gexVol : r.gexOi
 		}))
 	);
 	const last = rows.at(-1)?.timestamp;

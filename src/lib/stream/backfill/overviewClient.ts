@@ -20,14 +20,21 @@ export interface OverviewResult extends DecodedOverview {
 	last?: number;
 }
 
+export interface OverviewOptions {
+	/** false: the lines only (spot, zero gamma, majors per step), no strikes. */
+	cells?: boolean;
+}
+
 export function overviewUrl(
 	ticker: string,
 	stream: string,
 	day: string | null,
-	metric: OverviewMetric
+	metric: OverviewMetric,
+	options: OverviewOptions = {}
 ): string {
 	const q = new URLSearchParams({ metric });
 	if (day !== null) q.set('day', day);
+	if (options.cells === false) q.set('cells', 'none');
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}/overview?${q}`;
 }
 
@@ -40,9 +47,10 @@ export async function fetchOverview(
 	stream: string,
 	day: string | null,
 	metric: OverviewMetric,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	options: OverviewOptions = {}
 ): Promise<OverviewResult | undefined> {
-	const res = await fetch(overviewUrl(ticker, stream, day, metric), { signal });
+	const res = await fetch(overviewUrl(ticker, stream, day, metric, options), { signal });
 	if (!res.ok) return undefined;
 	const bytes = new Uint8Array(await res.arrayBuffer());
 	const last = res.headers.get('x-gexdeck-last');

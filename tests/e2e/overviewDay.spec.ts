@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { SessionRecorder } from '../../src/lib/server/recorder/sessionRecorder';
+import { UpdateTap } from '../../src/lib/server/updates/tap';
+import { spxChain } from '../../src/lib/wire/arbitraries.test-support';
+import { encodeFrame, initWireEncoder } from '../../src/lib/wire/encode';
+
+/**
+ * Whole-day views on a recorded full day, drawn from the day overview: a past SPX session of
+ * 400 strikes recorded through the real SessionRecorder into the suite's data folder (the
+ * fixture of the overview's own tests and bench: spxChain, one chain of its own a step), then
+ * the levels path and the heatmap opened on it. Each draws every 10 s step of the session from
+ * under 1 MB of /history and never reads the day's raw records. (The time to drawn is the
+ * overview bench's: `npm run bench -- overview`.)
+ */
+
+const DAY = '2026-11-23';
+const OPEN = 1795444200; // 2026-11-23 09:30 ET (14:30 UTC)
+const STREAM = 'classic_gex_full';
+/** 09:30-16:00 at the overview's 10 s: a full session's columns (one calculation each). */
+const STEPS = 2340;
+
+test.beforeAll(async () => {
+	test.setTimeout(180_000);
+	await initWireEncoder();
+	const dataDir = process.env.GEXDECK_E2E_DATA_DIR ?? 'data/e2e';
+	const recorder = new SessionRecorder({ root: join(dataDir, 'recordings') });
+	const tap = new UpdateTap();
+	recorder.attach(tap);
+	for (let s = 0; s < STEPS; s++) {
+		const any = encodeFrame('gex', { ...spxChain(400, s + 1), timestamp: OPEN + s * 10 });
+		tap.publish({ source: 'stream', group: `SPX_${STREAM}`, receivedAt: Date.now(), any });
+	}
+	recorder.close();
+});
+
+/** /history answers the page loads: bytes on the wire, and whether any read the raw day. */
+function historyOf(page: Page) {
+	const seen = { bytes: 0, overviews: 0, rawDays: 0, sized: [] as Promise<void>[] };
+	page.on('requestfinished', (r) => {
+		const url = new URL(r.url());
+		if (!url.pathname.startsWith('/history/')) return;
+		if (url.pathname === `/history/SPX/${STREAM}/overview`) seen.overviews++;
+		if (url.pathname === `/history/SPX/${STREAM}` && !url.searchParams.has('from')) seen.rawDays++;
+		seen.sized.push(
+			r.sizes().then((s) => void (seen.bytes += s.responseBodySize + s.responseHeadersSize))
+		);
+	});
+	return seen;
+}
+
+test('the levels path of a recorded full day: every 10 s step from the overview lines', async ({
+	page
+}) => {
+	await page.setViewportSize({ width: 390, height: 844 });
+	const history = historyOf(page);
+	await page.goto(`/levels/SPX?day=${DAY}`);
+	const path = page.getByTestId('levels-path');
+	await expect(path).toHaveAttribute('data-points', String(STEPS), { timeout: 30_000 });
+	await expect(path).toHaveAttribute('data-day', DAY);
+	await expect(path).toHaveAttribute('data-first', String(OPEN));
+	await expect(path).toHaveAttribute('data-last', String(OPEN + (STEPS - 1) * 10));
+	// Four lines across the session: spot, zero gamma and the two majors.
+	for (const line of ['spot', 'zg', 'pos', 'neg']) {
+		const d = (await path.locator(`path.${line}`).getAttribute('d')) ?? '';
+		expect(d.split('L')).toHaveLength(STEPS);
+	}
+	// A marked moment reads the step's values (spxChain's spot is its documented chain's).
+	await path.locator('svg').focus();
+	await page.keyboard.press('Home');
+	await expect(page.getByTestId('levels-path-readout')).toContainText('09:30:00 ET · spot');
+	await Promise.all(history.sized);
+	expect(history.overviews).toBe(1);
+	expect(history.rawDays).toBe(0);
+	expect(history.bytes).toBeLessThan(100_000);
+});
+
+test('the heatmap of a recorded full day: all 2,340 columns from under 1 MB', async ({ page }) => {
+	const history = historyOf(page);
+	await page.goto(`/SPX/heatmap/gex_full?day=${DAY}`);
+	const heat = page.getByTestId('heatmap');
+	await expect(heat).toHaveAttribute('data-columns', String(STEPS), { timeout: 30_000 });
+	await expect(heat).toHaveAttribute('data-rows', '400');
+	await expect(heat).toHaveAttribute('data-first', String(OPEN));
+	await Promise.all(history.sized);
+	expect(history.overviews).toBe(1);
+	expect(history.rawDays).toBe(0);
+	expect(history.bytes).toBeLessThan(1024 ** 2);
+	await heat.screenshot({ path: 'test-results/heatmap-full-day.png' });
+});
