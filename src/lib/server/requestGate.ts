@@ -127,10 +127,17 @@ export function currentPolicy(): GatePolicy {
 }
 
 /**
- * Paths reachable without a session: the login page itself and nothing below it, and the
- * health probes (/healthz, /readyz), which answer only a fixed vocabulary (health.ts).
+ * Paths reachable without a session: the login page, the identity provider's sign-in start and
+ * callback (users/oidcClient.ts) and nothing else below them, and the health probes (/healthz,
+ * /readyz), which answer only a fixed vocabulary (health.ts).
  */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/healthz', '/readyz']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+	'/login',
+	'/login/oidc',
+	'/login/oidc/callback',
+	'/healthz',
+	'/readyz'
+]);
 
 export function isPublicPath(pathname: string): boolean {
 	return PUBLIC_PATHS.has(pathname);
