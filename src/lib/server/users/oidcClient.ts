@@ -143,11 +143,17 @@ export async function finishSignIn(
 			idTokenExpected: true
 		});
 	} catch (err) {
-		const text = (err as Error).message.slice(0, 200);
-		throw new OidcRefusal(`${settings.name}'s answer did not verify (${text}). ${RETRY}`, text);
+		// openid-client's message is generic; its cause (oauth4webapi's) names the failed check.
+		const cause = (err as Error).cause;
+		const text = cause instanceof Error ? cause.message : (err as Error).message;
+		throw new OidcRefusal(
+			`${settings.name}'s answer did not verify (${text.slice(0, 200)}). ${RETRY}`,
+			text.slice(0, 200)
+		);
 	}
 	const idClaims = tokens.claims();
-	if (!idClaims) throw new OidcRefusal(`${settings.name} sent no ID token. ${RETRY}`, 'no id token');
+	if (!idClaims)
+		throw new OidcRefusal(`${settings.name} sent no ID token. ${RETRY}`, 'no id token');
 	let claims: Record<string, unknown> = { ...idClaims };
 	// Claims the ID token leaves out (many providers put groups only in the user info).
 	try {
