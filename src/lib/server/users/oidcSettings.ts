@@ -143,13 +143,3 @@ export function roleFromClaims(
 	}
 	return best;
 }
-
-/** Whether the claims carry the role claim at all (else the user info endpoint is asked). */
-export function hasClaim(claims: Record<string, unknown>, roleClaim: string): boolean {
-	let at: unknown = claims;
-	for (const key of roleClaim.split('.')) {
-		if (at === null || typeof at !== 'object' || !(key in at)) return false;
-		at = (at as Record<string, unknown>)[key];
-	}
-	return true;
-}
