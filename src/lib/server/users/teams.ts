@@ -9,7 +9,7 @@
  */
 import type { Database } from '../db';
 import { log } from '../log';
-import { audit } from './audit';
+import { audit, pruneAudit } from './audit';
 import type { Role } from './roles';
 import { endUserSessions, followSessions } from './sessionStore';
 import { UserError, UserStore, type User } from './userStore';
@@ -59,6 +59,7 @@ export async function startTeams(
 		);
 	}
 	await refreshTeamsMode(db);
+	await pruneAudit(db);
 	await followSessions(db);
 }
 
