@@ -90,7 +90,8 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
 			return grant;
 		}
 	});
-	server.on('request', provider.callback());
+	const handle = provider.callback();
+	server.on('request', (req, res) => void handle(req, res));
 	return {
 		issuer,
 		clientId,

@@ -58,7 +58,8 @@ export async function startOidc(settings: OidcSettings): Promise<void> {
 	} catch (err) {
 		throw new Error(
 			`GEXDECK_OIDC_ISSUER=${settings.issuer.href}: the provider's discovery document ` +
-				`(.well-known/openid-configuration) could not be read: ${(err as Error).message}`
+				`(.well-known/openid-configuration) could not be read: ${(err as Error).message}`,
+			{ cause: err }
 		);
 	}
 	provider = { settings, config };
