@@ -22,6 +22,7 @@ import {
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
+import { forbiddenAnswer, wantsPage } from '$lib/server/forbiddenPage';
 import { openAppDatabase } from '$lib/server/db/appDb';
 import { SESSION_COOKIE } from '$lib/server/auth';
 import { touchSession } from '$lib/server/users/sessionStore';
@@ -140,6 +141,13 @@ export const handle: Handle = async ({ event, resolve }) => {
 					...headers
 				}
 			});
+		}
+		// A signed-in user's role refused a page: a page saying what it needs and who can grant it.
+		if (
+			verdict.forbidden &&
+			wantsPage(event.request.method, pathname, event.request.headers.get('accept'))
+		) {
+			return forbiddenAnswer(verdict.forbidden.user, verdict.forbidden.needs, headers);
 		}
 		return json(verdict.status, refusalBody(verdict));
 	}

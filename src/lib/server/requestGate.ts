@@ -26,7 +26,7 @@ import { config } from './config';
 import { parseCookies } from './cookies';
 import { isForeignUpgrade, refuseSocket } from './httpServer';
 import { errorText, log } from './log';
-import { allowed } from './users/roles';
+import { allowed, permissionFor, type Permission } from './users/roles';
 import { teamsMode } from './users/teams';
 
 export const CSRF_COOKIE = 'gexdeck_csrf';
@@ -66,7 +66,14 @@ export const IMPLICIT_ADMIN: SessionUser = { id: '', name: 'owner', role: 'admin
 
 export type GateVerdict =
 	| { ok: true; authenticated: boolean; user?: SessionUser; cookies: Map<string, string> }
-	| { ok: false; status: 401 | 403 | 421; error: string; cookies: Map<string, string> };
+	| {
+			ok: false;
+			status: 401 | 403 | 421;
+			error: string;
+			cookies: Map<string, string>;
+			/** A signed-in user whose role may not do this (the 403 page says what it needs). */
+			forbidden?: { user: SessionUser; needs: Permission };
+	  };
 
 /** Loopback addresses and names need no password: only this machine can reach them. */
 export function isLoopbackAddress(address: string): boolean {
@@ -238,7 +245,13 @@ export function checkRequest(req: GateRequest, policy: GatePolicy): GateVerdict 
 	if (isPublicPath(req.pathname)) return { ok: true, authenticated, user, cookies };
 	if (!user) return refuse(401, 'Log in first.');
 	if (!allowed(user.role, req.method, req.pathname, req.search)) {
-		return refuse(403, `Forbidden: the ${user.role} role may not do this.`);
+		return {
+			ok: false,
+			status: 403,
+			error: `Forbidden: the ${user.role} role may not do this.`,
+			cookies,
+			forbidden: { user, needs: permissionFor(req.method, req.pathname, req.search) }
+		};
 	}
 	return { ok: true, authenticated, user, cookies };
 }
