@@ -147,6 +147,23 @@ describe('OIDC sign-in against a real provider', () => {
 		// An OIDC user has no password: the password form never signs carl in.
 		const page = await rawRequest(app.port, 'GET', '/login');
 		expect(page.body).toContain('Sign in with Test IdP');
+		const csrf = setCookies(page.headers).gexdeck_csrf;
+		for (const password of ['', 'anything at all']) {
+			const form = await rawRequest(
+				app.port,
+				'POST',
+				'/login?/login',
+				{
+					origin: app.base,
+					accept: 'text/html',
+					cookie: `gexdeck_csrf=${csrf}`,
+					'content-type': 'application/x-www-form-urlencoded'
+				},
+				new URLSearchParams({ csrf, name: 'carl', password }).toString()
+			);
+			expect(form.status).toBe(401);
+			expect(setCookies(form.headers).gexdeck_session).toBeUndefined();
+		}
 	});
 
 	it('follows only a local next: a foreign one becomes /', async () => {

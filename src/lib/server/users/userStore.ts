@@ -136,9 +136,9 @@ export class UserStore {
 			await verify(await decoy, password).catch(() => false);
 			return undefined;
 		}
-		// An OIDC user's empty hash: verify() would throw; the same time is spent on the decoy.
+		// An OIDC user's empty hash: the decoy (which no password matches) is verified instead.
 		const phc = row.password_hash || (await (decoy ??= hash(randomUUID())));
-		const ok = (await verify(phc, password).catch(() => false)) && row.password_hash !== '';
+		const ok = await verify(phc, password).catch(() => false);
 		if (!ok) return undefined;
 		const user = userOf(row);
 		return user.disabled ? undefined : user;
