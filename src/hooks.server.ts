@@ -22,10 +22,12 @@ import {
 	refusalBody
 } from '$lib/server/requestGate';
 import { API_CSP, securityHeaders } from '$lib/server/securityHeaders';
+import { forbiddenAnswer, wantsPage } from '$lib/server/forbiddenPage';
 import { openAppDatabase } from '$lib/server/db/appDb';
 import { SESSION_COOKIE } from '$lib/server/auth';
 import { touchSession } from '$lib/server/users/sessionStore';
 import { startTeams, teamsMode } from '$lib/server/users/teams';
+import { startOidc } from '$lib/server/users/oidcClient';
 import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
 import { loadSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
@@ -48,7 +50,9 @@ export const init: ServerInit = async () => {
 	// rather than surfacing later or being silently reset.
 	const db = await openAppDatabase();
 	// Teams mode (users in the database; a GEXDECK_PASSWORD setup becomes the admin user).
-	await startTeams(db, cfg.password);
+	await startTeams(db, cfg.password, cfg.oidc !== undefined);
+	// Sign-in through the team's identity provider: an issuer that cannot be discovered stops here.
+	if (cfg.oidc) await startOidc(cfg.oidc);
 	const locked = Boolean(cfg.password) || teamsMode();
 	const refusal =
 		bindRefusal(process.env.HOST ?? cfg.host, locked) ??
@@ -137,6 +141,13 @@ export const handle: Handle = async ({ event, resolve }) => {
 					...headers
 				}
 			});
+		}
+		// A signed-in user's role refused a page: a page saying what it needs and who can grant it.
+		if (
+			verdict.forbidden &&
+			wantsPage(event.request.method, pathname, event.request.headers.get('accept'))
+		) {
+			return forbiddenAnswer(verdict.forbidden.user, verdict.forbidden.needs, headers);
 		}
 		return json(verdict.status, refusalBody(verdict));
 	}

@@ -25,6 +25,8 @@ export const load = (async ({ locals }) => ({
 	csrf: locals.csrf,
 	passwordRequired: locals.passwordRequired,
 	authenticated: locals.authenticated,
+	// The menu's Admin item is an admin's only (the implicit admin on loopback included).
+	admin: locals.authenticated && locals.user?.role === 'admin',
 	// The embedded service is a simulated market: outside market hours it replays a past session,
 	// which the status badges call a replay, never live (contract/freshness.ts).
 	simulatedMarket: config().upstream === undefined,

@@ -6,11 +6,14 @@
  *   a status the route itself answers (the gate let the request through: 200, or 400 for an
  *   empty form, 404 for a rule or file that does not exist, 405 for a method /api lacks);
  *   403 refused for the role; 401 no session; 'login' a page's 303 to /login.
- * Then the cross-user cells (CROSS): a trader's alert rule and webhook are not seen, changed,
- * tested or deleted by another trader (404, as for an id that does not exist, so ids do not
- * leak), an admin sees and changes them and whose they are, and the rule's firings reach only
- * its owner's /alerts/events. And the flows the table cannot show: a role change and a disable
- * end the user's session, its open /stream and its /alerts/events at once.
+ * The dashboard signs in through a real OIDC provider too (tests/support/oidcProvider.ts), so its
+ * sign-in start and callback are cells of the table. Then the cross-user cells (CROSS): a
+ * trader's alert rule and webhook are not seen, changed, tested or deleted by another trader
+ * (404, as for an id that does not exist, so ids do not leak), an admin sees and changes them and
+ * whose they are, and the rule's firings reach only its owner's /alerts/events. And the flows the
+ * table cannot show: a role change and a disable end the user's session, its open /stream and its
+ * /alerts/events at once; a page a role may not open is a page saying what it needs; the menu's
+ * Admin item.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +22,9 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRecords } from '../../src/lib/server/db/legacyImport';
 import { UserStore } from '../../src/lib/server/users/userStore';
+import { startOidcProvider, type TestOidcProvider } from '../support/oidcProvider';
 import {
+	freePort,
 	rawRequest,
 	setCookies,
 	startDashboard,
@@ -44,6 +49,12 @@ const row = (method: string, path: string, e: Expect[]): Row =>
 	[method, path, ...e] as unknown as Row;
 
 const MATRIX: Row[] = [
+	// signing in: public (the OIDC start redirects to the provider; a callback without this
+	// browser's state is refused)
+	['GET', '/login', 303, 303, 303, 200],
+	['GET', '/login/oidc', 303, 303, 303, 303],
+	['GET', '/login/oidc/callback', 403, 403, 403, 403],
+	['POST', '/login/oidc', 405, 405, 405, 405],
 	// pages
 	row('GET', '/', V(307)),
 	row('GET', '/SPX/classic/gex_full', V(200)),
@@ -97,6 +108,7 @@ const MATRIX: Row[] = [
 ];
 
 let stub: StubUpstream;
+let idp: TestOidcProvider;
 let app: RunningDashboard;
 const sessions: Record<Who, string | undefined> = {
 	admin: undefined,
@@ -135,11 +147,16 @@ beforeAll(async () => {
 	await users.add('carol', 'trader', PASSWORD);
 	await db.close();
 	stub = await startStubUpstream();
+	const port = await freePort();
+	idp = await startOidcProvider(`http://127.0.0.1:${port}/login/oidc/callback`);
 	app = await startDashboard({
 		GEXDECK_DATA_DIR: dataDir,
+		PORT: String(port),
+		ORIGIN: `http://127.0.0.1:${port}`,
 		// The cross-user webhook points at a closed loopback port (never posted to).
 		GEXDECK_WEBHOOK_ALLOW: '127.0.0.1',
-		...stub.env
+		...stub.env,
+		...idp.env
 	});
 	csrf = setCookies((await rawRequest(app.port, 'GET', '/login')).headers).gexdeck_csrf;
 	for (const who of ['admin', 'trader', 'viewer'] as const) sessions[who] = await signIn(who);
@@ -148,6 +165,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await app?.stop();
 	await stub?.close();
+	await idp?.close();
 });
 
 /** What the dashboard answered, as a cell of the table. */
@@ -409,4 +427,49 @@ describe('a role change and a disable end the user’s sessions at once', () => 
 		);
 		expect(log.body).not.toContain(PASSWORD);
 	}, 60_000);
+});
+
+describe('a page a role may not open', () => {
+	const get = (who: Who, path: string, accept: string) =>
+		rawRequest(app.port, 'GET', path, {
+			accept,
+			cookie: `gexdeck_session=${sessions[who]}`
+		});
+
+	it('is a page saying what it needs and who can grant it; data requests keep JSON', async () => {
+		const page = await get('trader', '/admin', 'text/html,application/xhtml+xml');
+		expect(page.status).toBe(403);
+		expect(page.headers['content-type']).toMatch(/^text\/html/);
+		expect(page.headers['content-security-policy']).toMatch(/style-src 'sha256-[^']+'/);
+		expect(page.body).toContain('This page needs the admin role');
+		expect(page.body).toContain('signed in as <strong>trader</strong> with the trader role');
+		expect(page.body).toContain('An admin of this dashboard (<strong>admin</strong>)');
+		const viewer = await get('viewer', '/admin/audit.jsonl', 'text/html');
+		expect(viewer.status).toBe(403);
+		expect(viewer.body).toContain('with the viewer role');
+		expect(viewer.body).not.toContain('"action"');
+		for (const [path, accept] of [
+			['/admin', 'application/json'],
+			['/admin/__data.json', 'text/html'],
+			['/api/tickers?x=1', 'text/html']
+		]) {
+			const data = await rawRequest(app.port, 'POST', path, {
+				accept,
+				origin: app.base,
+				cookie: `gexdeck_session=${sessions.trader}`
+			});
+			expect(data.status, path).toBe(403);
+			expect(data.headers['content-type'], path).toMatch(/^application\/json/);
+		}
+		const json = await get('trader', '/admin', 'application/json');
+		expect(JSON.parse(json.body)).toEqual({ error: 'Forbidden: the trader role may not do this.' });
+	});
+
+	it('is left out of the menu: only an admin sees the Admin item', async () => {
+		const menu = async (who: Who) =>
+			/<a[^>]*>Admin(<!--[^>]*-->)*<\/a>/.test((await get(who, '/watchlist', 'text/html')).body);
+		expect(await menu('admin')).toBe(true);
+		expect(await menu('trader')).toBe(false);
+		expect(await menu('viewer')).toBe(false);
+	});
 });

@@ -98,7 +98,8 @@ export async function startDashboard(
 	env: Record<string, string | undefined>,
 	entry: keyof typeof ENTRIES = 'start'
 ): Promise<RunningDashboard> {
-	const port = await freePort();
+	// A port chosen up front (env.PORT: an OIDC provider must know the callback's) or a free one.
+	const port = env.PORT ? Number(env.PORT) : await freePort();
 	const { proc, output } = spawnNode(ENTRIES[entry].args(port), {
 		HOST: '127.0.0.1',
 		PORT: String(port),

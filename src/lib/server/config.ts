@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import pkg from '../../../package.json';
 import { parseAllowList, type AllowList } from './alerts/addressPolicy';
 import { parseQuotaBudget, type QuotaBudget } from './cluster/budget';
+import { parseOidcSettings, type OidcSettings } from './users/oidcSettings';
 
 export interface DashboardConfig {
 	/** Upstream base URL including the version prefix (`https://api.gex.bot/v2`); undefined = embedded. */
@@ -44,6 +45,8 @@ export interface DashboardConfig {
 	redisUrl: string | undefined;
 	/** GEXDECK_QUOTA_BUDGET: per-pool allowances the cluster's shared ledger never exceeds. */
 	quotaBudget: QuotaBudget;
+	/** GEXDECK_OIDC_*: sign-in through the team's identity provider; undefined = none. */
+	oidc: OidcSettings | undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -139,7 +142,8 @@ export function config(): DashboardConfig {
 		userAgent: `gexdeck/${pkg.version}`,
 		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW),
 		redisUrl: parseRedisUrl(env.GEXDECK_REDIS_URL),
-		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET)
+		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET),
+		oidc: parseOidcSettings(env, origin)
 	};
 	return cached;
 }

@@ -155,7 +155,13 @@ describe('Host and Origin forms', () => {
 		);
 		expect(errorOf(checkRequest(local(), { passwordRequired: true }))).toBe('Log in first.');
 		expect(refusalBody({ error: 'Log in first.' })).toBe('{"error":"Log in first."}');
-		expect([...PUBLIC_PATHS].sort()).toEqual(['/healthz', '/login', '/readyz']);
+		expect([...PUBLIC_PATHS].sort()).toEqual([
+			'/healthz',
+			'/login',
+			'/login/oidc',
+			'/login/oidc/callback',
+			'/readyz'
+		]);
 		for (const pathname of PUBLIC_PATHS) {
 			expect(checkRequest(local({ pathname }), { passwordRequired: true }).ok).toBe(true);
 		}

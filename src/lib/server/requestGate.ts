@@ -26,7 +26,7 @@ import { config } from './config';
 import { parseCookies } from './cookies';
 import { isForeignUpgrade, refuseSocket } from './httpServer';
 import { errorText, log } from './log';
-import { allowed } from './users/roles';
+import { allowed, permissionFor, type Permission } from './users/roles';
 import { teamsMode } from './users/teams';
 
 export const CSRF_COOKIE = 'gexdeck_csrf';
@@ -66,7 +66,14 @@ export const IMPLICIT_ADMIN: SessionUser = { id: '', name: 'owner', role: 'admin
 
 export type GateVerdict =
 	| { ok: true; authenticated: boolean; user?: SessionUser; cookies: Map<string, string> }
-	| { ok: false; status: 401 | 403 | 421; error: string; cookies: Map<string, string> };
+	| {
+			ok: false;
+			status: 401 | 403 | 421;
+			error: string;
+			cookies: Map<string, string>;
+			/** A signed-in user whose role may not do this (the 403 page says what it needs). */
+			forbidden?: { user: SessionUser; needs: Permission };
+	  };
 
 /** Loopback addresses and names need no password: only this machine can reach them. */
 export function isLoopbackAddress(address: string): boolean {
@@ -127,10 +134,17 @@ export function currentPolicy(): GatePolicy {
 }
 
 /**
- * Paths reachable without a session: the login page itself and nothing below it, and the
- * health probes (/healthz, /readyz), which answer only a fixed vocabulary (health.ts).
+ * Paths reachable without a session: the login page, the identity provider's sign-in start and
+ * callback (users/oidcClient.ts) and nothing else below them, and the health probes (/healthz,
+ * /readyz), which answer only a fixed vocabulary (health.ts).
  */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/healthz', '/readyz']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+	'/login',
+	'/login/oidc',
+	'/login/oidc/callback',
+	'/healthz',
+	'/readyz'
+]);
 
 export function isPublicPath(pathname: string): boolean {
 	return PUBLIC_PATHS.has(pathname);
@@ -231,7 +245,13 @@ export function checkRequest(req: GateRequest, policy: GatePolicy): GateVerdict 
 	if (isPublicPath(req.pathname)) return { ok: true, authenticated, user, cookies };
 	if (!user) return refuse(401, 'Log in first.');
 	if (!allowed(user.role, req.method, req.pathname, req.search)) {
-		return refuse(403, `Forbidden: the ${user.role} role may not do this.`);
+		return {
+			ok: false,
+			status: 403,
+			error: `Forbidden: the ${user.role} role may not do this.`,
+			cookies,
+			forbidden: { user, needs: permissionFor(req.method, req.pathname, req.search) }
+		};
 	}
 	return { ok: true, authenticated, user, cookies };
 }

@@ -20,7 +20,9 @@ import type { Actions, PageServerLoad } from './$types';
 export const load = (({ locals, url }) => {
 	if (!locals.passwordRequired || locals.authenticated)
 		redirect(303, safeNext(url.searchParams.get('next')));
-	return { next: safeNext(url.searchParams.get('next')), teams: locals.teams };
+	// Sign-in through the team's identity provider (OIDC), when it is set up.
+	const oidc = config().oidc?.name;
+	return { next: safeNext(url.searchParams.get('next')), teams: locals.teams, oidc };
 }) satisfies PageServerLoad;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -113,6 +113,23 @@ export const MIGRATIONS: readonly Migration[] = [
 			)`,
 			`CREATE INDEX alert_firings_fired ON alert_firings (fired_at)`
 		]
+	},
+	{
+		version: 5,
+		summary: 'OpenID Connect users and the addresses tokens were used from',
+		statements: [
+			// A user signed in through the team's identity provider: `<issuer> <sub>`; NULL for a
+			// local user. Such a user has no password (password_hash is empty: nothing verifies).
+			`ALTER TABLE users ADD COLUMN oidc_subject TEXT`,
+			`CREATE UNIQUE INDEX users_oidc_subject ON users (oidc_subject)`,
+			// Each address an integration token was used from, once: a new one is audited.
+			`CREATE TABLE token_addresses (
+				token_id TEXT NOT NULL,
+				address TEXT NOT NULL,
+				first_at BIGINT NOT NULL,
+				PRIMARY KEY (token_id, address)
+			)`
+		]
 	}
 ];
 

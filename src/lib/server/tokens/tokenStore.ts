@@ -14,6 +14,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index';
+import { TokenAddresses } from './tokenAddresses';
 
 export const TOKEN_SCOPES = ['feed', 'mcp'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
@@ -109,11 +110,14 @@ export class TokenStore {
 	/** Last uses not yet written: id -> when, from where. */
 	private pending = new Map<string, { at: number; from: string | null }>();
 	private lastWriteAt = Number.NEGATIVE_INFINITY;
+	private readonly addresses: TokenAddresses;
 
 	constructor(
 		private readonly db: Database,
 		private readonly now: () => number = Date.now
-	) {}
+	) {
+		this.addresses = new TokenAddresses(db, now);
+	}
 
 	/** Creates a token; its text is returned here only, never stored or shown again. */
 	async create(
@@ -164,7 +168,9 @@ export class TokenStore {
 					: await tx.all<{ id: string }>(`SELECT id FROM tokens WHERE name = ?`, [idOrName]);
 			if (matches.length !== 1) return false;
 			await tx.run(`DELETE FROM tokens WHERE id = ?`, [matches[0].id]);
+			await tx.run(`DELETE FROM token_addresses WHERE token_id = ?`, [matches[0].id]);
 			this.pending.delete(matches[0].id);
+			this.addresses.forgetSeen(matches[0].id);
 			return true;
 		});
 	}
@@ -192,6 +198,7 @@ export class TokenStore {
 		if (!found.scopes.includes(scope)) {
 			return { ok: false, error: `This token is not allowed here (needs the "${scope}" scope).` };
 		}
+		await this.addresses.note(found, address);
 		const now = this.now();
 		const firstUse = found.lastUsedAt === null && !this.pending.has(found.id);
 		this.pending.set(found.id, { at: now, from: address ?? null });

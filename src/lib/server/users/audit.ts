@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
 	'password changed',
 	'signed out everywhere',
 	'token created',
+	'token used from a new address',
 	'token revoked',
 	'key changed'
 ] as const;
@@ -29,6 +30,51 @@ export interface AuditEntry {
 	action: AuditAction;
 	detail: string;
 	address: string | null;
+}
+
+/**
+ * Retention: the log keeps its newest `maxEntries` entries and none older than `maxAgeMs`
+ * (100,000 entries and 400 days: a busy team's year and a bit, a few tens of MB at most). It is
+ * pruned at start and after every `every`th entry this process writes.
+ */
+export interface AuditRetention {
+	maxEntries: number;
+	maxAgeMs: number;
+	every: number;
+}
+export const AUDIT_RETENTION: Readonly<AuditRetention> = {
+	maxEntries: 100_000,
+	maxAgeMs: 400 * 86_400_000,
+	every: 100
+};
+let retention: AuditRetention = { ...AUDIT_RETENTION };
+let written = 0;
+
+/** Another retention (tests push past a small one); undefined restores the default. */
+export function setAuditRetention(r: AuditRetention | undefined): void {
+	retention = { ...(r ?? AUDIT_RETENTION) };
+	written = 0;
+}
+
+/** Drop the entries past the retention; resolves to how many went. */
+export async function pruneAudit(
+	db: Queryable,
+	r: AuditRetention = retention,
+	now = Date.now()
+): Promise<number> {
+	let gone = await db.run(`DELETE FROM audit_log WHERE at < ?`, [now - r.maxAgeMs]);
+	// The oldest entry kept, in the order the log is shown (newest first, then by id).
+	const edge = await db.get(`SELECT at, id FROM audit_log ORDER BY at DESC, id LIMIT 1 OFFSET ?`, [
+		r.maxEntries - 1
+	]);
+	if (edge) {
+		gone += await db.run(`DELETE FROM audit_log WHERE at < ? OR (at = ? AND id > ?)`, [
+			Number(edge.at),
+			Number(edge.at),
+			String(edge.id)
+		]);
+	}
+	return gone;
 }
 
 /** Shapes of secrets: API keys, Research keys, integration tokens, Argon2 hashes. */
@@ -50,6 +96,7 @@ export async function audit(
 			entry.address ?? null
 		]
 	);
+	if (++written % retention.every === 0) await pruneAudit(db);
 }
 
 /** The newest `limit` entries, newest first. */

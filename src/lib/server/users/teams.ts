@@ -9,12 +9,14 @@
  */
 import type { Database } from '../db';
 import { log } from '../log';
-import { audit } from './audit';
+import { audit, pruneAudit } from './audit';
 import type { Role } from './roles';
 import { endUserSessions, followSessions } from './sessionStore';
 import { UserError, UserStore, type User } from './userStore';
 
 let active = false;
+/** OIDC sign-in configured: teams mode from the start (its users are made at first sign-in). */
+let oidcConfigured = false;
 
 /** Whether the dashboard has users (a session with a user is then needed everywhere). */
 export function teamsMode(): boolean {
@@ -23,7 +25,7 @@ export function teamsMode(): boolean {
 
 /** For tests and the CLI's own process: say whether users exist. */
 export async function refreshTeamsMode(db: Database): Promise<boolean> {
-	active = (await new UserStore(db).count()) > 0;
+	active = oidcConfigured || (await new UserStore(db).count()) > 0;
 	return active;
 }
 
@@ -32,9 +34,14 @@ export const UPGRADED_ADMIN = 'admin';
 
 /**
  * At start: turn a GEXDECK_PASSWORD setup into the admin user (once, when there are no users),
- * restore the sessions and follow the table.
+ * restore the sessions and follow the table. With OIDC configured teams mode is on at once.
  */
-export async function startTeams(db: Database, password: string | undefined): Promise<void> {
+export async function startTeams(
+	db: Database,
+	password: string | undefined,
+	oidc = false
+): Promise<void> {
+	oidcConfigured = oidc;
 	const users = new UserStore(db);
 	if (password && (await users.count()) === 0) {
 		// A password shorter than the users' minimum still becomes the admin's: nothing is lost.
@@ -52,6 +59,7 @@ export async function startTeams(db: Database, password: string | undefined): Pr
 		);
 	}
 	await refreshTeamsMode(db);
+	await pruneAudit(db);
 	await followSessions(db);
 }
 

@@ -14,6 +14,8 @@ export interface User {
 	role: Role;
 	disabled: boolean;
 	createdAt: number;
+	/** Signs in through the identity provider (OIDC): no local password. */
+	oidc: boolean;
 }
 
 interface UserRow {
@@ -24,6 +26,7 @@ interface UserRow {
 	password_hash: string;
 	disabled: number;
 	created_at: number;
+	oidc_subject: string | null;
 }
 
 /** Names people type: letters, digits and . _ - @, 1 to 64 characters. */
@@ -38,7 +41,8 @@ function userOf(row: UserRow): User {
 		name: row.name,
 		role: isRole(row.role) ? row.role : 'viewer',
 		disabled: Number(row.disabled) !== 0,
-		createdAt: Number(row.created_at)
+		createdAt: Number(row.created_at),
+		oidc: row.oidc_subject !== null && row.oidc_subject !== undefined
 	};
 }
 
@@ -77,11 +81,46 @@ export class UserStore {
 			throw new UserError(`The password needs at least ${MIN_PASSWORD} characters.`);
 		}
 		if (await this.byName(name)) throw new UserError(`There is already a user "${name}".`);
-		const user: User = { id: randomUUID(), name, role, disabled: false, createdAt: now };
+		const user: User = {
+			id: randomUUID(),
+			name,
+			role,
+			disabled: false,
+			createdAt: now,
+			oidc: false
+		};
 		const passwordHash = await hash(password);
 		await this.db.run(
 			`INSERT INTO users (id, name, role, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			[user.id, name, role, passwordHash, 0, now]
+		);
+		return user;
+	}
+
+	async byOidcSubject(subject: string): Promise<User | undefined> {
+		const row = await this.db.get<UserRow>(`SELECT * FROM users WHERE oidc_subject = ?`, [subject]);
+		return row ? userOf(row) : undefined;
+	}
+
+	/**
+	 * A user met at their first OIDC sign-in: marked by the provider's subject, with no password
+	 * (an empty hash, which no password verifies).
+	 */
+	async addOidc(name: string, role: Role, subject: string, now = Date.now()): Promise<User> {
+		if (!NAME.test(name)) throw new UserError(`"${name}" is not a user name gexdeck accepts.`);
+		if (!isRole(role)) throw new UserError('The role is admin, trader or viewer.');
+		if (await this.byName(name)) throw new UserError(`There is already a user "${name}".`);
+		const user: User = {
+			id: randomUUID(),
+			name,
+			role,
+			disabled: false,
+			createdAt: now,
+			oidc: true
+		};
+		await this.db.run(
+			`INSERT INTO users (id, name, role, password_hash, disabled, created_at, oidc_subject) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			[user.id, name, role, '', 0, now, subject]
 		);
 		return user;
 	}
@@ -97,7 +136,9 @@ export class UserStore {
 			await verify(await decoy, password).catch(() => false);
 			return undefined;
 		}
-		const ok = await verify(row.password_hash, password).catch(() => false);
+		// An OIDC user's empty hash: the decoy (which no password matches) is verified instead.
+		const phc = row.password_hash || (await (decoy ??= hash(randomUUID())));
+		const ok = await verify(phc, password).catch(() => false);
 		if (!ok) return undefined;
 		const user = userOf(row);
 		return user.disabled ? undefined : user;
@@ -124,6 +165,7 @@ export class UserStore {
 			throw new UserError(`The password needs at least ${MIN_PASSWORD} characters.`);
 		}
 		const user = await this.need(name);
+		if (user.oidc) throw new UserError(`${name} signs in through the identity provider.`);
 		await this.db.run(`UPDATE users SET password_hash = ? WHERE id = ?`, [
 			await hash(password),
 			user.id
