@@ -4,6 +4,8 @@
  * heatmap does); Classic builds one from the day its replay already loaded (PriceSamples), so
  * the chart beside the histogram asks the server for nothing of its own.
  */
+import { lastAtOrBefore } from '../heatmap/heatmapGrid';
+
 export interface PriceSeries {
 	readonly length: number;
 	readonly times: ArrayLike<number>;
@@ -58,13 +60,6 @@ export class PriceSamples implements PriceSeries {
 	}
 
 	columnAt(t: number): number {
-		let lo = 0;
-		let hi = this.length;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			if (this.times[mid] <= t) lo = mid + 1;
-			else hi = mid;
-		}
-		return lo - 1;
+		return lastAtOrBefore(this.times, this.length, t);
 	}
 }
