@@ -17,9 +17,11 @@
  *    groups, 150 hub-and-group memberships with spot. PerformanceObserver('longtask') collects
  *    for 60 s. Target: none over 50 ms.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { demoAccountsFor } from '../src/service/accounts/demo';
 import type { RenderRun } from './histogram.harness.svelte';
@@ -28,6 +30,7 @@ import {
 	bundleForBrowser,
 	launchChromium,
 	quantile,
+	root,
 	serveFiles,
 	spawnService,
 	startDashboard,
@@ -37,6 +40,12 @@ import {
 const UPDATES = Number(process.env.RENDER_BENCH_UPDATES ?? 300);
 const PATH_BLOCK = Number(process.env.RENDER_PATH_BLOCK ?? 25);
 const LONGTASK_SECONDS = Number(process.env.LONGTASK_BENCH_SECONDS ?? 60);
+const { values: flags } = parseArgs({
+	options: { before: { type: 'string' } },
+	strict: false,
+	allowPositionals: true
+});
+const BEFORE = typeof flags.before === 'string' ? flags.before : undefined;
 const TICKERS = ['SPX', ...ALL_TICKERS.filter((t) => t !== 'SPX').slice(0, 24)];
 
 const f = (x: number, d = 2) => x.toFixed(d);
@@ -45,18 +54,51 @@ const stats = (xs: number[]) => {
 	return `${f(quantile(s, 0.5))} / ${f(quantile(s, 0.95))}`;
 };
 
-async function histogramUpdates() {
-	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-render-'));
-	await bundleForBrowser('bench/histogram.harness.svelte.ts', join(dir, 'harness.js'));
-	const site = await serveFiles({
-		'/': '<!doctype html><meta charset="utf-8"><title>histogram bench</title><body style="margin:0"><script type="module" src="/harness.js"></script>',
-		'/harness.js': readFileSync(join(dir, 'harness.js'), 'utf8')
+/** One tree of sources the histogram cases run from: this checkout, or a past commit's. */
+interface Tree {
+	side: string;
+	from: string;
+}
+
+/** The sources (src/, bench/) of commit `rev` in a temporary folder, for --before. */
+function treeAt(rev: string): Tree {
+	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-before-'));
+	const tar = execFileSync('git', ['archive', '--format=tar', rev, 'src', 'bench'], {
+		cwd: root,
+		maxBuffer: 512 * 1024 * 1024
 	});
+	execFileSync('tar', ['-x', '-C', dir], { input: tar });
+	// The generated wire code is a build output (npm run proto), not in git: this checkout's,
+	// when proto/ is the same at `rev` (else the comparison would mix two wire formats).
+	const protoDiff = execFileSync('git', ['diff', '--stat', rev, '--', 'proto/'], { cwd: root });
+	if (protoDiff.length > 0) throw new Error(`proto/ changed since ${rev}: run the bench there`);
+	cpSync(join(root, 'src/lib/proto/generated'), join(dir, 'src/lib/proto/generated'), {
+		recursive: true
+	});
+	return { side: `before (${rev})`, from: dir };
+}
+
+async function histogramUpdates(trees: Tree[]) {
+	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-render-'));
+	const files: Record<string, string> = {};
+	for (const [i, t] of trees.entries()) {
+		await bundleForBrowser('bench/histogram.harness.svelte.ts', join(dir, `${i}.js`), t.from);
+		files[`/${i}`] =
+			`<!doctype html><meta charset="utf-8"><title>histogram bench</title><body style="margin:0"><script type="module" src="/${i}.js"></script>`;
+		files[`/${i}.js`] = readFileSync(join(dir, `${i}.js`), 'utf8');
+	}
+	const site = await serveFiles(files);
 	const browser = await launchChromium();
 	try {
-		const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-		await page.goto(site.origin + '/');
-		await page.waitForFunction(() => 'histogramBench' in globalThis);
+		// One page per tree in the same browser; the trees take turns case by case (two rounds
+		// each when compared), so a change in the machine's load falls on both.
+		const pages = [];
+		for (const i of trees.keys()) {
+			const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+			await page.goto(`${site.origin}/${i}`);
+			await page.waitForFunction(() => 'histogramBench' in globalThis);
+			pages.push(page);
+		}
 		const cases = [
 			{ name: '400 strikes in the window, priors on', window: 'full', priors: true },
 			{ name: '400 strikes in the window, priors off', window: 'full', priors: false },
@@ -66,29 +108,43 @@ async function histogramUpdates() {
 				priors: true
 			}
 		] as const;
-		const out: { name: string; run: RenderRun; cpu: number[] }[] = [];
+		const rounds = trees.length > 1 ? 2 : 1;
+		const out: { name: string; side: string; run: RenderRun; cpu: number[] }[] = [];
 		for (const c of cases) {
-			// The trace gives each frame callback's thread CPU time (tdur): the update's own cost,
-			// whatever else the shared machine runs meanwhile (wall times include preemption).
-			await browser.startTracing(page, { categories: ['devtools.timeline'] });
-			const run = await page.evaluate(
-				(o) =>
-					(
-						globalThis as unknown as {
-							histogramBench: (o: unknown) => Promise<RenderRun>;
-						}
-					).histogramBench(o),
-				{ updates: UPDATES, window: c.window, priors: c.priors }
-			);
-			const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-				traceEvents: { name: string; ph: string; ts: number; tdur?: number }[];
-			};
-			const frames = trace.traceEvents
-				.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X' && e.tdur !== undefined)
-				.sort((a, b) => a.ts - b.ts)
-				.slice(-UPDATES)
-				.map((e) => e.tdur! / 1000);
-			out.push({ name: c.name, run, cpu: frames });
+			for (let round = 0; round < rounds; round++) {
+				for (const [i, page] of pages.entries()) {
+					await page.bringToFront();
+					// The trace gives each frame callback's thread CPU time (tdur): the update's own
+					// cost, whatever else the shared machine runs meanwhile (wall times include
+					// preemption).
+					await browser.startTracing(page, { categories: ['devtools.timeline'] });
+					const run = await page.evaluate(
+						(o) =>
+							(
+								globalThis as unknown as {
+									histogramBench: (o: unknown) => Promise<RenderRun>;
+								}
+							).histogramBench(o),
+						{ updates: UPDATES, window: c.window, priors: c.priors }
+					);
+					const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+						traceEvents: { name: string; ph: string; ts: number; tdur?: number }[];
+					};
+					const cpu = trace.traceEvents
+						.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X' && e.tdur !== undefined)
+						.sort((a, b) => a.ts - b.ts)
+						.slice(-UPDATES)
+						.map((e) => e.tdur! / 1000);
+					const seen = out.find((o) => o.name === c.name && o.side === trees[i].side);
+					if (!seen) out.push({ name: c.name, side: trees[i].side, run, cpu });
+					else {
+						seen.run.update.push(...run.update);
+						seen.run.withLayout.push(...run.withLayout);
+						seen.run.model.push(...run.model);
+						seen.cpu.push(...cpu);
+					}
+				}
+			}
 		}
 		return out;
 	} finally {
@@ -162,16 +218,21 @@ console.log('');
 // RENDER_PATH_ONLY=1: the update path alone (before/after of the payload shape).
 if (process.env.RENDER_PATH_ONLY) process.exit(0);
 
-const histogram = await histogramUpdates();
+// --before <commit>: the histogram cases also run from that commit's sources, in the same browser
+// and run (issue 25's before: ce896f9, the commit before its first change).
+const trees: Tree[] = [{ side: 'now', from: root }];
+if (BEFORE) trees.unshift(treeAt(BEFORE));
+const histogram = await histogramUpdates(trees);
+for (const t of trees) if (t.from !== root) rmSync(t.from, { recursive: true, force: true });
 console.log(`Classic histogram update (Histogram.svg.svelte), Chromium, ${UPDATES} updates each\n`);
 console.log(
-	'| case | bars (drawn as) / prior marks | DOM update ms, wall (median / p95) | + style & layout ms, wall (median / p95) | update frame CPU ms, thread time (median / p95, n) | histogramModel ms (median) | target |'
+	'| case | sources | bars (drawn as) / prior marks | DOM update ms, wall (median / p95) | + style & layout ms, wall (median / p95) | update frame CPU ms, thread time (median / p95, n) | histogramModel ms (median) | target |'
 );
-console.log('|---|---|---|---|---|---|---|');
-for (const { name, run, cpu } of histogram) {
+console.log('|---|---|---|---|---|---|---|---|');
+for (const { name, side, run, cpu } of histogram) {
 	const m = [...run.model].sort((a, b) => a - b);
 	console.log(
-		`| ${name} | ${run.bars} (${run.drawnAs}) / ${run.priorMarks} | ${stats(run.update)} | ${stats(run.withLayout)} | ${stats(cpu)}, ${cpu.length} | ${f(quantile(m, 0.5), 3)} | < 4 ms median |`
+		`| ${name} | ${side} | ${run.bars} (${run.drawnAs}) / ${run.priorMarks} | ${stats(run.update)} | ${stats(run.withLayout)} | ${stats(cpu)}, ${cpu.length} | ${f(quantile(m, 0.5), 3)} | < 4 ms median |`
 	);
 }
 console.log(

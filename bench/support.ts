@@ -63,17 +63,27 @@ const sveltePlugin: Plugin = {
 	}
 };
 
-/** Bundles `entry` (relative to the repo) into one browser ES module (what vite does for the app). */
-export async function bundleForBrowser(entry: string, outfile: string): Promise<void> {
+/**
+ * Bundles `entry` (relative to the repo, or to `from`: another tree of the repo's sources) into
+ * one browser ES module (what vite does for the app).
+ */
+export async function bundleForBrowser(
+	entry: string,
+	outfile: string,
+	from: string = root
+): Promise<void> {
 	await build({
-		entryPoints: [join(root, entry)],
+		entryPoints: [join(from, entry)],
 		bundle: true,
 		format: 'esm',
 		platform: 'browser',
 		conditions: ['browser', 'production'],
 		target: 'es2022',
 		outfile,
-		alias: { $lib: join(root, 'src/lib') },
+		alias: { $lib: join(from, 'src/lib') },
+		// Another tree (a past commit's sources, bench/render.bench.ts --before) has no
+		// node_modules of its own: packages resolve from this checkout's.
+		nodePaths: [join(root, 'node_modules')],
 		plugins: [sveltePlugin],
 		logLevel: 'error'
 	});

@@ -1,11 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { isSessionDay } from '../../src/lib/contract/marketCalendar';
-import { etDay } from '../../src/lib/contract/newYorkTime';
+import { pastSessions as sessionsOf, startOwnDashboard, type OwnDashboard } from './ownDashboard';
 
 /**
  * A past day the service must still generate, picked as a "Service day" in Orderflow: the view
@@ -18,83 +12,20 @@ import { etDay } from '../../src/lib/contract/newYorkTime';
  * day simulates quickly.
  */
 
-let dashboard: ChildProcess | undefined;
+let dashboard: OwnDashboard | undefined;
 let base = '';
-let dataDir = '';
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = createServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as { port: number };
-			srv.close(() => resolve(port));
-		});
-	});
-}
 
 test.beforeAll(async () => {
 	test.setTimeout(180_000);
-	const port = await freePort();
-	dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-e2e-serviceday-'));
-	base = `http://127.0.0.1:${port}`;
-	// The built app as is (the suite's own server brought build/ up to date before any test): not
-	// scripts/start.js, which would rebuild it under the running server should a source be newer.
-	dashboard = spawn(process.execPath, ['build/index.js'], {
-		stdio: 'ignore',
-		env: {
-			...process.env,
-			NODE_ENV: 'production',
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			GEXDECK_DATA_DIR: dataDir,
-			GEXDECK_SERVICE_HISTORY_WAIT_MS: '1500'
-		}
-	});
-	const until = Date.now() + 170_000;
-	for (;;) {
-		const ok = await fetch(`${base}/login`).then(
-			(r) => r.ok,
-			() => false
-		);
-		if (ok) break;
-		if (Date.now() > until) throw new Error('the service-day dashboard did not start');
-		await new Promise((r) => setTimeout(r, 500));
-	}
+	dashboard = await startOwnDashboard('serviceday', { GEXDECK_SERVICE_HISTORY_WAIT_MS: '1500' });
+	base = dashboard.base;
 });
 
 test.afterAll(async () => {
-	const child = dashboard;
-	if (child && child.exitCode === null) {
-		const exited = new Promise((resolve) => child.once('exit', resolve));
-		child.kill('SIGTERM');
-		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-	}
-	if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+	await dashboard?.stop();
 });
 
-/** The service's session days before its current one, newest first (from a live payload). */
-async function pastSessions(page: Page, n: number): Promise<string[]> {
-	// The embedded service may still be warming up just after the dashboard answers.
-	let live: { timestamp: number } | undefined;
-	await expect
-		.poll(
-			async () => {
-				const res = await page.request.get(`${base}/api/UNG/orderflow/orderflow`);
-				if (res.status() === 200) live = (await res.json()) as { timestamp: number };
-				return res.status();
-			},
-			{ timeout: 90_000, intervals: [1_000] }
-		)
-		.toBe(200);
-	let day = etDay(live!.timestamp);
-	const out: string[] = [];
-	while (out.length < n) {
-		day = new Date(Date.parse(`${day}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-		if (isSessionDay(day)) out.push(day);
-	}
-	return out;
-}
+const pastSessions = (page: Page, n: number) => sessionsOf(page, base, n);
 
 /** Types the day into the Service day field (again, should the page not be hydrated yet). */
 async function pickServiceDay(page: Page, day: string) {

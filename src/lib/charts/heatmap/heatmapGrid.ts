@@ -61,6 +61,18 @@ export interface HeatBlock {
 	values: ArrayLike<number>;
 }
 
+/** Index of the last of `times[0..length)` (ascending) at or before `t`; -1 before the first. */
+export function lastAtOrBefore(times: ArrayLike<number>, length: number, t: number): number {
+	let lo = 0;
+	let hi = length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (times[mid] <= t) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo - 1;
+}
+
 export type AppendResult = 'appended' | 'replaced' | 'older';
 
 /** Most rows of the price ladder: a chain with far strikes spaced finely gets a coarser step. */
@@ -256,14 +268,7 @@ export class HeatmapGrid {
 
 	/** Index of the last column at or before `t` (-1 when `t` precedes the first column). */
 	columnAt(t: number): number {
-		let lo = 0;
-		let hi = this.length;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			if (this.times[mid] <= t) lo = mid + 1;
-			else hi = mid;
-		}
-		return lo - 1;
+		return lastAtOrBefore(this.times, this.length, t);
 	}
 
 	/** Row of the strike nearest `strike` (rows are descending). */

@@ -39,10 +39,13 @@ export interface HeatLayout {
 
 export const HEAT_MARGINS = { left: 56, bottom: 22, top: 6, right: 8 };
 
+/** `#rrggbb`, or `rgb(r, g, b)` as the browser computes a theme colour (themeColor.ts). */
 function rgb(colour: string): [number, number, number] {
-	const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour.trim());
-	if (!m) return [128, 128, 128];
-	return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+	const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour.trim());
+	if (hex) return [parseInt(hex[1], 16), parseInt(hex[2], 16), parseInt(hex[3], 16)];
+	const css = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(colour.trim());
+	if (css) return [Number(css[1]), Number(css[2]), Number(css[3])];
+	return [128, 128, 128];
 }
 
 /** 256 RGBA pixels (as little-endian Uint32) from `neg` through `mid` at 127.5 to `pos`. */
