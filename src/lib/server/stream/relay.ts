@@ -207,7 +207,6 @@ export class StreamRelay {
 	async close(): Promise<void> {
 		this.closed = true;
 		clearTimeout(this.retryTimer);
-		this.fanOut.drainTap();
 		await this.settled().catch(() => undefined);
 		this.hubs.closeAll();
 		await this.options.cluster?.stop();

@@ -3,16 +3,8 @@
  * bytes in a relay frame, to the viewers holding its group (spot frames: every viewer of the
  * ticker, newest only), and onto the update tap; and the groups the upstream refused, taken
  * back from their viewers with the reason.
- *
- * Viewers first, the tap after: the tap's listeners (the recorder writing the frame and the
- * day overview decoding it, alerts) cost about a millisecond a chain, and a tick's burst of
- * frames arrives together, so publishing each frame before relaying it held the last viewer
- * frame of a burst behind every earlier frame's recording (tick-to-pixel, issue 26). The tap's
- * updates are queued and published on setImmediate, after the I/O turn that read the burst,
- * in arrival order and stamped with their arrival time; drainTap() publishes the queue at once.
  */
 import type { RefusedGroup } from '../../relay/protocol';
-import type { StreamFrameUpdate } from '../updates/tap';
 import { encodeRelayFrame } from '../../relay/relayFrame';
 import { tryDecodeFrame } from '../../wire/decode';
 import type { SubscriptionBook } from './book';
@@ -22,9 +14,6 @@ import type { Viewer } from './viewer';
 export class RelayFanOut {
 	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
 	private readonly lastSpotAt = new Map<string, number>();
-	/** Frames received but not yet published on the tap (published on setImmediate). */
-	private tapQueue: StreamFrameUpdate[] = [];
-	private tapScheduled = false;
 
 	constructor(
 		private readonly book: SubscriptionBook<Viewer>,
@@ -53,26 +42,8 @@ export class RelayFanOut {
 			}
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
-		const receivedAt = Date.now();
-		if (audience && audience.size > 0) this.relay(group, any, audience);
-		if (this.tap) {
-			this.tapQueue.push({ source: 'stream', group, receivedAt, any });
-			if (!this.tapScheduled) {
-				this.tapScheduled = true;
-				setImmediate(() => this.drainTap());
-			}
-		}
-	}
-
-	/** Publishes the frames still queued for the tap, in arrival order. */
-	drainTap(): void {
-		this.tapScheduled = false;
-		const queue = this.tapQueue;
-		this.tapQueue = [];
-		for (const update of queue) this.tap?.publish(update);
-	}
-
-	private relay(group: string, any: Buffer, audience: ReadonlySet<Viewer>): void {
+		this.tap?.publish({ source: 'stream', group, receivedAt: Date.now(), any });
+		if (!audience || audience.size === 0) return;
 		let frame: Uint8Array;
 		try {
 			frame = encodeRelayFrame(group, any);
