@@ -14,8 +14,11 @@
  *
  * Per SPX chain painted: latency = painted - published, split into relay (service publish ->
  * worker: the service's encode and send, the dashboard's relay, the socket), worker (decode
- * and the wait for the worker's animation-frame flush), hop (postMessage to the page) and main
- * thread + paint (the page's update and render, to the frame that paints it).
+ * and the wait for the worker's flush), hop (postMessage to the page) and main thread + paint
+ * (the page's update and render, to the frame that paints it). The relay leg is split again:
+ * service (publish -> the watched chain handed to the relay's hub socket, HubConnection.deliver
+ * wrapped), handed -> the tab's worker (the sockets and the dashboard's relay), and publish ->
+ * this process's own Node viewer of the relay (the relay without a browser).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +26,11 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { Fanout } from '../src/service/hubs/fanout';
+import { HubConnection } from '../src/service/hubs/connection';
+import { ReliableConnection } from '../src/service/hubs/reliable';
 import { PAINTED_MARK, type PaintedDetail } from '../src/lib/stream/transport/latencyMarks';
+import { parseRelayFrame } from '../src/lib/relay/relayFrame';
+import { tryDecodeFrame } from '../src/lib/wire/decode';
 import { quantKey, startHubService } from '../tests/integration/service-support';
 import { launchChromium, quantile, root, startDashboard } from './support';
 
@@ -50,13 +57,38 @@ if (!existsSync(join(root, 'build', 'index.js'))) {
 	process.exit(2);
 }
 
-// Data time of each calculation -> wall clock its publishing started.
+// Data time of each calculation -> wall clock its publishing started (Fanout.deliver: encode
+// every member group, send each frame), and the moment the watched chain's frame was handed
+// to the relay's hub socket.
 const publishedAt = new Map<number, number>();
+const handedAt = new Map<number, number>();
+let publishing: number | undefined;
 const deliver = Fanout.prototype.deliver;
 Fanout.prototype.deliver = function (this: Fanout, ...args: Parameters<typeof deliver>) {
-	if (!publishedAt.has(args[0].timestamp)) publishedAt.set(args[0].timestamp, wall());
-	return deliver.apply(this, args);
+	publishing = args[0].timestamp;
+	if (!publishedAt.has(publishing)) publishedAt.set(publishing, wall());
+	try {
+		return deliver.apply(this, args);
+	} finally {
+		publishing = undefined;
+	}
 };
+const WATCHED_HEAD = `"group":"${WATCHED}"`;
+// The relay speaks the reliable subprotocol (ReliableConnection overrides deliver): wrap both.
+for (const proto of [HubConnection.prototype, ReliableConnection.prototype]) {
+	const send = Object.getOwnPropertyDescriptor(proto, 'deliver')!.value as (e: string) => boolean;
+	proto.deliver = function (this: HubConnection, envelope: string) {
+		const sent = send.call(this, envelope);
+		if (
+			publishing !== undefined &&
+			!handedAt.has(publishing) &&
+			envelope.slice(0, 80).includes(WATCHED_HEAD)
+		) {
+			handedAt.set(publishing, wall());
+		}
+		return sent;
+	};
+}
 
 const svc = await startHubService({
 	tickers: [...TICKERS],
@@ -68,12 +100,24 @@ const dash = await startDashboard(
 	'build'
 );
 
-// The 150 memberships: one viewer of every group (its frames are only counted).
+// The 150 memberships: one viewer of every group. Its frames are counted, and the watched
+// chain's arrival here (a Node client of the relay, in this process) is stamped: the relay's
+// own part of the way, without the browser.
 const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`);
 let viewerFrames = 0;
+const viewerAt = new Map<number, number>();
+function onViewerFrame(data: Buffer): void {
+	viewerFrames++;
+	const arrived = wall();
+	const parsed = parseRelayFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+	if (!parsed.ok || parsed.frame.group !== WATCHED) return;
+	const decoded = tryDecodeFrame(parsed.frame.any);
+	if (decoded.ok && decoded.frame.kind === 'gex')
+		viewerAt.set(decoded.frame.value.timestamp, arrived);
+}
 await new Promise<void>((resolve, reject) => {
 	viewer.on('message', (data, isBinary) => {
-		if (isBinary) return void viewerFrames++;
+		if (isBinary) return void onViewerFrame(data as Buffer);
 		const m = JSON.parse(String(data)) as { type: string };
 		if (m.type === 'subscribed') resolve();
 	});
@@ -88,6 +132,9 @@ interface Row {
 	samples: number;
 	total: number[];
 	relay: number[];
+	service: number[];
+	toWorker: number[];
+	toNode: number[];
 	worker: number[];
 	hop: number[];
 	main: number[];
@@ -128,6 +175,9 @@ try {
 			samples: 0,
 			total: [],
 			relay: [],
+			service: [],
+			toWorker: [],
+			toNode: [],
 			worker: [],
 			hop: [],
 			main: [],
@@ -148,6 +198,13 @@ try {
 				row.samples++;
 				row.total.push(d.paintedAt - published);
 				row.relay.push(d.receivedAt - published);
+				const handed = handedAt.get(d.timestamp);
+				if (handed !== undefined) {
+					row.service.push(handed - published);
+					row.toWorker.push(d.receivedAt - handed);
+				}
+				const node = viewerAt.get(d.timestamp);
+				if (node !== undefined) row.toNode.push(node - published);
 				row.worker.push(d.postedAt - d.receivedAt);
 				row.hop.push(d.arrivedAt - d.postedAt);
 				row.main.push(d.paintedAt - d.arrivedAt);
@@ -180,6 +237,16 @@ for (const r of rows) {
 	console.log(
 		`| ${r.tabs} | ${r.samples}${r.unmatched ? ` (+${r.unmatched} unmatched)` : ''} | ${ppp(r.total)} | ${ppp(r.relay)} | ${ppp(r.worker)} | ${ppp(r.hop)} | ${ppp(r.main)} | ${r.tabs === 10 ? 'p99 < 20' : '-'} |`
 	);
+}
+console.log('');
+console.log('The relay leg split, ms (p50 / p95 / p99):');
+console.log('');
+console.log(
+	'| tabs | service (publish -> the chain handed to its hub socket) | handed -> tab worker (sockets, dashboard relay) | publish -> a Node viewer of the relay (this process) |'
+);
+console.log('|---|---|---|---|');
+for (const r of rows) {
+	console.log(`| ${r.tabs} | ${ppp(r.service)} | ${ppp(r.toWorker)} | ${ppp(r.toNode)} |`);
 }
 console.log(
 	`\n(${SECONDS} s measured per tab count after a 3 s settle; 150 relay memberships held by one viewer, which received ${viewerFrames} frames; Node ${process.version})`

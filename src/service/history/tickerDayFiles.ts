@@ -16,7 +16,7 @@ import { HistoryUnavailableError } from '../source';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
-import { dayKeysOf, dayValue, type DayKey } from './dayKeys';
+import { dayKeysOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
 import { viewOf } from '../market/universe';
 
 /**
@@ -171,8 +171,11 @@ export async function writeDayCategories(
 	const files = keys.map((c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`)));
 	try {
 		let slice = performance.now();
+		// A part of GEX chains only needs gamma across the chain (TickerDay.step's 'gamma' mode:
+		// the same GEX values for less engine work; see DAY_PARTS).
+		const mode = gammaOnly(keys) ? 'gamma' : 'rings';
 		// The day ends at its own close (13:00 on an early close) whatever end was asked for.
-		while (day.tick < endTick && day.step('rings')) {
+		while (day.tick < endTick && day.step(mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
 			for (let i = 0; i < files.length; i++)
 				files[i].push(JSON.stringify(dayValue(day, keys[i], format, profile)));

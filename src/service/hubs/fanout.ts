@@ -1,6 +1,7 @@
 /**
  * The tick fan-out: on every calculation tick, each group with at least one member is encoded
- * ONCE (Any bytes -> base64 -> envelope string) and that same string is sent to every member.
+ * ONCE (Any bytes -> base64 -> envelope string) and that same string is sent to every member,
+ * as soon as it is encoded.
  * Groups without members cost nothing: the walk starts from the live connections.
  */
 import type { TickEvent } from '../source';
@@ -47,37 +48,40 @@ export class Fanout {
 			encodedBytes: 0,
 			framesDropped: 0
 		};
-		// data group -> base64 (null: no frame this tick); delivered name -> envelope string.
-		const encoded = new Map<string, string | null>();
-		const envelopes = new Map<string, string | null>();
-		const targets: [HubConnection, string][] = [];
+		// The walk first, without encoding: a connection closed for overflow while frames are sent
+		// leaves its slot's set, which must not happen while that set is being iterated.
+		const targets: [conn: HubConnection, name: string, group: string][] = [];
 		for (const slot of this.slots.liveSlots()) {
 			const prefixLength = slot.session?.prefix ? slot.session.prefix.length + 1 : 0;
 			for (const conn of slot.connections) {
 				if (!conn.receiving) continue;
 				for (const name of slot.groupsOf(conn)) {
-					let envelope = envelopes.get(name);
-					if (envelope === undefined) {
-						const group = conn.flow === 'legacy' ? name.slice(prefixLength) : name;
-						let data = encoded.get(group);
-						if (data === undefined) {
-							data = this.encode(group, tick) ?? null;
-							encoded.set(group, data);
-							if (data !== null) {
-								stats.groupsEncoded++;
-								stats.encodedBytes += data.length;
-							}
-						}
-						envelope = data === null ? null : groupDataText(name, data);
-						envelopes.set(name, envelope);
-					}
-					if (envelope !== null) targets.push([conn, envelope]);
+					targets.push([conn, name, conn.flow === 'legacy' ? name.slice(prefixLength) : name]);
 				}
 			}
 		}
-		// Sending after the walk: a connection closed for overflow leaves its slot's set, which
-		// must not happen while that set is being iterated.
-		for (const [conn, envelope] of targets) {
+		// Then each group is encoded when first needed and its frame sent at once: the first
+		// groups are on the wire while the later ones are still being encoded (a tick of 150
+		// groups took tens of ms to encode before its first frame left; tick-to-pixel, issue 26).
+		// data group -> base64 (null: no frame this tick); delivered name -> envelope string.
+		const encoded = new Map<string, string | null>();
+		const envelopes = new Map<string, string | null>();
+		for (const [conn, name, group] of targets) {
+			let envelope = envelopes.get(name);
+			if (envelope === undefined) {
+				let data = encoded.get(group);
+				if (data === undefined) {
+					data = this.encode(group, tick) ?? null;
+					encoded.set(group, data);
+					if (data !== null) {
+						stats.groupsEncoded++;
+						stats.encodedBytes += data.length;
+					}
+				}
+				envelope = data === null ? null : groupDataText(name, data);
+				envelopes.set(name, envelope);
+			}
+			if (envelope === null) continue;
 			if (conn.deliver(envelope)) stats.framesSent++;
 			else if (!conn.isOpen) stats.framesDropped++;
 		}

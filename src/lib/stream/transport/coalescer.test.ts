@@ -25,29 +25,27 @@ describe('UpdateCoalescer', () => {
 					maxLength: 60
 				}),
 				(events) => {
-					const c = new UpdateCoalescer({ pairWaitMs: 0 });
+					const c = new UpdateCoalescer();
 					const newest = new Map<string, number>();
 					for (const [g, ts] of events) {
-						c.push(orderflow(`${g}_orderflow_orderflow`, g, ts), 0);
+						c.push(orderflow(`${g}_orderflow_orderflow`, g, ts));
 						newest.set(g, Math.max(newest.get(g) ?? -1, ts));
 					}
-					const out = c.flush(1);
+					const out = c.flush();
 					expect(new Set(out.map((u) => u.group)).size).toBe(out.length);
 					expect(out.length).toBe(newest.size);
 					for (const u of out) expect(u.timestamp).toBe(newest.get(u.ticker));
-					expect(c.flush(2)).toEqual([]);
+					expect(c.flush()).toEqual([]);
 				}
 			)
 		);
 	});
 
 	it('pairs analytics with the spot of the same ticker and timestamp, in either order', () => {
-		const c = new UpdateCoalescer({ pairWaitMs: 100 });
-		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 10), 0);
-		// Spot not here yet: the analytics waits.
-		expect(c.flush(16)).toEqual([]);
-		c.push(spot('SPX', 10, 7100.5), 20);
-		const out = c.flush(32);
+		const c = new UpdateCoalescer();
+		c.push(spot('SPX', 10, 7100.5));
+		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 10));
+		const out = c.flush();
 		const of = out.find((u) => u.kind === 'orderflow');
 		expect(of && 'pairedSpot' in of && of.pairedSpot).toEqual({
 			spot: 7100.5,
@@ -55,23 +53,33 @@ describe('UpdateCoalescer', () => {
 		});
 		expect(out.find((u) => u.kind === 'spot')).toBeDefined();
 
-		c.push(spot('SPX', 11, 7101), 40);
-		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 11), 41);
-		expect(c.flush(42).find((u) => u.kind === 'orderflow')).toMatchObject({
+		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 11));
+		c.push(spot('SPX', 11, 7101));
+		expect(c.flush().find((u) => u.kind === 'orderflow')).toMatchObject({
 			pairedSpot: { spot: 7101 }
 		});
+		expect(c.unpaired).toBe(0);
 	});
 
-	it('lets an analytics update go unpaired after the wait, and ignores late older frames', () => {
-		const c = new UpdateCoalescer({ pairWaitMs: 100 });
-		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 12), 0);
-		expect(c.flush(50)).toEqual([]);
-		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 11), 60);
-		const out = c.flush(120);
+	it('hands out a chain whose spot has not come at once, unpaired; its spot follows as its own update', () => {
+		const c = new UpdateCoalescer();
+		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 12));
+		const first = c.flush();
+		expect(first).toHaveLength(1);
+		expect(first[0]).toMatchObject({ kind: 'orderflow', timestamp: 12 });
+		expect('pairedSpot' in first[0] && first[0].pairedSpot).toBeFalsy();
+		expect(c.unpaired).toBe(1);
+		c.push(spot('SPX', 12, 7102));
+		expect(c.flush()).toMatchObject([{ kind: 'spot', timestamp: 12, value: { spot: 7102 } }]);
+	});
+
+	it('ignores late older frames', () => {
+		const c = new UpdateCoalescer();
+		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 12));
+		c.push(orderflow('SPX_orderflow_orderflow', 'SPX', 11));
+		const out = c.flush();
 		expect(out).toHaveLength(1);
 		expect(out[0]).toMatchObject({ timestamp: 12 });
-		expect('pairedSpot' in out[0] && out[0].pairedSpot).toBeFalsy();
-		expect(c.unpaired).toBe(1);
 		expect(c.superseded).toBe(1);
 	});
 });

@@ -1,38 +1,30 @@
 /**
  * Coalescing and spot pairing between the socket and the page. Frames arrive whenever the
- * relay sends them; the page wants at most one update per group per animation frame. The
- * coalescer keeps the newest update of each group until flush() (called once per animation
- * frame), and attaches to each analytics update the spot message of the same ticker and
- * timestamp. Their arrival order is not fixed, so an analytics update whose spot has not come
- * yet waits up to `pairWaitMs` (a frame or two) before it goes out unpaired.
+ * relay sends them; the page wants at most one update per group per batch. The coalescer keeps
+ * the newest update of each group until flush() (the worker flushes as soon as it has nothing
+ * else to read), and attaches to each analytics update the spot message of the same ticker and
+ * timestamp when that has come. An analytics update never waits for its spot: the chain
+ * carries its own spot and is drawn at once; the spot message, when it arrives, is an update of
+ * its own that the views follow (tick-to-pixel, issue 26: the wait was up to 250 ms).
  */
 import type { AnalyticsUpdate, StreamUpdate } from './updates';
 import type { SpotPayload } from '../../wire/payloads';
 
 export interface CoalescerOptions {
-	/** How long an analytics update may wait for its spot message (default 250 ms). */
-	pairWaitMs?: number;
 	/** Spot timestamps remembered per ticker (default 8). */
 	spotMemory?: number;
 }
 
-interface Pending {
-	update: StreamUpdate;
-	arrivedAt: number;
-}
-
 export class UpdateCoalescer {
-	private readonly pending = new Map<string, Pending>();
+	private readonly pending = new Map<string, StreamUpdate>();
 	private readonly spots = new Map<string, Map<number, SpotPayload>>();
-	private readonly pairWaitMs: number;
 	private readonly spotMemory: number;
 	/** Updates replaced by a newer one of the same group before the page saw them. */
 	superseded = 0;
-	/** Analytics that went out without their spot message. */
+	/** Analytics that went out before (or without) their spot message. */
 	unpaired = 0;
 
 	constructor(options: CoalescerOptions = {}) {
-		this.pairWaitMs = options.pairWaitMs ?? 250;
 		this.spotMemory = options.spotMemory ?? 8;
 	}
 
@@ -40,23 +32,22 @@ export class UpdateCoalescer {
 		return this.pending.size;
 	}
 
-	push(update: StreamUpdate, now: number): void {
+	push(update: StreamUpdate): void {
 		if (update.kind === 'spot') this.rememberSpot(update.value);
 		const prior = this.pending.get(update.group);
 		// An older frame arriving late (another hub's copy) must not replace a newer one.
-		if (prior && prior.update.timestamp > update.timestamp) {
+		if (prior && prior.timestamp > update.timestamp) {
 			this.superseded++;
 			return;
 		}
 		if (prior) this.superseded++;
-		this.pending.set(update.group, { update, arrivedAt: prior?.arrivedAt ?? now });
+		this.pending.set(update.group, update);
 	}
 
-	/** The updates to hand to the page now: at most one per group. */
-	flush(now: number): StreamUpdate[] {
+	/** The updates to hand to the page now: every pending one, at most one per group. */
+	flush(): StreamUpdate[] {
 		const out: StreamUpdate[] = [];
-		for (const [group, p] of this.pending) {
-			const u = p.update;
+		for (const u of this.pending.values()) {
 			if (u.kind !== 'spot') {
 				const spot = this.spots.get(u.ticker)?.get(u.timestamp);
 				if (spot) {
@@ -64,13 +55,11 @@ export class UpdateCoalescer {
 						spot.source_timestamp_ms === undefined
 							? { spot: spot.spot }
 							: { spot: spot.spot, sourceTimestampMs: spot.source_timestamp_ms };
-				} else if (now - p.arrivedAt < this.pairWaitMs) {
-					continue; // its spot may still be on the way
 				} else this.unpaired++;
 			}
-			this.pending.delete(group);
 			out.push(u);
 		}
+		this.pending.clear();
 		return out;
 	}
 

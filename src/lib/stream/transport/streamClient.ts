@@ -13,7 +13,7 @@ export interface StreamClientOptions {
 	url?: string;
 	/** Creates the worker; default the module worker beside this file (tests inject fakes). */
 	createWorker?: () => Worker;
-	/** Called with each batch of coalesced updates (at most one per group per animation frame). */
+	/** Called with each batch of coalesced updates (at most one per group per batch). */
 	onUpdates?: (updates: StreamUpdate[]) => void;
 	/** Relay status (mode, slot state, memberships used out of the limit). */
 	onStatus?: (status: StatusMessage) => void;

@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * The decode worker (a module worker): owns the `/stream` WebSocket and runs StreamWorkerCore,
- * flushing coalesced updates once per animation frame (requestAnimationFrame exists in
- * dedicated workers of current browsers; a 16 ms timer stands in where it does not).
+ * which posts coalesced updates as soon as it has read the frames that arrived (its own 0 ms
+ * timer; see workerCore.ts).
  */
 import type { PageToWorker } from './messages';
 import { StreamRing } from '../ring/streamRing';
@@ -19,16 +19,6 @@ const core = new StreamWorkerCore({
 	clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>)
 });
 
-const raf: (cb: () => void) => unknown =
-	typeof scope.requestAnimationFrame === 'function'
-		? (cb) => scope.requestAnimationFrame(cb)
-		: (cb) => setTimeout(cb, 16);
-
-function frame(): void {
-	core.flush();
-	raf(frame);
-}
-raf(frame);
 setInterval(() => core.postStats(), 1000);
 
 // The ring is a convenience: without IndexedDB (private mode, quota) streaming goes on.

@@ -67,19 +67,18 @@ describe('StreamWorkerCore', () => {
 		h.core.onBinary(frame(1));
 		h.advance(5);
 		h.core.onBinary(frame(2));
-		// Past the coalescer's wait for the chain's spot frame, which never comes here.
-		h.advance(300);
+		h.advance(2);
 		h.core.flush();
 		const batch = h.posted.find((p) => p.message.type === 'updates')!.message;
-		expect(batch).toMatchObject({ receivedAt: 1_000_010, postedAt: 1_000_315 });
+		expect(batch).toMatchObject({ receivedAt: 1_000_010, postedAt: 1_000_017 });
 		// The next batch starts its own stamp.
 		h.advance(7);
 		h.core.onBinary(frame(3));
-		h.advance(300);
+		h.advance(3);
 		h.core.flush();
 		expect(h.posted.filter((p) => p.message.type === 'updates')[1].message).toMatchObject({
-			receivedAt: 1_000_322,
-			postedAt: 1_000_622
+			receivedAt: 1_000_024,
+			postedAt: 1_000_027
 		});
 	});
 
@@ -191,6 +190,46 @@ describe('StreamWorkerCore', () => {
 			type: 'relay',
 			message: { type: 'subscribed', id: 4, accepted: ['A'], refused: [] }
 		});
+	});
+});
+
+describe('StreamWorkerCore timing (tick-to-pixel)', () => {
+	const chainFrame = (ts: number) =>
+		encodeRelayFrame(
+			'SPX_classic_gex_full',
+			encodeFrame('gex', { ...spxChain(20), timestamp: ts })
+		);
+
+	it('delivers a chain without its spot frame at once: one 0 ms flush, no wait for the spot', () => {
+		const h = harness();
+		h.core.handle({ type: 'connect', url: 'ws://x/stream' });
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		h.sockets[0].open();
+		h.sockets[0].onmessage?.({ data: chainFrame(7).slice().buffer });
+		// The frame asked for one flush on a 0 ms timer; running it (no clock advance) posts the chain.
+		expect(h.timers.map((t) => t.ms)).toEqual([0]);
+		h.timers[0].fn();
+		const batches = h.posted.filter((p) => p.message.type === 'updates');
+		expect(batches).toHaveLength(1);
+		const msg = batches[0].message as Extract<WorkerToPage, { type: 'updates' }>;
+		expect(msg.updates).toMatchObject([{ kind: 'gex', timestamp: 7 }]);
+		expect('pairedSpot' in msg.updates[0] && msg.updates[0].pairedSpot).toBeFalsy();
+	});
+
+	it('batches the frames read before its flush runs into one post, then schedules anew', () => {
+		const h = harness();
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		h.core.onBinary(chainFrame(1));
+		h.core.onBinary(chainFrame(2));
+		expect(h.timers).toHaveLength(1);
+		h.timers[0].fn();
+		expect(h.posted.filter((p) => p.message.type === 'updates')).toHaveLength(1);
+		h.core.onBinary(chainFrame(3));
+		expect(h.timers).toHaveLength(2);
+		h.timers[1].fn();
+		const batches = h.posted.filter((p) => p.message.type === 'updates');
+		expect(batches).toHaveLength(2);
+		expect(batches[1].message).toMatchObject({ updates: [{ timestamp: 3 }] });
 	});
 });
 

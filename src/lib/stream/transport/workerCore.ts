@@ -1,8 +1,13 @@
 /**
  * The decode worker's logic, independent of the worker global so Node tests drive it: it owns
  * the `/stream` socket (reconnecting with backoff, restoring the page's subscriptions after a
- * reconnect), decodes every binary frame, coalesces per animation frame, and posts columnar
- * updates with their buffers as transferables. A corrupt or unknown frame is counted and
+ * reconnect), decodes every binary frame, and posts columnar updates with their buffers as
+ * transferables as soon as it has read what had arrived: the first frame of a batch schedules
+ * a flush on a 0 ms timer, and every frame read before it runs joins that batch (newest per
+ * group). No animation-frame wait here: the page paints in its own next frame anyway, and a
+ * worker frame before it cost up to 16 ms more (tick-to-pixel, issue 26). Under load the batches
+ * grow by themselves (frames queue while the worker decodes), so the page never gets more posts
+ * than the worker has turns. A corrupt or unknown frame is counted and
  * skipped; nothing a frame contains can throw out of here.
  */
 import { UpdateCoalescer } from './coalescer';
@@ -63,6 +68,8 @@ export class StreamWorkerCore {
 	private recorder: UpdateSink | undefined;
 	/** Wall clock of the first frame since the last flush (where a frame's latency goes). */
 	private batchReceivedAt: number | undefined;
+	/** A flush is scheduled (the first pending update of a batch asked for it). */
+	private flushScheduled = false;
 
 	constructor(private readonly deps: WorkerCoreDeps) {}
 
@@ -104,9 +111,10 @@ export class StreamWorkerCore {
 		this.recorder = recorder;
 	}
 
-	/** Called once per animation frame: posts the coalesced updates. */
+	/** Posts the coalesced updates (the scheduled flush; tests call it directly). */
 	flush(): void {
-		const updates = this.coalescer.flush(this.deps.now());
+		this.flushScheduled = false;
+		const updates = this.coalescer.flush();
 		this.stats.superseded = this.coalescer.superseded;
 		if (updates.length === 0) return;
 		if (this.recorder) {
@@ -147,7 +155,11 @@ export class StreamWorkerCore {
 		// Frames of groups the page dropped may still be in flight.
 		const u = outcome.update;
 		if (u.kind !== 'spot' && !this.wanted.has(u.group)) return;
-		this.coalescer.push(u, this.deps.now());
+		this.coalescer.push(u);
+		if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			this.deps.setTimer(() => this.flush(), 0);
+		}
 	}
 
 	private send(request: object): void {
