@@ -99,7 +99,10 @@ export class StreamRelay {
 				acquired: () => this.schedule(),
 				lost: (reason) => this.onLeaseLost(reason),
 				wantsChanged: () => this.schedule(),
-				frame: (group, any) => this.fanOut.onGroupData(group, any)
+				frame: (group, any, id) => this.fanOut.onGroupData(group, any, id),
+				gap: (at, reason) => {
+					for (const v of this.viewers) v.sendMessage({ type: 'gap', at, reason });
+				}
 			},
 			options.groupLimit ?? DEFAULT_GROUP_LIMIT
 		);
@@ -146,6 +149,57 @@ export class StreamRelay {
 		if (this.stateValue === 'error') this.stateValue = 'idle';
 		this.schedule();
 		return result;
+	}
+
+	/**
+	 * A reconnecting viewer had frames up to `after` (cluster mode): replay its groups' frames
+	 * published since from the cluster's stream, live ones held back until then (none twice),
+	 * and say where frames are missing (trimmed, a hand-over of the slot). Call it right after
+	 * subscribe. Without a cluster there is no history: the gap is reported.
+	 */
+	async resume(viewer: RelayViewer, after: string): Promise<void> {
+		const cluster = this.options.cluster;
+		if (!cluster) {
+			viewer.sendMessage({
+				type: 'gap',
+				reason: 'this dashboard keeps no frame history: frames since the disconnect are missing'
+			});
+			viewer.sendMessage({ type: 'resumed', after, replayed: 0 });
+			return;
+		}
+		viewer.beginResume(after);
+		let replayed = 0;
+		try {
+			const { frames, gap } = await cluster.replay(after);
+			if (gap) {
+				viewer.sendMessage({
+					type: 'gap',
+					reason: 'frames after the last one this page had are no longer kept'
+				});
+			}
+			let from = 0;
+			for (let i = 0; i <= frames.length; i++) {
+				const marker = frames[i]?.gap;
+				if (i < frames.length && marker === undefined) continue;
+				replayed += this.fanOut.replay(viewer, frames.slice(from, i));
+				if (marker !== undefined)
+					viewer.sendMessage({ type: 'gap', at: frames[i].id, reason: marker });
+				from = i + 1;
+			}
+		} catch (err) {
+			viewer.sendMessage({
+				type: 'gap',
+				reason: `the missed frames could not be read (${(err as Error).message})`
+			});
+		}
+		viewer.endResume();
+		if (viewer.overflowed > 0) {
+			viewer.sendMessage({
+				type: 'gap',
+				reason: `${viewer.overflowed} live frames arrived faster than the replay and were dropped`
+			});
+		}
+		viewer.sendMessage({ type: 'resumed', after, replayed });
 	}
 
 	unsubscribe(viewer: RelayViewer, groups: readonly string[]): string[] {

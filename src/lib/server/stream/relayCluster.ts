@@ -10,6 +10,10 @@
  *   (cluster/slotStream.ts); every replica, the holder included, reads that stream and fans the
  *   frames out to its own viewers (the spot dedupe and the update tap run there, as before).
  *
+ * - Frames carry their stream id as their sequence; a reconnecting viewer resumes after its last
+ *   one (replay()). A replica that takes the slot first appends a gap marker saying how long
+ *   nobody held it (those upstream frames are lost), and every replica reports it to its viewers.
+ *
  * Without GEXDECK_REDIS_URL the relay has no RelayCluster and works exactly as in one process.
  */
 import type { Redis } from 'ioredis';
@@ -19,8 +23,10 @@ import { guarded } from '../cluster/redis';
 import { SlotLease, type SlotInfo, type SlotLeaseOptions } from '../cluster/slotLease';
 import {
 	slotStreamKeys,
+	readAfter,
 	SlotStreamPublisher,
 	SlotStreamReader,
+	type Replay,
 	type SlotStreamKeys
 } from '../cluster/slotStream';
 
@@ -35,8 +41,10 @@ export interface RelayClusterEvents {
 	lost(reason: string): void;
 	/** The union of the replicas' wanted groups changed (holder only). */
 	wantsChanged(): void;
-	/** A frame read from the cluster's stream: deliver it to this replica's viewers. */
-	frame(group: string, any: Buffer): void;
+	/** A frame read from the cluster's stream (`id` its sequence): deliver it to the viewers. */
+	frame(group: string, any: Buffer, id: string): void;
+	/** A gap marker read from the stream: frames are missing here; tell the viewers. */
+	gap(id: string, reason: string): void;
 }
 
 export interface RelayClusterOptions {
@@ -81,10 +89,12 @@ export class RelayCluster {
 			redis,
 			replicaId,
 			{
-				acquired: () => {
+				acquired: (hold) => {
 					this.unionKey = '';
 					this.union = undefined;
-					void this.refreshUnion().finally(() => this.events?.acquired());
+					void this.markGap(hold.token)
+						.then(() => this.refreshUnion())
+						.finally(() => this.events?.acquired());
 				},
 				lost: (reason) => this.events?.lost(reason)
 			},
@@ -92,7 +102,7 @@ export class RelayCluster {
 		);
 		this.publisher = new SlotStreamPublisher(redis, this.keys, options.retainMs);
 		this.reader = new SlotStreamReader(readerRedis, this.keys, [STREAM], (f) =>
-			this.events?.frame(f.group, f.any)
+			f.gap !== undefined ? this.events?.gap(f.id, f.gap) : this.events?.frame(f.group, f.any, f.id)
 		);
 	}
 
@@ -135,6 +145,37 @@ export class RelayCluster {
 		this.publisher
 			.publish(`${this.replicaId} ${hold.token}`, STREAM, group, any)
 			.catch((err: Error) => log.warn(`cluster: a frame was not published: ${err.message}`));
+	}
+
+	/** The stream's frames after `id` (a reconnecting viewer's last), and whether some are gone. */
+	replay(id: string): Promise<Replay> {
+		return readAfter(this.redis, this.keys, STREAM, id);
+	}
+
+	/**
+	 * Just took the slot: unless the stream is new, append a marker before our first frame
+	 * saying the frames the upstream sent while nobody held the slot are missing.
+	 */
+	private async markGap(token: number): Promise<void> {
+		try {
+			const [length, info] = await Promise.all([
+				guarded(() => this.redis.xlen(this.keys.frames + STREAM)),
+				this.lease.info()
+			]);
+			if (length === 0) return;
+			const f = info.lastFailover;
+			const why =
+				f && f.to === this.replicaId && f.at === info.since
+					? `the upstream slot passed from ${f.from} to ${f.to} after ${(f.gapMs / 1000).toFixed(1)} s without a holder`
+					: `the upstream slot was taken up again by ${this.replicaId}`;
+			await this.publisher.publishGap(
+				`${this.replicaId} ${token}`,
+				STREAM,
+				`${why}; frames the upstream sent meanwhile are missing`
+			);
+		} catch (err) {
+			log.warn(`cluster: the hand-over's gap was not marked: ${(err as Error).message}`);
+		}
 	}
 
 	/** A clean stop: the lease is released at once, so another replica takes it within a poll. */

@@ -3,12 +3,15 @@
  * the `/stream` socket (reconnecting with backoff, restoring the page's subscriptions after a
  * reconnect), decodes every binary frame, coalesces per animation frame, and posts columnar
  * updates with their buffers as transferables. A corrupt or unknown frame is counted and
- * skipped; nothing a frame contains can throw out of here.
+ * skipped; nothing a frame contains can throw out of here. In cluster mode frames carry a
+ * sequence: after a reconnect the worker asks to resume after the last one it had, so the
+ * relay replays what it missed (and says where frames are missing).
  */
 import { UpdateCoalescer } from './coalescer';
 import { decodeRelayMessage } from './relayDecode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
 import { parseRelayMessage, RESTARTING_CLOSE_CODE } from '../../relay/protocol';
+import { relayFrameSeq } from '../../relay/relayFrame';
 import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */
@@ -63,6 +66,8 @@ export class StreamWorkerCore {
 	private recorder: UpdateSink | undefined;
 	/** Wall clock of the first frame since the last flush (where a frame's latency goes). */
 	private batchReceivedAt: number | undefined;
+	/** The sequence of the last frame received (cluster mode): a reconnect resumes after it. */
+	private lastSeq: string | undefined;
 
 	constructor(private readonly deps: WorkerCoreDeps) {}
 
@@ -134,6 +139,7 @@ export class StreamWorkerCore {
 	/** One binary message from the relay. Never throws. */
 	onBinary(bytes: Uint8Array): void {
 		this.stats.frames++;
+		this.lastSeq = relayFrameSeq(bytes) ?? this.lastSeq;
 		this.batchReceivedAt ??= this.deps.wallClock?.();
 		const started = this.deps.now();
 		const outcome = decodeRelayMessage(bytes);
@@ -173,9 +179,11 @@ export class StreamWorkerCore {
 		socket.onopen = () => {
 			this.attempt = 0;
 			this.deps.post({ type: 'connection', state: 'open' });
-			// A fresh relay connection knows nothing of this page: restore its groups first.
+			// A fresh relay connection knows nothing of this page: restore its groups first, and
+			// resume after the last frame had (the relay replays the missed ones).
 			if (this.wanted.size > 0) {
-				socket.send(JSON.stringify({ type: 'subscribe', groups: [...this.wanted] }));
+				const after = this.lastSeq === undefined ? {} : { after: this.lastSeq };
+				socket.send(JSON.stringify({ type: 'subscribe', groups: [...this.wanted], ...after }));
 			}
 			// Queued requests go out as they were (a repeated subscribe changes nothing upstream,
 			// and the page is waiting for their replies by id).
