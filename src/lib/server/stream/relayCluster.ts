@@ -5,7 +5,12 @@
  * - Only the holder of the slot lease (cluster/slotLease.ts) negotiates; the others stand by.
  * - Every replica writes the groups its viewers want to Redis with an expiry (re-sent every
  *   `wantsEveryMs`); the holder negotiates the union of all of them, so a viewer on any replica
- *   gets its groups. The 150-membership limit is applied by each replica to its own viewers.
+ *   gets its groups. The 150-membership limit applies to that union: the holder fits it in
+ *   (groups already negotiated first) and addresses what does not fit to the replica that asked,
+ *   which takes the groups back from its viewers with the reason (cluster/holderState.ts).
+ * - The holder shares its relay state (live, reconnecting, slot taken, refused and why); the
+ *   others report it to their viewers rather than always looking like streaming, so those fall
+ *   back to polling when the holder cannot stream. A take-back asked on any replica reaches it.
  * - The holder appends every upstream frame to one Redis Stream, fenced by its lease token
  *   (cluster/slotStream.ts); every replica, the holder included, reads that stream and fans the
  *   frames out to its own viewers (the spot dedupe and the update tap run there, as before).
@@ -18,7 +23,9 @@
  */
 import type { Redis } from 'ioredis';
 import { log } from '../log';
+import type { RefusedGroup, RelayState } from '../../relay/protocol';
 import { SubscriptionBook, type UnionPlan } from './book';
+import { HolderStateBoard, holderStateKeys, type HolderState } from '../cluster/holderState';
 import { guarded } from '../cluster/redis';
 import { SlotLease, type SlotInfo, type SlotLeaseOptions } from '../cluster/slotLease';
 import {
@@ -45,6 +52,12 @@ export interface RelayClusterEvents {
 	frame(group: string, any: Buffer, id: string): void;
 	/** A gap marker read from the stream: frames are missing here; tell the viewers. */
 	gap(id: string, reason: string): void;
+	/** Not holding: the holder's relay state (undefined: no replica holds the slot lately). */
+	holderState(state: HolderState | undefined): void;
+	/** Groups of this replica's viewers the cluster-wide union could not take. */
+	refused(refused: RefusedGroup[]): void;
+	/** Holder only: a user on some replica asked to take the slot back. */
+	takeBack(): void;
 }
 
 export interface RelayClusterOptions {
@@ -70,6 +83,8 @@ export class RelayCluster {
 	private union: UnionPlan | undefined;
 	private timer: NodeJS.Timeout | undefined;
 	private limit = 150;
+	private readonly board: HolderStateBoard;
+	private localState: { state: RelayState; reason?: string } = { state: 'idle' };
 
 	/**
 	 * `redis` is shared (lease, wants, publish); `readerRedis` must be the reader's own
@@ -100,6 +115,7 @@ export class RelayCluster {
 			},
 			{ prefix, ...options.lease }
 		);
+		this.board = new HolderStateBoard(redis, holderStateKeys(prefix), this.wantsEveryMs * 3);
 		this.publisher = new SlotStreamPublisher(redis, this.keys, options.retainMs);
 		this.reader = new SlotStreamReader(readerRedis, this.keys, [STREAM], (f) =>
 			f.gap !== undefined ? this.events?.gap(f.id, f.gap) : this.events?.frame(f.group, f.any, f.id)
@@ -131,6 +147,17 @@ export class RelayCluster {
 	setWants(groups: readonly string[]): void {
 		this.wants = [...groups];
 		void this.sendWants();
+	}
+
+	/** This replica's relay state: shared with the others while it holds the slot. */
+	reportState(state: RelayState, reason?: string): void {
+		this.localState = reason === undefined ? { state } : { state, reason };
+		if (this.holding) void this.writeState();
+	}
+
+	/** A user here asks to take the slot back from another program: the holder does it. */
+	askTakeBack(): void {
+		void this.board.askTakeBack().catch(() => undefined);
 	}
 
 	/** The plan the holder negotiates: the union of every live replica's wanted groups. */
@@ -191,22 +218,55 @@ export class RelayCluster {
 		await guarded(() =>
 			this.redis.set(this.wantsPrefix + this.replicaId, JSON.stringify(this.wants), 'PX', ttl)
 		).catch(() => undefined);
-		if (this.holding && (await this.refreshUnion())) this.events?.wantsChanged();
+		try {
+			if (this.holding) {
+				await this.writeState();
+				if (await this.refreshUnion()) this.events?.wantsChanged();
+				if (await this.board.takeTakeBack()) this.events?.takeBack();
+			} else this.events?.holderState(await this.board.read());
+			const refused = await this.board.takeRefusals(this.replicaId);
+			if (refused.length > 0) this.events?.refused(refused);
+		} catch {
+			// Redis away: the lease and the readiness check say so; try again on the next beat.
+		}
 	}
 
-	/** Read every replica's wants; true when the union changed. */
+	private async writeState(): Promise<void> {
+		await this.board.write({ holder: this.replicaId, ...this.localState }).catch(() => undefined);
+	}
+
+	/**
+	 * Read every replica's wants and fit them under the membership limit, the groups already
+	 * negotiated first (a new viewer cannot push out a streaming one); what does not fit is
+	 * addressed to the replica that wants it. True when the union changed.
+	 */
 	private async refreshUnion(): Promise<boolean> {
+		let keys: string[];
 		let lists: (string | null)[];
 		try {
-			const keys = await guarded(() => this.scanWants());
+			keys = await guarded(() => this.scanWants());
 			lists = keys.length ? await guarded(() => this.redis.mget(keys)) : [];
 		} catch {
 			return false; // Redis away: keep negotiating what we had
 		}
 		const book = new SubscriptionBook<number>(this.limit);
-		lists.forEach((list, i) => {
-			if (list) book.add(i, JSON.parse(list) as string[]);
-		});
+		const before = new Set(this.union?.groups ?? []);
+		const wants = lists.map((list) => (list ? (JSON.parse(list) as string[]) : []));
+		const refused = wants.map(() => [] as RefusedGroup[]);
+		for (const keep of [true, false]) {
+			wants.forEach((groups, i) => {
+				const r = book.add(
+					i,
+					groups.filter((g) => before.has(g) === keep)
+				);
+				refused[i].push(...r.refused);
+			});
+		}
+		await Promise.all(
+			keys.map((key, i) =>
+				this.board.refuse(key.slice(this.wantsPrefix.length), refused[i]).catch(() => undefined)
+			)
+		);
 		const plan = book.plan();
 		const key = plan.groups.join(',');
 		if (key === this.unionKey && this.union) return false;

@@ -88,12 +88,17 @@ export class RelayFanOut {
 
 	/** Groups the upstream refused leave the union; their viewers are told why. */
 	revoke(batch: { viewer: Viewer; group: string }[], reason: string): void {
+		this.refuse(batch.map((b) => ({ ...b, reason: `Upstream refused: ${reason}` })));
+	}
+
+	/** Groups taken back from their viewers, each with its reason (one message per viewer). */
+	refuse(batch: { viewer: Viewer; group: string; reason: string }[]): void {
 		const byViewer = new Map<Viewer, RefusedGroup[]>();
-		for (const { viewer, group } of batch) {
+		for (const { viewer, group, reason } of batch) {
 			if (this.book.remove(viewer, [group]).length === 0) continue;
 			viewer.forget([group]);
 			const list = byViewer.get(viewer) ?? [];
-			list.push({ group, reason: `Upstream refused: ${reason}` });
+			list.push({ group, reason });
 			byViewer.set(viewer, list);
 		}
 		for (const [viewer, refused] of byViewer) viewer.sendMessage({ type: 'revoked', refused });
