@@ -24,7 +24,7 @@ import { StreamViewer } from './stream-relay.viewer';
 import { quantKey, startHubService, type HubService } from './service-support';
 
 const LIMIT = 4;
-let clock = Date.UTC(2026, 10, 20, 15, 0, 0);
+const clock = Date.UTC(2026, 10, 20, 15, 0, 0);
 
 interface Replica {
 	relay: StreamRelay;
