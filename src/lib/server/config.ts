@@ -44,6 +44,12 @@ export interface DashboardConfig {
 	redisUrl: string | undefined;
 	/** GEXDECK_QUOTA_BUDGET: per-pool allowances the cluster's shared ledger never exceeds. */
 	quotaBudget: QuotaBudget;
+	/** GEXDECK_RECORDINGS_DIR: the recordings (a volume every replica mounts); default `<dataDir>/recordings`. */
+	recordingsDir: string | undefined;
+}
+
+function absolute(path: string | undefined): string | undefined {
+	return path === undefined || isAbsolute(path) ? path : resolve(process.cwd(), path);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -139,7 +145,8 @@ export function config(): DashboardConfig {
 		userAgent: `gexdeck/${pkg.version}`,
 		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW),
 		redisUrl: parseRedisUrl(env.GEXDECK_REDIS_URL),
-		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET)
+		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET),
+		recordingsDir: absolute(nonEmpty(env.GEXDECK_RECORDINGS_DIR))
 	};
 	return cached;
 }

@@ -101,6 +101,8 @@ export class AlertService {
 	private readonly listeners = new Set<FiringListener>();
 	private readonly lastFired = new Map<string, number>();
 	private unsubscribeFeeds: (() => void) | undefined;
+	private evaluating = true;
+	private started = false;
 	private saveTimer: ReturnType<typeof setTimeout> | undefined;
 	private readonly log: (message: string) => void;
 
@@ -119,11 +121,28 @@ export class AlertService {
 		for (const f of this.firingLog) if (!f.test) this.lastFired.set(f.ruleId, f.at * 1000);
 	}
 
+	/**
+	 * Whether the rules are evaluated here (cluster mode: on the slot holder only, see
+	 * alertsMount.ts): off lets go of their feeds and reads no update; on holds them again.
+	 */
+	setEvaluating(on: boolean): void {
+		if (on === this.evaluating) return;
+		this.evaluating = on;
+		if (!on) {
+			this.unsubscribeFeeds?.();
+			this.unsubscribeFeeds = undefined;
+			this.options.feeds.release();
+		} else if (this.started) this.start();
+	}
+
 	/** Loads the rules, holds their feeds and reads their updates, and starts watching the file. */
 	start(): this {
 		this.applyRules();
-		this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
-		if (this.options.watch !== false) this.store.watch(() => this.applyRules());
+		if (!this.started && this.options.watch !== false) this.store.watch(() => this.applyRules());
+		this.started = true;
+		if (this.evaluating) {
+			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
+		}
 		return this;
 	}
 
@@ -368,6 +387,7 @@ export class AlertService {
 
 	/** Hands the holder the feeds of the rules not paused. */
 	private syncFeed(): void {
+		if (!this.evaluating) return;
 		const feeds = new Map(
 			this.store.state.rules
 				.filter((r) => !r.paused)

@@ -85,6 +85,7 @@ export class RelayCluster {
 	private limit = 150;
 	private readonly board: HolderStateBoard;
 	private localState: { state: RelayState; reason?: string } = { state: 'idle' };
+	private readonly holdListeners = new Set<(holding: boolean) => void>();
 
 	/**
 	 * `redis` is shared (lease, wants, publish); `readerRedis` must be the reader's own
@@ -110,8 +111,12 @@ export class RelayCluster {
 					void this.markGap(hold.token)
 						.then(() => this.refreshUnion())
 						.finally(() => this.events?.acquired());
+					this.tellHold(true);
 				},
-				lost: (reason) => this.events?.lost(reason)
+				lost: (reason) => {
+					this.events?.lost(reason);
+					this.tellHold(false);
+				}
 			},
 			{ prefix, ...options.lease }
 		);
@@ -125,6 +130,16 @@ export class RelayCluster {
 	/** Whether this replica holds the slot (and may negotiate). */
 	get holding(): boolean {
 		return this.lease.holding !== undefined;
+	}
+
+	/** News of this replica taking or losing the slot (singleton jobs follow it). */
+	onHoldChange(listener: (holding: boolean) => void): () => void {
+		this.holdListeners.add(listener);
+		return () => this.holdListeners.delete(listener);
+	}
+
+	private tellHold(holding: boolean): void {
+		for (const l of this.holdListeners) l(holding);
 	}
 
 	/** Who holds the slot, since when, and the last failover (the Account page). */
