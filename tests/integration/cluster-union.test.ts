@@ -160,4 +160,25 @@ describe('limits and state across replicas', () => {
 		await until(() => holder.relay.state === 'live', 5_000);
 		await onStandby.status('standby');
 	}, 30_000);
+
+	it('a standby that mirrored "slot taken" negotiates afresh once it holds the slot', async () => {
+		await onStandby.request({ type: 'subscribe', groups: ['SPX_classic_gex_zero'] });
+		const foreign = await fetch(`${t.service.url}/negotiate`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${quantKey()}`,
+				'User-Agent': 'other-script/1.0',
+				'Content-Type': 'application/json'
+			},
+			body: JSON.stringify({ groups: ['SPY_classic_gex_full', 'SPY_spot'] })
+		});
+		expect(foreign.status).toBe(200);
+		await until(() => holder.relay.state === 'slot-taken', 5_000);
+		await until(() => standby.relay.state === 'slot-taken', 5_000);
+		holder.endpoint.close();
+		await holder.relay.close();
+		await until(() => standby.cluster.holding, 5_000);
+		await until(() => standby.relay.state === 'live', 5_000);
+		expect(upstreamGroups()).toContain('SPX_classic_gex_zero');
+	}, 30_000);
 });

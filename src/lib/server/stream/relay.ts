@@ -100,7 +100,13 @@ export class StreamRelay {
 		);
 		options.cluster?.start(
 			{
-				acquired: () => this.schedule(),
+				acquired: () => {
+					// A standby mirrored the old holder's state (slot taken, error): this replica
+					// negotiates afresh now.
+					this.holderView = undefined;
+					if (!this.closed) this.setState('idle');
+					this.schedule();
+				},
 				lost: (reason) => this.onLeaseLost(reason),
 				wantsChanged: () => this.schedule(),
 				frame: (group, any, id) => this.fanOut.onGroupData(group, any, id),
