@@ -165,4 +165,20 @@ describe('slot frame streams', () => {
 			['g', undefined]
 		]);
 	}, 20_000);
+
+	it('a replay after an id the stream never had since Redis restarted is a reported gap', async () => {
+		const prefix = `fs${++n}`;
+		const keys = slotStreamKeys(prefix);
+		const h = await holder(prefix, 'h');
+		await until(h.isHeld, 3_000);
+		const pub = new SlotStreamPublisher(conn(), keys);
+		const before = (await pub.publish(h.value(), 'classic', 'g', bytes(0)))!;
+		// What a Redis restart without persistence leaves: the stream gone, nothing trimmed.
+		await conn().del(keys.frames + 'classic', keys.frames + 'classic:trimmed');
+		await new Promise((r) => setTimeout(r, 5));
+		const after = (await pub.publish(h.value(), 'classic', 'g', bytes(1)))!;
+		const replay = await readAfter(conn(), keys, 'classic', before);
+		expect(replay).toMatchObject({ gap: true, frames: [{ id: after }] });
+		expect((await readAfter(conn(), keys, 'classic', after)).gap).toBe(false);
+	}, 20_000);
 });

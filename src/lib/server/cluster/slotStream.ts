@@ -137,14 +137,18 @@ export async function readAfter(
 	count = 10_000
 ): Promise<Replay> {
 	const key = keys.frames + hub;
-	const [entries, trimmedUpTo] = await guarded(() =>
+	const [entries, trimmedUpTo, oldest] = await guarded(() =>
 		Promise.all([
 			redis.xrangeBuffer(key, `(${id}`, '+', 'COUNT', count) as Promise<RawEntries>,
-			redis.get(key + TRIMMED).then((id) => id ?? '0-0')
+			redis.get(key + TRIMMED).then((id) => id ?? '0-0'),
+			redis.xrange(key, '-', '+', 'COUNT', 1).then((e) => e[0]?.[0])
 		])
 	);
-	// Frames after `id` were trimmed away when the newest trimmed id is later than `id`.
-	return { frames: toFrames(hub, entries), gap: compareIds(id, trimmedUpTo) < 0 };
+	// Frames after `id` are gone when the newest trimmed id is later than `id`, or when the
+	// stream starts after `id` without having trimmed it (Redis restarted: the stream is new).
+	const gap =
+		compareIds(id, trimmedUpTo) < 0 || (oldest !== undefined && compareIds(oldest, id) > 0);
+	return { frames: toFrames(hub, entries), gap };
 }
 
 export class SlotStreamReader {

@@ -195,21 +195,18 @@ export class RelayCluster {
 	}
 
 	/**
-	 * Just took the slot: unless the stream is new, append a marker before our first frame
-	 * saying the frames the upstream sent while nobody held the slot are missing.
+	 * Just took the slot: append a marker before our first frame saying the frames the upstream
+	 * sent while nobody held the slot are missing (also after a Redis restart, whose stream and
+	 * lease start empty: the viewers' frames since are gone as well).
 	 */
 	private async markGap(token: number): Promise<void> {
 		try {
-			const [length, info] = await Promise.all([
-				guarded(() => this.redis.xlen(this.keys.frames + STREAM)),
-				this.lease.info()
-			]);
-			if (length === 0) return;
+			const info = await this.lease.info();
 			const f = info.lastFailover;
 			const why =
 				f && f.to === this.replicaId && f.at === info.since
 					? `the upstream slot passed from ${f.from} to ${f.to} after ${(f.gapMs / 1000).toFixed(1)} s without a holder`
-					: `the upstream slot was taken up again by ${this.replicaId}`;
+					: `the upstream slot was taken up by ${this.replicaId} (a start, a restart or a failover)`;
 			await this.publisher.publishGap(
 				`${this.replicaId} ${token}`,
 				STREAM,
