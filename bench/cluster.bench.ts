@@ -14,7 +14,13 @@
  * 5. The relay's failover: holder process SIGKILLed to the first frame a surviving replica's
  *    viewer gets from the new holder, 10 kills (cluster.relay.ts).
  *
- * Not measured yet: viewers per replica at 150 memberships and the stream's Redis hop (p50/p99).
+ * 6. The stream frame's Redis hop, tick to viewer, single process vs a standby replica, and
+ * 7. viewers per replica at 150 memberships: the relay's CPU per viewer-second as one process and
+ *    as a standby replica (cluster.viewers.ts).
+ *
+ * 8. What a recorded day costs on the shared recordings volume (cluster.recording.ts).
+ *
+ * BENCH_CLUSTER_ONLY=stream runs parts 6 to 8 alone.
  */
 import { mkdtempSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -26,6 +32,8 @@ import type { UpstreamResponse } from '../src/lib/server/httpClient';
 import { startRedis } from '../tests/support/redis';
 import { leaseFailover } from './cluster.lease';
 import { relayFailover } from './cluster.relay';
+import { redisHopLatency, viewersPerReplica } from './cluster.viewers';
+import { recordingDayCost } from './cluster.recording';
 import { forkServe, serveUnmetered, startDashboard, upstreamEnv, type Upstream } from './support';
 
 const ROUTE = 'SPX/classic/gex_full';
@@ -102,7 +110,45 @@ async function redisHop(url: string, n = N) {
 	return { shared: percentiles(shared), local: percentiles(local) };
 }
 
+async function streamParts(): Promise<void> {
+	const redis = await startRedis();
+	try {
+		const hop = await redisHopLatency(redis.url);
+		const ms = (v: number) => `${v.toFixed(2)} ms`;
+		console.log(`\nStream frame, tick to viewer (${hop.single.n} frames each, one tick a second):`);
+		console.log('| relay | p50 | p99 |');
+		console.log('| --- | --- | --- |');
+		console.log(`| single process | ${ms(hop.single.p50)} | ${ms(hop.single.p99)} |`);
+		console.log(
+			`| standby replica (through the holder's Redis Stream) | ${ms(hop.replica.p50)} | ${ms(hop.replica.p99)} |`
+		);
+		console.log(
+			`| the hop alone: holder's receipt to the standby viewer (${hop.hop.n} frames) | ${ms(hop.hop.p50)} | ${ms(hop.hop.p99)} |`
+		);
+		const v = await viewersPerReplica(redis.url, Number(process.env.BENCH_CLUSTER_VIEWERS ?? 50));
+		const row = (name: string, r: typeof v.single) =>
+			`| ${name} | ${r.cpuMsPerViewerS.toFixed(2)} ms | ${((r.cpuMsPerViewerS * r.viewers * r.seconds * 1000) / r.frames).toFixed(1)} µs | ${(r.cpuShare * 100).toFixed(0)}% | ${Math.floor(1000 / r.cpuMsPerViewerS)} | ${r.frames} frames, ${r.gaps} gaps |`;
+		console.log(
+			`\n${v.viewers} viewers x 150 memberships on one relay process, market at 10 s/s, ${v.seconds} s measured:`
+		);
+		console.log(
+			'| relay | CPU per viewer-second | CPU per frame delivered | CPU of one core | viewers per core | check |'
+		);
+		console.log('| --- | --- | --- | --- | --- | --- |');
+		console.log(row('single process', v.single));
+		console.log(row('standby replica (frames from Redis)', v.replica));
+		console.log(`(the holder lost and retook its lease ${v.leaseLosses} times meanwhile)`);
+		const rec = await recordingDayCost();
+		console.log(
+			`\nRecording the default always-record list (5 tickers x Classic gex_full/zero/one + orderflow, spots), ${rec.simulatedS.toFixed(0)} simulated s at 10 s/s: ${(rec.bytes / 1e6).toFixed(2)} MB in ${rec.files} files, so ${rec.perDayMb.toFixed(0)} MB per 6.5-hour session day (relay ${rec.state})`
+		);
+	} finally {
+		await redis.stop();
+	}
+}
+
 async function main(): Promise<void> {
+	if (process.env.BENCH_CLUSTER_ONLY === 'stream') return streamParts();
 	const { child, ready: upstream } = await forkServe<Upstream>(import.meta.url);
 	const redis = await startRedis();
 	const dir = () => mkdtempSync(join(tmpdir(), 'gexdeck-bench-cluster-'));
@@ -154,6 +200,8 @@ async function main(): Promise<void> {
 		await redis.stop();
 		child.disconnect();
 	}
+	// With the dashboards above stopped: the stream parts measure a relay's own CPU.
+	await streamParts();
 }
 
 if (process.argv[2] === 'serve') void serve();

@@ -26,6 +26,7 @@ import { forbiddenAnswer, wantsPage } from '$lib/server/forbiddenPage';
 import { openAppDatabase } from '$lib/server/db/appDb';
 import { SESSION_COOKIE } from '$lib/server/auth';
 import { touchSession } from '$lib/server/users/sessionStore';
+import { adoptClusterSession } from '$lib/server/users/clusterSession';
 import { startTeams, teamsMode } from '$lib/server/users/teams';
 import { startOidc } from '$lib/server/users/oidcClient';
 import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
@@ -113,6 +114,8 @@ export const handle: Handle = async ({ event, resolve }) => {
 	} catch {
 		clientAddress = undefined; // ADDRESS_HEADER configured but absent: the socket decides
 	}
+	// Cluster mode: a session another replica created moments ago is looked up, not refused.
+	await adoptClusterSession(event.request.headers.get('cookie') ?? undefined);
 	const verdict = checkRequest(
 		{
 			method: event.request.method,

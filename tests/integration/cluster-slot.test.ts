@@ -3,7 +3,8 @@
  * upstream slot's lease one at a time (their relays, mounted at start, compete for it). Every
  * replica's Account page names the same holder; the holder SIGKILLed, another holds within 5 s
  * and the page shows the failover (from, to); the new holder stopped with SIGTERM hands over at
- * once. (Frames through the cluster's stream: cluster-relay.test.ts.)
+ * once. The recorder and the alert evaluation run on the holder only, and move with the slot.
+ * (Frames through the cluster's stream: cluster-relay.test.ts, cluster-resume.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from './cluster.support';
@@ -28,6 +29,8 @@ interface SlotLine {
 	to: string | undefined;
 	/** How long nobody held the slot at the last failover (ms). */
 	gapMs: number | undefined;
+	/** The page's replica records and evaluates the alert rules (both, or neither: null). */
+	jobs: boolean | null;
 }
 
 /** The Account page's slot line on replica `i`, as text. */
@@ -42,12 +45,17 @@ async function slotOf(i: number): Promise<SlotLine> {
 	const held = /held by (\S+?)( \(this page\))? for/.exec(text);
 	const failover = /from (\S+) to (\S+) \(/.exec(text);
 	const gap = /\(([\d.]+) (ms|s) without a holder\)/.exec(text);
+	const j = html.indexOf('data-testid="cluster-jobs"');
+	const jobsText = html.slice(j, html.indexOf('</p>', j)).replace(/\s+/g, ' ');
+	const recorder = /the recorder runs/.test(jobsText);
+	const alerts = /the alert rules are evaluated/.test(jobsText);
 	return {
 		holder: held?.[1],
 		self: !!held?.[2],
 		from: failover?.[1],
 		to: failover?.[2],
-		gapMs: gap ? Number(gap[1]) * (gap[2] === 's' ? 1000 : 1) : undefined
+		gapMs: gap ? Number(gap[1]) * (gap[2] === 's' ? 1000 : 1) : undefined,
+		jobs: recorder === alerts ? recorder : null
 	};
 }
 
@@ -71,6 +79,8 @@ describe('three replicas of the built dashboard', () => {
 		const lines = await Promise.all([...alive].map(slotOf));
 		expect(lines.map((l) => l.holder)).toEqual([first.id, first.id, first.id]);
 		expect(lines.filter((l) => l.self)).toHaveLength(1);
+		// The recorder and the alert evaluation run once: on the holder.
+		expect(lines.map((l) => l.jobs)).toEqual(lines.map((l) => l.self));
 	}, 30_000);
 
 	it('pass the slot within 5 s when the holder is SIGKILLed, and show the failover', async () => {
@@ -84,6 +94,8 @@ describe('three replicas of the built dashboard', () => {
 			expect(line).toMatchObject({ holder: next.id, from: first.id, to: next.id });
 			// Nobody held it from the dead holder's last renewal until the lease expired.
 			expect(line.gapMs).toBeGreaterThan(1_000);
+			// The jobs moved with the slot.
+			expect(line.jobs).toBe(i === next.i);
 		}
 		first = next;
 	}, 30_000);

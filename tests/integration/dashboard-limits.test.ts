@@ -81,6 +81,7 @@ describe('/readyz with a password', () => {
 		try {
 			const anon = await rawRequest(p.port, 'GET', '/readyz');
 			expect(Object.keys(JSON.parse(anon.body).checks).sort()).toEqual([
+				'database',
 				'disk',
 				'shutdown',
 				'upstream'

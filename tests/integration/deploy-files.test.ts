@@ -39,7 +39,7 @@ describe('deploy/Dockerfile', () => {
 				.filter((i) => i.op === 'RUN' && !npmRuns(s).includes(i.args))
 				.map((i) => i.args)
 		);
-		expect(other).toEqual(['mkdir -p /data && chown node:node /data']);
+		expect(other).toEqual(['mkdir -p /data /recordings && chown node:node /data /recordings']);
 		const runtime = stage(stages, 'runtime');
 		expect(execForm(runtime.instructions.find((i) => i.op === 'CMD')!.args)).toEqual([
 			'node',

@@ -347,7 +347,13 @@ describe.each(['node build', 'npm start'])('%s', (name) => {
 		expect(ready.status).toBe(200);
 		expect(await ready.json()).toEqual({
 			status: 'ready',
-			checks: { upstream: 'ok', disk: 'ok', relay: expect.any(String), shutdown: 'no' }
+			checks: {
+				upstream: 'ok',
+				disk: 'ok',
+				database: 'ok',
+				relay: expect.any(String),
+				shutdown: 'no'
+			}
 		});
 		// Still behind the gate's Host allowlist.
 		expect(await getWithHost(`${entry().base}/healthz`, 'evil.example')).toBe(421);

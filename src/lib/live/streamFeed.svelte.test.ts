@@ -1,7 +1,7 @@
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
-import { STREAM_STALL_MS, StreamFeed, gexColumns } from './streamFeed.svelte';
+import { GAP_SHOWN_MS, STREAM_STALL_MS, StreamFeed, gexColumns } from './streamFeed.svelte';
 
 describe('StreamFeed', () => {
 	beforeEach(() => vi.useFakeTimers());
@@ -65,5 +65,37 @@ describe('StreamFeed', () => {
 		expect(feed.badge).toMatchObject({ mode: 'polling' });
 		expect(feed.badge.text).toMatch(/Quant tier/);
 		stop();
+	});
+
+	it('shows a gap the relay reports (a cluster hand-over) on the badge for a minute', () => {
+		const { live, worker, push } = liveStreamOnFakeWorker();
+		let feed!: StreamFeed;
+		const stop = $effect.root(() => {
+			feed = new StreamFeed(
+				() => ({ ok: true, reason: '' }),
+				() => GROUP,
+				gexColumns,
+				() => live
+			);
+		});
+		push(1);
+		flushSync();
+		expect(feed.badge.gap).toBe(undefined);
+		worker.emit({
+			type: 'relay',
+			message: { type: 'gap', at: '9-0', reason: 'the upstream slot passed from a to b' }
+		});
+		push(2);
+		flushSync();
+		expect(feed.badge).toMatchObject({
+			mode: 'stream',
+			gap: 'the upstream slot passed from a to b'
+		});
+		vi.advanceTimersByTime(GAP_SHOWN_MS + 1_000);
+		push(3);
+		flushSync();
+		expect(feed.badge.gap).toBe(undefined);
+		stop();
+		live.close();
 	});
 });

@@ -24,7 +24,12 @@ export interface FeedBadge {
 	mode: 'stream' | 'polling';
 	text: string;
 	canTakeBack: boolean;
+	/** Frames the stream says are missing (a cluster hand-over), shown for a minute. */
+	gap?: string;
 }
+
+/** How long a reported gap in the stream stays on the badge. */
+export const GAP_SHOWN_MS = 60_000;
 
 /**
  * A GEX group's update as the Classic, State, levels and heatmap views read it: the worker's
@@ -73,7 +78,8 @@ export class StreamFeed<T = ColumnarGex> {
 		if (s.mode.mode === 'polling') return polling(s.mode.reason, s.mode.canTakeBack);
 		if (this.value === undefined) return polling('waiting for the first streamed update');
 		if (this.stalled) return polling('no streamed update for a few seconds');
-		return { mode: 'stream', text: 'Streaming', canTakeBack: false };
+		const gap = s.gap && clock.now - s.gap.at < GAP_SHOWN_MS ? { gap: s.gap.reason } : {};
+		return { mode: 'stream', text: 'Streaming', canTakeBack: false, ...gap };
 	});
 
 	/**

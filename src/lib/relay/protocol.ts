@@ -38,7 +38,11 @@ export interface RefusedGroup {
 
 // Viewer -> server.
 export type ViewerRequest =
-	| { type: 'subscribe'; groups: string[]; id?: number }
+	/**
+	 * `after`: the sequence of the last frame the viewer had (a reconnect in cluster mode): the
+	 * frames of these groups published since are replayed before live ones, then `resumed`.
+	 */
+	| { type: 'subscribe'; groups: string[]; id?: number; after?: string }
 	| { type: 'unsubscribe'; groups: string[]; id?: number }
 	| { type: 'status'; id?: number }
 	/** The user asks to take the slot back after another program took it. */
@@ -70,7 +74,17 @@ export type RelayMessage =
 	/** Groups the relay had accepted but the upstream then refused (dropped again). */
 	| { type: 'revoked'; refused: RefusedGroup[] }
 	| StatusMessage
+	/**
+	 * Frames are missing here (never silently): `at` is where in the cluster's stream (a
+	 * hand-over of the upstream slot); without it, a resume asked for frames no longer kept.
+	 */
+	| { type: 'gap'; at?: string; reason: string }
+	/** A resume after `after` is done: `replayed` frames were sent again, live ones follow. */
+	| { type: 'resumed'; after: string; replayed: number }
 	| { type: 'error'; id?: number; message: string };
+
+/** A frame sequence: a Redis Stream id (`<ms>-<n>`). */
+export const SEQ_PATTERN = /^\d{1,20}-\d{1,20}$/;
 
 export type ParseResult<T> = Outcome<{ message: T }>;
 
@@ -112,6 +126,12 @@ export function parseViewerRequest(text: string): ParseResult<ViewerRequest> {
 			}
 			if (!g.every((x) => typeof x === 'string')) {
 				return { ok: false, error: 'groups must be strings' };
+			}
+			if (o.type === 'subscribe' && o.after !== undefined) {
+				if (typeof o.after !== 'string' || !SEQ_PATTERN.test(o.after)) {
+					return { ok: false, error: 'after must be a frame sequence (<ms>-<n>)' };
+				}
+				return { ok: true, message: withId({ type: o.type, groups: g, after: o.after }) };
 			}
 			return { ok: true, message: withId({ type: o.type, groups: g as string[] }) };
 		}
@@ -198,6 +218,22 @@ export function parseRelayMessage(text: string): ParseResult<RelayMessage> {
 			if (typeof o.reason === 'string') message.reason = o.reason;
 			return { ok: true, message };
 		}
+		case 'gap':
+			if (typeof o.reason !== 'string' || (o.at !== undefined && typeof o.at !== 'string')) {
+				return { ok: false, error: 'bad gap message' };
+			}
+			return {
+				ok: true,
+				message:
+					typeof o.at === 'string'
+						? { type: 'gap', at: o.at, reason: o.reason }
+						: { type: 'gap', reason: o.reason }
+			};
+		case 'resumed':
+			if (typeof o.after !== 'string' || typeof o.replayed !== 'number') {
+				return { ok: false, error: 'bad resumed message' };
+			}
+			return { ok: true, message: { type: 'resumed', after: o.after, replayed: o.replayed } };
 		case 'error':
 			if (typeof o.message !== 'string') return { ok: false, error: 'bad error message' };
 			return { ok: true, message: { type: 'error', ...idPart, message: o.message } };

@@ -32,7 +32,7 @@ describe('relay frame', () => {
 			error: expect.stringMatching(/truncated/)
 		});
 		const other = frame.slice();
-		other[0] = RELAY_FRAME_VERSION + 1;
+		other[0] = RELAY_FRAME_VERSION + 2;
 		expect(parseRelayFrame(other)).toMatchObject({
 			ok: false,
 			error: expect.stringMatching(/version/)
@@ -44,5 +44,38 @@ describe('relay frame', () => {
 	it('refuses group names no group can have', () => {
 		expect(() => encodeRelayFrame('', new Uint8Array())).toThrow(RangeError);
 		expect(() => encodeRelayFrame('X'.repeat(65), new Uint8Array())).toThrow(RangeError);
+	});
+});
+
+describe('relay frame with a sequence (cluster mode)', () => {
+	const seqArb = fc
+		.tuple(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }))
+		.map(([ms, n]) => `${ms}-${n}`);
+
+	it('round-trips group, sequence and payload', () => {
+		fc.assert(
+			fc.property(groupArb, seqArb, fc.uint8Array({ maxLength: 512 }), (group, seq, any) => {
+				const p = parseRelayFrame(encodeRelayFrame(group, any, seq));
+				expect(p).toMatchObject({ ok: true, frame: { group, seq } });
+				if (p.ok) expect(Array.from(p.frame.any)).toEqual(Array.from(any));
+			})
+		);
+		const plain = parseRelayFrame(encodeRelayFrame('SPX_classic_gex_full', new Uint8Array([7])));
+		expect(plain.ok && plain.frame.seq).toBe(undefined);
+	});
+
+	it('refuses a sequence that is not a stream id, and a frame cut inside it', () => {
+		expect(() => encodeRelayFrame('SPX_spot', new Uint8Array(), '12')).toThrow(RangeError);
+		const frame = encodeRelayFrame('SPX_spot', new Uint8Array([1, 2]), '1700000000000-3');
+		expect(parseRelayFrame(frame.subarray(0, 15))).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/truncated inside the sequence|not a stream id/)
+		});
+		const bad = frame.slice();
+		bad[3 + 'SPX_spot'.length + 1] = 'x'.charCodeAt(0);
+		expect(parseRelayFrame(bad)).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/stream id/)
+		});
 	});
 });

@@ -6,11 +6,21 @@
  *
  *   [u8 version = 1][u16 big-endian group-name byte length][group UTF-8][Any bytes]
  *
+ * In cluster mode a frame also carries its sequence, the Redis Stream id it was read from
+ * (`<ms>-<n>`), so a reconnecting viewer can ask to resume after the last one it saw:
+ *
+ *   [u8 version = 2][u16 name length][group UTF-8][u8 sequence length][sequence ASCII][Any bytes]
+ *
  * Pure and browser-safe: the server builds frames with it, the worker parses them.
  */
 import type { Outcome } from '../contract/outcome';
 
 export const RELAY_FRAME_VERSION = 1;
+/** The version of a frame that carries its sequence (cluster mode). */
+export const RELAY_FRAME_SEQ_VERSION = 2;
+/** A Redis Stream id is at most 41 characters (two 64-bit numbers and a dash). */
+export const MAX_SEQ_BYTES = 41;
+const SEQ = /^\d{1,20}-\d{1,20}$/;
 /** Group names are at most 64 characters (contract); anything longer is corrupt. */
 export const MAX_GROUP_NAME_BYTES = 64;
 const HEADER_BYTES = 3;
@@ -22,6 +32,8 @@ export interface RelayFrame {
 	group: string;
 	/** The Any bytes (a view into the received buffer, not a copy). */
 	any: Uint8Array;
+	/** The frame's sequence (a Redis Stream id), in cluster mode only. */
+	seq?: string;
 }
 
 export type RelayFrameParse = Outcome<{ frame: RelayFrame }>;
@@ -52,11 +64,27 @@ export function writeRelayFrame(out: Uint8Array, at: number, name: Uint8Array, a
 	out.set(any, at + HEADER_BYTES + name.length);
 }
 
-/** Encodes one frame; throws RangeError for a group name that cannot be a group. */
-export function encodeRelayFrame(group: string, any: Uint8Array): Uint8Array {
+/**
+ * Encodes one frame, with its sequence when given; throws RangeError for a group name that
+ * cannot be a group or a sequence that is not a stream id.
+ */
+export function encodeRelayFrame(group: string, any: Uint8Array, seq?: string): Uint8Array {
 	const name = relayFrameName(group);
-	const out = new Uint8Array(relayFrameLength(name, any));
-	writeRelayFrame(out, 0, name, any);
+	if (seq === undefined) {
+		const out = new Uint8Array(relayFrameLength(name, any));
+		writeRelayFrame(out, 0, name, any);
+		return out;
+	}
+	if (!SEQ.test(seq)) throw new RangeError(`sequence ${JSON.stringify(seq)} is not a stream id`);
+	const at = HEADER_BYTES + name.length;
+	const out = new Uint8Array(at + 1 + seq.length + any.length);
+	out[0] = RELAY_FRAME_SEQ_VERSION;
+	out[1] = name.length >> 8;
+	out[2] = name.length & 0xff;
+	out.set(name, HEADER_BYTES);
+	out[at] = seq.length;
+	for (let i = 0; i < seq.length; i++) out[at + 1 + i] = seq.charCodeAt(i);
+	out.set(any, at + 1 + seq.length);
 	return out;
 }
 
@@ -64,8 +92,9 @@ export function encodeRelayFrame(group: string, any: Uint8Array): Uint8Array {
 export function parseRelayFrame(bytes: Uint8Array): RelayFrameParse {
 	if (!(bytes instanceof Uint8Array)) return { ok: false, error: 'frame is not bytes' };
 	if (bytes.length < HEADER_BYTES) return { ok: false, error: 'frame shorter than its header' };
-	if (bytes[0] !== RELAY_FRAME_VERSION) {
-		return { ok: false, error: `unknown relay frame version ${bytes[0]}` };
+	const version = bytes[0];
+	if (version !== RELAY_FRAME_VERSION && version !== RELAY_FRAME_SEQ_VERSION) {
+		return { ok: false, error: `unknown relay frame version ${version}` };
 	}
 	const nameLength = (bytes[1] << 8) | bytes[2];
 	if (nameLength === 0 || nameLength > MAX_GROUP_NAME_BYTES) {
@@ -80,5 +109,28 @@ export function parseRelayFrame(bytes: Uint8Array): RelayFrameParse {
 	} catch {
 		return { ok: false, error: 'group name is not UTF-8' };
 	}
-	return { ok: true, frame: { group, any: bytes.subarray(HEADER_BYTES + nameLength) } };
+	const at = HEADER_BYTES + nameLength;
+	if (version === RELAY_FRAME_VERSION)
+		return { ok: true, frame: { group, any: bytes.subarray(at) } };
+	const seqLength = bytes[at];
+	if (seqLength === undefined || bytes.length < at + 1 + seqLength) {
+		return { ok: false, error: 'frame truncated inside the sequence' };
+	}
+	const seq = String.fromCharCode(...bytes.subarray(at + 1, at + 1 + seqLength));
+	if (seqLength > MAX_SEQ_BYTES || !SEQ.test(seq)) {
+		return { ok: false, error: 'frame sequence is not a stream id' };
+	}
+	return { ok: true, frame: { group, seq, any: bytes.subarray(at + 1 + seqLength) } };
+}
+
+/** The sequence of a frame, read from its header alone; undefined without one (or corrupt). */
+export function relayFrameSeq(bytes: Uint8Array): string | undefined {
+	if (bytes[0] !== RELAY_FRAME_SEQ_VERSION || bytes.length < HEADER_BYTES) return undefined;
+	const at = HEADER_BYTES + ((bytes[1] << 8) | bytes[2]);
+	const length = bytes[at];
+	if (length === undefined || length > MAX_SEQ_BYTES || bytes.length < at + 1 + length) {
+		return undefined;
+	}
+	const seq = String.fromCharCode(...bytes.subarray(at + 1, at + 1 + length));
+	return SEQ.test(seq) ? seq : undefined;
 }

@@ -47,6 +47,12 @@ export interface DashboardConfig {
 	quotaBudget: QuotaBudget;
 	/** GEXDECK_OIDC_*: sign-in through the team's identity provider; undefined = none. */
 	oidc: OidcSettings | undefined;
+	/** GEXDECK_RECORDINGS_DIR: the recordings (a volume every replica mounts); default `<dataDir>/recordings`. */
+	recordingsDir: string | undefined;
+}
+
+function absolute(path: string | undefined): string | undefined {
+	return path === undefined || isAbsolute(path) ? path : resolve(process.cwd(), path);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -143,7 +149,8 @@ export function config(): DashboardConfig {
 		webhookAllow: parseAllowList(env.GEXDECK_WEBHOOK_ALLOW),
 		redisUrl: parseRedisUrl(env.GEXDECK_REDIS_URL),
 		quotaBudget: parseQuotaBudget(env.GEXDECK_QUOTA_BUDGET),
-		oidc: parseOidcSettings(env, origin)
+		oidc: parseOidcSettings(env, origin),
+		recordingsDir: absolute(nonEmpty(env.GEXDECK_RECORDINGS_DIR))
 	};
 	return cached;
 }

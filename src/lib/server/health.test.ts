@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	cachedDiskWritable,
 	cachedReachability,
+	databaseAnswers,
 	diskWritable,
 	readiness,
 	type ReadinessDeps
 } from './health';
 import { isPublicPath } from './requestGate';
+import { openDatabase } from './db';
 
 let server: Server;
 let url: string;
@@ -104,6 +106,28 @@ describe('readiness', () => {
 		);
 		expect(stopping).toMatchObject({ status: 'not ready', checks: { shutdown: 'in progress' } });
 		expect(asked).toBe(false);
+	});
+});
+
+describe('readiness of the database', () => {
+	it('is ok while the database answers, failing (not ready) once it does not', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-ready-db-'));
+		const db = await openDatabase({ dataDir });
+		const check = () =>
+			readiness({
+				stopping: () => false,
+				upstreamReachable: async () => true,
+				relayState: () => 'idle',
+				databaseReachable: () => databaseAnswers(db),
+				dataDir
+			});
+		expect(await check()).toMatchObject({ status: 'ready', checks: { database: 'ok' } });
+		await db.close();
+		expect(await check()).toMatchObject({ status: 'not ready', checks: { database: 'failing' } });
+		// A database that never answers is failing after the timeout, not a hung probe.
+		const hung = { get: () => new Promise<never>(() => undefined) };
+		expect(await databaseAnswers(hung, 50)).toBe(false);
+		rmSync(dataDir, { recursive: true, force: true });
 	});
 });
 

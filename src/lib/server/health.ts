@@ -5,7 +5,8 @@
  *
  * Ready means: not shutting down, the upstream answers HTTP at all (any status; no key is sent,
  * so no quota is spent; the answer is cached briefly so probes cannot hammer it), the relay is
- * not closed, and the data folder is writable (probed at most every 10 s). The relay's state is
+ * not closed, the data folder is writable (probed at most every 10 s), the database answers a
+ * query (SQLite or PostgreSQL, within 2 s) and, in cluster mode, Redis answers. The relay's state is
  * named only to a caller with a session when a password is set.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ export interface Readiness {
 		disk: CheckResult;
 		/** Cluster mode only (GEXDECK_REDIS_URL): whether this replica reaches Redis. */
 		redis?: CheckResult;
+		/** Whether the records' database answers (left out when not checked). */
+		database?: CheckResult;
 		/** Left out for a caller without a session when a password is set. */
 		relay?: RelayState;
 		shutdown: 'no' | 'in progress';
@@ -34,6 +37,8 @@ export interface ReadinessDeps {
 	relayState: () => RelayState;
 	/** Cluster mode: resolves true when Redis answers PING (undefined: one process, no check). */
 	redisReachable?: () => Promise<boolean>;
+	/** Resolves true when the database answers a query (undefined: not checked). */
+	databaseReachable?: () => Promise<boolean>;
 	dataDir: string;
 	/** The disk check (default: diskWritable(dataDir) now); the route caches it. */
 	disk?: () => boolean;
@@ -56,19 +61,25 @@ export function diskWritable(dir: string): boolean {
 
 export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
 	const stopping = deps.stopping();
-	const [upstream, disk, redis] = await Promise.all([
+	const optional = (check?: () => Promise<boolean>) =>
+		check ? check().catch(() => false) : Promise.resolve(undefined);
+	const [upstream, disk, redis, database] = await Promise.all([
 		stopping ? Promise.resolve(false) : deps.upstreamReachable().catch(() => false),
 		Promise.resolve(deps.disk ? deps.disk() : diskWritable(deps.dataDir)),
-		deps.redisReachable ? deps.redisReachable().catch(() => false) : Promise.resolve(undefined)
+		optional(deps.redisReachable),
+		optional(deps.databaseReachable)
 	]);
 	const relay = deps.relayState();
-	const ready = !stopping && upstream && disk && redis !== false && relay !== 'closed';
+	const ready =
+		!stopping && upstream && disk && redis !== false && database !== false && relay !== 'closed';
+	const verdict = (v: boolean) => (v ? ('ok' as const) : ('failing' as const));
 	return {
 		status: ready ? 'ready' : 'not ready',
 		checks: {
 			upstream: upstream ? 'ok' : 'failing',
 			disk: disk ? 'ok' : 'failing',
-			...(redis === undefined ? {} : { redis: redis ? ('ok' as const) : ('failing' as const) }),
+			...(redis === undefined ? {} : { redis: verdict(redis) }),
+			...(database === undefined ? {} : { database: verdict(database) }),
 			...(deps.showRelay === false ? {} : { relay }),
 			shutdown: stopping ? 'in progress' : 'no'
 		}
@@ -136,4 +147,22 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 			timer = setTimeout(() => reject(new Error('timeout')), ms);
 		})
 	]).finally(() => clearTimeout(timer));
+}
+
+/** Whether `db` answers `SELECT 1` within `timeoutMs`. */
+export async function databaseAnswers(
+	db: { get(sql: string): Promise<unknown> },
+	timeoutMs = 2_000
+): Promise<boolean> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const late = new Promise<boolean>((resolve) => {
+		timer = setTimeout(() => resolve(false), timeoutMs);
+	});
+	try {
+		return await Promise.race([db.get('SELECT 1 AS one').then(() => true), late]);
+	} catch {
+		return false;
+	} finally {
+		clearTimeout(timer);
+	}
 }

@@ -12,6 +12,12 @@ import { UpstreamProxy } from './proxy';
 import { onSettingsChange } from './settings';
 import { upstreamTarget } from './upstream';
 import { updateTap } from './updates/tap';
+import { loginThrottle } from './auth';
+import {
+	localLoginDelays,
+	SharedLoginThrottle,
+	type LoginDelays
+} from './cluster/sharedLoginThrottle';
 
 let ledger: QuotaLedger | undefined;
 let proxy: UpstreamProxy | undefined;
@@ -25,6 +31,19 @@ export function sharedLimits(): ClusterLimits | undefined {
 		cluster.replicas.start();
 	}
 	return cluster;
+}
+
+let delays: LoginDelays | undefined;
+
+/** Wrong-password delays: counted in Redis in cluster mode (any replica), else in this process. */
+export function loginDelays(): LoginDelays {
+	if (!delays) {
+		const limits = sharedLimits();
+		delays = limits
+			? new SharedLoginThrottle(limits.redis, loginThrottle)
+			: localLoginDelays(loginThrottle);
+	}
+	return delays;
 }
 
 /** Clean stop: leave the replica list and close the Redis connection (no-op in one process). */

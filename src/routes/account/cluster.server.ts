@@ -11,6 +11,8 @@ import type { PoolSpend } from '$lib/server/quotaLedger';
 import { sharedLimits } from '$lib/server/services';
 import type { SlotInfo } from '$lib/server/cluster/slotLease';
 import { clusterSlotInfo } from '$lib/server/stream/relayMount';
+import { recorderRunsHere } from '$lib/server/recorder/recorderMount';
+import { alertsEvaluateHere } from '$lib/server/alerts/alertsMount';
 
 export interface ClusterStatus {
 	/** This replica's id. */
@@ -20,6 +22,8 @@ export interface ClusterStatus {
 	pools: { pool: string; spend: PoolSpend; daily: number | null; monthly: number | null }[];
 	/** Who holds the upstream WebSocket slot, since when, and the last failover. */
 	slot: SlotInfo;
+	/** The once-per-cluster jobs running on this replica (the slot holder's). */
+	jobsHere: { recorder: boolean; alerts: boolean };
 	/** Set when Redis could not be read. */
 	error: string | null;
 }
@@ -37,6 +41,7 @@ export async function clusterStatus(accountId: string | null): Promise<ClusterSt
 		const budget = config().quotaBudget;
 		return {
 			self,
+			jobsHere: { recorder: recorderRunsHere(), alerts: alertsEvaluateHere() },
 			replicas,
 			slot,
 			pools: QUOTA_POOLS.map((pool, i) => ({
@@ -48,6 +53,13 @@ export async function clusterStatus(accountId: string | null): Promise<ClusterSt
 			error: null
 		};
 	} catch (err) {
-		return { self, replicas: [], slot: {}, pools: [], error: (err as Error).message };
+		return {
+			self,
+			replicas: [],
+			slot: {},
+			pools: [],
+			jobsHere: { recorder: recorderRunsHere(), alerts: alertsEvaluateHere() },
+			error: (err as Error).message
+		};
 	}
 }

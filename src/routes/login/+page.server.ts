@@ -2,13 +2,13 @@ import { fail, redirect } from '@sveltejs/kit';
 import {
 	createSession,
 	endSession,
-	loginThrottle,
 	passwordMatches,
 	safeNext,
 	SESSION_COOKIE,
 	SESSION_TTL_MS
 } from '$lib/server/auth';
 import { config } from '$lib/server/config';
+import { loginDelays } from '$lib/server/services';
 import { cookieValue } from '$lib/server/cookies';
 import { appDatabase } from '$lib/server/db/appDb';
 import { audit } from '$lib/server/users/audit';
@@ -47,7 +47,7 @@ export const actions = {
 		// The password is checked first: the right one always gets in, whatever the throttle says.
 		const user = db ? await new UserStore(db).verify(name, given) : undefined;
 		if (db && user) {
-			loginThrottle.succeeded(address);
+			await loginDelays().succeeded(address);
 			const who = { id: user.id, name: user.name, role: user.role };
 			const token = createSession(Date.now(), who);
 			await persistSession(db, token, who, address);
@@ -70,7 +70,7 @@ export const actions = {
 			});
 		}
 		if (!db && password && passwordMatches(given, password)) {
-			loginThrottle.succeeded(address);
+			await loginDelays().succeeded(address);
 			cookies.set(SESSION_COOKIE, createSession(), {
 				path: '/',
 				httpOnly: true,
@@ -83,7 +83,7 @@ export const actions = {
 		// A failed attempt re-renders the form at the action's URL, which has no `next`: hand it back.
 		const next = safeNext(form.get('next'));
 		const wrong = typed ? 'Wrong name or password.' : 'Wrong password.';
-		const { delayMs, globalCapped } = loginThrottle.failed(address);
+		const { delayMs, globalCapped } = await loginDelays().failed(address);
 		if (delayMs > 0) {
 			await sleep(delayMs);
 			return fail(429, {

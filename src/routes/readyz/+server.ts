@@ -1,13 +1,19 @@
 /**
  * GET /readyz: whether the dashboard can serve (readiness): 200 when ready, else 503, with the
- * per-check verdicts of $lib/server/health (in cluster mode also whether this replica reaches
- * Redis). Public (see requestGate.ts): without a session when
+ * per-check verdicts of $lib/server/health (the database answers a query; in cluster mode also
+ * whether this replica reaches Redis). Public (see requestGate.ts): without a session when
  * a password is set, the relay's state is left out, and no call writes a file (the disk probe is
  * cached).
  */
 import { json } from '@sveltejs/kit';
 import { config } from '$lib/server/config';
-import { cachedDiskWritable, cachedReachability, readiness } from '$lib/server/health';
+import {
+	cachedDiskWritable,
+	cachedReachability,
+	databaseAnswers,
+	readiness
+} from '$lib/server/health';
+import { appDatabase } from '$lib/server/db/appDb';
 import { redisReachable } from '$lib/server/cluster/redis';
 import { isStopping } from '$lib/server/lifecycle';
 import { sharedLimits } from '$lib/server/services';
@@ -26,6 +32,7 @@ export const GET: RequestHandler = async ({ locals }) => {
 		upstreamReachable,
 		relayState: () => streamRelay().state,
 		redisReachable: limits && (() => redisReachable(limits.redis)),
+		databaseReachable: () => databaseAnswers(appDatabase()),
 		dataDir: config().dataDir,
 		disk,
 		showRelay: !locals.passwordRequired || locals.authenticated

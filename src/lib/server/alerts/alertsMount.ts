@@ -4,15 +4,23 @@
  * 'alerts' client (streamed or polled as the account allows; the holder re-decides when the keys
  * change). SvelteKit-only (reads the config): the init hook awaits mountAlerts() once, after the
  * database is open.
+ *
+ * In cluster mode the rules are evaluated (and their feeds held) only on the replica holding
+ * the upstream slot (cluster/singletonJob.ts); every replica still serves the rules' pages, and a
+ * firing's idempotency key in the database (firingLog.ts) keeps a hand-over from delivering one
+ * twice.
  */
 import { config } from '../config';
 import { appDatabase } from '../db/appDb';
 import { feedHolder } from '../feeds/feedsMount';
 import { log } from '../log';
 import { AlertService } from './service';
+import { SingletonJob } from '../cluster/singletonJob';
+import { slotHoldSignal } from '../stream/relayMount';
 
 let service: AlertService | undefined;
 let starting: Promise<AlertService> | undefined;
+let evaluation: SingletonJob | undefined;
 
 /** The process's alerts service (started by mountAlerts in the init hook). */
 export function alertService(): AlertService {
@@ -20,15 +28,33 @@ export function alertService(): AlertService {
 	return service;
 }
 
-/** Loads the rules from the database and starts the alerts service and its feeds (once). */
+/**
+ * Loads the rules from the database and starts the alerts service and its feeds (once); in
+ * cluster mode the evaluation runs once per cluster.
+ */
 export function mountAlerts(): Promise<AlertService> {
-	starting ??= new AlertService({
+	if (starting) return starting;
+	const s = new AlertService({
 		db: appDatabase(),
 		feeds: feedHolder().client('alerts'),
 		sender: { userAgent: config().userAgent, allow: config().webhookAllow },
 		log: (message) => log.info(message)
-	})
-		.start()
-		.then((s) => (service = s));
+	});
+	const signal = slotHoldSignal();
+	if (signal) {
+		// Cluster mode: evaluated only while this replica holds the slot.
+		s.setEvaluating(false);
+		evaluation = new SingletonJob(
+			'the alert evaluation',
+			{ start: () => s.setEvaluating(true), stop: () => s.setEvaluating(false) },
+			signal
+		);
+	}
+	starting = s.start().then((started) => (service = started));
 	return starting;
+}
+
+/** Whether this replica evaluates the alert rules now (always in one process). */
+export function alertsEvaluateHere(): boolean {
+	return evaluation?.running ?? true;
 }

@@ -129,6 +129,8 @@ export class AlertService {
 	private reloadTimer: ReturnType<typeof setInterval> | undefined;
 	/** Firings being stored and delivered (idle() waits for them). */
 	private readonly pending = new Set<Promise<unknown>>();
+	private evaluating = true;
+	private started = false;
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: AlertServiceOptions) {
@@ -139,14 +141,35 @@ export class AlertService {
 	}
 
 	/**
-	 * Loads the rules and the last firing times, holds the rules' feeds and reads their updates,
-	 * and reads the rules again every RELOAD_MS (another replica may change them).
+	 * Whether the rules are evaluated here (cluster mode: on the slot holder only, see
+	 * alertsMount.ts): off lets go of their feeds and reads no update; on holds them again.
+	 */
+	setEvaluating(on: boolean): void {
+		if (on === this.evaluating) return;
+		this.evaluating = on;
+		if (!on) {
+			this.unsubscribeFeeds?.();
+			this.unsubscribeFeeds = undefined;
+			this.options.feeds.release();
+		} else if (this.started) {
+			this.applyRules();
+			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
+		}
+	}
+
+	/**
+	 * Loads the rules and the last firing times, holds the rules' feeds and reads their updates
+	 * (while evaluating), and reads the rules again every RELOAD_MS (another replica may change
+	 * them).
 	 */
 	async start(): Promise<this> {
 		await this.store.load();
 		this.lastFired = await this.firingLog.lastFired();
 		this.applyRules();
-		this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
+		this.started = true;
+		if (this.evaluating) {
+			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
+		}
 		if (this.options.watch !== false && !this.reloadTimer) {
 			this.reloadTimer = setInterval(() => {
 				this.store.load().then(
@@ -421,6 +444,7 @@ export class AlertService {
 
 	/** Hands the holder the feeds of the rules not paused. */
 	private syncFeed(): void {
+		if (!this.evaluating) return;
 		const feeds = new Map(
 			this.store.state.rules
 				.filter((r) => !r.paused)

@@ -11,6 +11,7 @@ import { connectRedis } from './redis';
 import { SlotLease } from './slotLease';
 import {
 	compareIds,
+	readAfter,
 	slotStreamKeys,
 	SlotStreamPublisher,
 	SlotStreamReader,
@@ -144,5 +145,40 @@ describe('slot frame streams', () => {
 		await until(() => got.length >= 2, 3_000);
 		expect(got.map((f) => f.id)).toEqual(ids.slice(1));
 		expect(r.position()).toEqual({ classic: ids[2] });
+	}, 20_000);
+
+	it('a gap marker sits in order between frames, for live readers and replays alike', async () => {
+		const prefix = `fs${++n}`;
+		const h = await holder(prefix, 'h');
+		await until(h.isHeld, 3_000);
+		const pub = new SlotStreamPublisher(conn(), slotStreamKeys(prefix));
+		const { got } = reader(prefix);
+		await new Promise((r) => setTimeout(r, 100));
+		const first = (await pub.publish(h.value(), 'classic', 'g', bytes(0)))!;
+		await pub.publishGap(h.value(), 'classic', 'nobody held the slot for 2.1 s');
+		await pub.publish(h.value(), 'classic', 'g', bytes(1));
+		await until(() => got.length >= 3, 3_000);
+		expect(got.map((f) => f.gap)).toEqual([undefined, 'nobody held the slot for 2.1 s', undefined]);
+		const replay = await readAfter(conn(), slotStreamKeys(prefix), 'classic', first);
+		expect(replay.frames.map((f) => [f.group, f.gap])).toEqual([
+			['', 'nobody held the slot for 2.1 s'],
+			['g', undefined]
+		]);
+	}, 20_000);
+
+	it('a replay after an id the stream never had since Redis restarted is a reported gap', async () => {
+		const prefix = `fs${++n}`;
+		const keys = slotStreamKeys(prefix);
+		const h = await holder(prefix, 'h');
+		await until(h.isHeld, 3_000);
+		const pub = new SlotStreamPublisher(conn(), keys);
+		const before = (await pub.publish(h.value(), 'classic', 'g', bytes(0)))!;
+		// What a Redis restart without persistence leaves: the stream gone, nothing trimmed.
+		await conn().del(keys.frames + 'classic', keys.frames + 'classic:trimmed');
+		await new Promise((r) => setTimeout(r, 5));
+		const after = (await pub.publish(h.value(), 'classic', 'g', bytes(1)))!;
+		const replay = await readAfter(conn(), keys, 'classic', before);
+		expect(replay).toMatchObject({ gap: true, frames: [{ id: after }] });
+		expect((await readAfter(conn(), keys, 'classic', after)).gap).toBe(false);
 	}, 20_000);
 });

@@ -10,6 +10,9 @@
  * - SlotStreamReader follows the hubs' streams on its own connection (XREAD BLOCK), in order,
  *   from the ids it is given; after() replays what a reconnecting viewer missed and says when
  *   the ids it asks for were already trimmed (a reported gap, never a silent one).
+ * - A new holder appends a gap marker (publishGap: an entry of no group whose payload is the
+ *   text) before its first frame: the frames the upstream sent while nobody held the slot are
+ *   missing, and every reader, live or replaying, reports the marker where it sits.
  */
 import type { Redis } from 'ioredis';
 import { guarded } from './redis';
@@ -37,6 +40,8 @@ export interface StreamFrame {
 	id: string;
 	group: string;
 	any: Buffer;
+	/** A gap marker's text (publishGap): no group frame, frames are missing before this one. */
+	gap?: string;
 }
 
 export interface SlotStreamKeys {
@@ -90,6 +95,11 @@ export class SlotStreamPublisher {
 		);
 		return typeof id === 'string' ? id : undefined;
 	}
+
+	/** Append a gap marker (no group; the text says what is missing), fenced like publish. */
+	publishGap(leaseValue: string, hub: string, text: string): Promise<string | undefined> {
+		return this.publish(leaseValue, hub, '', new TextEncoder().encode(text));
+	}
 }
 
 type RawEntries = [Buffer, Buffer[]][];
@@ -98,12 +108,14 @@ function toFrames(hub: string, entries: RawEntries): StreamFrame[] {
 	return entries.map(([id, fields]) => {
 		const f = new Map<string, Buffer>();
 		for (let i = 0; i + 1 < fields.length; i += 2) f.set(fields[i].toString(), fields[i + 1]);
-		return {
+		const frame: StreamFrame = {
 			hub,
 			id: id.toString(),
 			group: f.get('g')?.toString() ?? '',
 			any: f.get('a') ?? Buffer.alloc(0)
 		};
+		if (frame.group === '') frame.gap = frame.any.toString();
+		return frame;
 	});
 }
 
@@ -111,6 +123,32 @@ export interface Replay {
 	frames: StreamFrame[];
 	/** The asked-for id was already trimmed: frames between it and the first one are lost. */
 	gap: boolean;
+}
+
+/**
+ * Frames of `hub` after `id`, oldest first, on any connection (not one held by XREAD BLOCK);
+ * `gap` when frames right after `id` were already trimmed away.
+ */
+export async function readAfter(
+	redis: Redis,
+	keys: SlotStreamKeys,
+	hub: string,
+	id: string,
+	count = 10_000
+): Promise<Replay> {
+	const key = keys.frames + hub;
+	const [entries, trimmedUpTo, oldest] = await guarded(() =>
+		Promise.all([
+			redis.xrangeBuffer(key, `(${id}`, '+', 'COUNT', count) as Promise<RawEntries>,
+			redis.get(key + TRIMMED).then((id) => id ?? '0-0'),
+			redis.xrange(key, '-', '+', 'COUNT', 1).then((e) => e[0]?.[0])
+		])
+	);
+	// Frames after `id` are gone when the newest trimmed id is later than `id`, or when the
+	// stream starts after `id` without having trimmed it (Redis restarted: the stream is new).
+	const gap =
+		compareIds(id, trimmedUpTo) < 0 || (oldest !== undefined && compareIds(oldest, id) > 0);
+	return { frames: toFrames(hub, entries), gap };
 }
 
 export class SlotStreamReader {
@@ -149,16 +187,8 @@ export class SlotStreamReader {
 	}
 
 	/** Frames of `hub` after `id` (a reconnecting viewer's last one), oldest first. */
-	async after(hub: string, id: string, count = 10_000): Promise<Replay> {
-		const key = this.keys.frames + hub;
-		const [entries, trimmedUpTo] = await guarded(() =>
-			Promise.all([
-				this.redis.xrangeBuffer(key, `(${id}`, '+', 'COUNT', count) as Promise<RawEntries>,
-				this.redis.get(key + TRIMMED).then((id) => id ?? '0-0')
-			])
-		);
-		// Frames after `id` were trimmed away when the newest trimmed id is later than `id`.
-		return { frames: toFrames(hub, entries), gap: compareIds(id, trimmedUpTo) < 0 };
+	after(hub: string, id: string, count = 10_000): Promise<Replay> {
+		return readAfter(this.redis, this.keys, hub, id, count);
 	}
 
 	private async loop(): Promise<void> {

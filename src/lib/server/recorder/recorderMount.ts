@@ -9,6 +9,11 @@
  * relay viewer when the account streams, else a once-a-second poll in market hours; the recorder
  * itself records whatever the update tap publishes). SvelteKit-only (reads the config): call
  * mountRecorder() once from the init hook.
+ *
+ * In cluster mode the recording (the tap and the always-record list) runs only on the replica
+ * holding the upstream slot (cluster/singletonJob.ts): it sees every frame of the cluster's
+ * stream, so each is written once; every replica reads the recordings for /history from the
+ * shared folder (GEXDECK_RECORDINGS_DIR on a volume every replica mounts).
  */
 import { join } from 'node:path';
 import { feedOf, type Feed } from '../../contract/feeds';
@@ -17,6 +22,8 @@ import { config } from '../config';
 import { feedHolder } from '../feeds/feedsMount';
 import { log } from '../log';
 import { updateTap } from '../updates/tap';
+import { SingletonJob } from '../cluster/singletonJob';
+import { slotHoldSignal } from '../stream/relayMount';
 import { saveRecording, saveWatchlist, storedRecording, storedWatchlist } from './recordingStore';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, SessionRecorder } from './sessionRecorder';
 
@@ -130,13 +137,15 @@ export async function rememberWatchlist(
 
 let recorder: SessionRecorder | undefined;
 let mounted = false;
+/** The recording itself, once per cluster (always running in one process). */
+let job: SingletonJob | undefined;
 
-/** The process's recorder (created and attached to the tap on first use). */
+/** The process's recorder (created on first use; it records once mountRecorder() ran). */
 export function sessionRecorder(): SessionRecorder {
 	if (!recorder) {
 		const s = readRecordingSettings();
 		recorder = new SessionRecorder({
-			root: join(config().dataDir, 'recordings'),
+			root: config().recordingsDir ?? join(config().dataDir, 'recordings'),
 			retentionDays: s.retentionDays,
 			maxBytes: s.maxBytes,
 			log: (message) => log.info(message)
@@ -148,7 +157,6 @@ export function sessionRecorder(): SessionRecorder {
 			);
 		}
 		recorder.enforceRetention();
-		recorder.attach(updateTap());
 	}
 	return recorder;
 }
@@ -191,21 +199,44 @@ export function alwaysRecordFeeds(tickers: readonly string[]): Feed[] {
  * account allows; the holder re-decides by itself when the keys change).
  */
 export function applyAlwaysRecord(): void {
+	// Another replica records (cluster mode): it holds the list.
+	if (job && !job.running) return;
 	feedHolder().client('recorder').hold(alwaysRecordFeeds(currentAlwaysRecord().tickers));
 }
 
-/** Starts the recorder and the always-record list (idempotent). */
+/**
+ * Starts recording and the always-record list (idempotent); in cluster mode only while this
+ * replica holds the upstream slot.
+ */
 export function mountRecorder(): SessionRecorder {
 	const r = sessionRecorder();
 	if (!mounted) {
 		mounted = true;
-		applyAlwaysRecord();
+		job = new SingletonJob(
+			'the recorder',
+			{
+				start: () => {
+					r.attach(updateTap());
+					applyAlwaysRecord();
+				},
+				stop: () => {
+					feedHolder().client('recorder').release();
+					r.close();
+				}
+			},
+			slotHoldSignal()
+		);
 	}
 	return r;
 }
 
 /** Lets go of the always-record list and closes the open day files (shutdown). */
 export function stopRecorder(): void {
-	if (mounted) feedHolder().client('recorder').release();
+	job?.close();
 	recorder?.close();
+}
+
+/** Whether this replica records now (always in one process once mounted). */
+export function recorderRunsHere(): boolean {
+	return job?.running ?? false;
 }

@@ -183,6 +183,7 @@ export function attachStreamEndpoint(
 				case 'subscribe': {
 					const r = relay.subscribe(viewer, m.groups);
 					viewer.sendMessage({ type: 'subscribed', ...id, ...r });
+					if (m.after !== undefined) void relay.resume(viewer, m.after);
 					return;
 				}
 				case 'unsubscribe':

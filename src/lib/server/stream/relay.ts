@@ -16,11 +16,13 @@
  * frames are read for their timestamp, to drop the copies and stale ones other hubs send.
  */
 import { DEFAULT_GROUP_LIMIT, spotGroupName } from '../../contract/hubs';
-import type { RelayState, StatusMessage } from '../../relay/protocol';
+import type { RefusedGroup, RelayState, StatusMessage } from '../../relay/protocol';
 import { SubscriptionBook, type AddResult, type UnionPlan } from './book';
 import type { HubEnd } from './hubSocket';
 import { NegotiationError } from './negotiator';
 import { RelayFanOut } from './relayFanOut';
+import { resumeViewer } from './relayResume';
+import { standbyState, type HolderState } from '../cluster/holderState';
 import { RelayBackoff } from './relayBackoff';
 import { newRelayCounters, type RelayCounters, type StreamRelayOptions } from './relayOptions';
 import { RelaySession } from './relaySession';
@@ -48,6 +50,8 @@ export class StreamRelay {
 	private retryTimer: ReturnType<typeof setTimeout> | undefined;
 	private readonly backoff: RelayBackoff;
 	private nextViewerId = 1;
+	/** Cluster mode, not holding: the holder's state as it last shared it. */
+	private holderView: HolderState | undefined;
 	private closed = false;
 	private readonly now: () => number;
 	private readonly log: (message: string) => void;
@@ -96,10 +100,25 @@ export class StreamRelay {
 		);
 		options.cluster?.start(
 			{
-				acquired: () => this.schedule(),
+				acquired: () => {
+					// A standby mirrored the old holder's state (slot taken, error): this replica
+					// negotiates afresh now.
+					this.holderView = undefined;
+					if (!this.closed) this.setState('idle');
+					this.schedule();
+				},
 				lost: (reason) => this.onLeaseLost(reason),
 				wantsChanged: () => this.schedule(),
-				frame: (group, any) => this.fanOut.onGroupData(group, any)
+				frame: (group, any, id) => this.fanOut.onGroupData(group, any, id),
+				gap: (at, reason) => {
+					for (const v of this.viewers) v.sendMessage({ type: 'gap', at, reason });
+				},
+				holderState: (state) => {
+					this.holderView = state;
+					if (!this.options.cluster?.holding && !this.closed) this.standBy();
+				},
+				refused: (refused) => this.onClusterRefused(refused),
+				takeBack: () => this.takeBack()
 			},
 			options.groupLimit ?? DEFAULT_GROUP_LIMIT
 		);
@@ -148,6 +167,14 @@ export class StreamRelay {
 		return result;
 	}
 
+	/**
+	 * A reconnecting viewer had frames up to `after` (cluster mode): its missed frames are
+	 * replayed before live ones (relayResume.ts). Call it right after subscribe.
+	 */
+	resume(viewer: RelayViewer, after: string): Promise<void> {
+		return resumeViewer(viewer, after, this.options.cluster, this.fanOut);
+	}
+
 	unsubscribe(viewer: RelayViewer, groups: readonly string[]): string[] {
 		const removed = this.book.remove(viewer, groups);
 		viewer.forget(removed);
@@ -179,6 +206,12 @@ export class StreamRelay {
 	/** After the slot was taken by another program: negotiate again (the user asked for it). */
 	takeBack(): void {
 		if (this.closed) return;
+		const cluster = this.options.cluster;
+		if (cluster && !cluster.holding) {
+			// The holder's slot: ask it (through Redis) to take it back.
+			cluster.askTakeBack();
+			return;
+		}
 		if (this.stateValue !== 'slot-taken' && this.stateValue !== 'error') return;
 		this.log('relay: taking the slot back on request');
 		this.backoff.reset();
@@ -255,11 +288,30 @@ export class StreamRelay {
 		const cluster = this.options.cluster;
 		if (!cluster) return this.book.plan();
 		if (cluster.holding) return cluster.unionPlan();
-		this.setState(
-			'standby',
-			'Another replica holds the upstream slot; frames arrive through Redis.'
-		);
+		this.standBy();
 		return undefined;
+	}
+
+	/**
+	 * Not holding: say what the holder's relay does, so this replica's viewers stream while it
+	 * streams and fall back to polling (with its reason) while it cannot.
+	 */
+	private standBy(): void {
+		const { state, reason } = standbyState(this.holderView);
+		this.setState(state, reason);
+	}
+
+	/** Groups the cluster-wide union could not take: taken back from this replica's viewers. */
+	private onClusterRefused(refused: RefusedGroup[]): void {
+		const batch = refused.flatMap(({ group, reason }) =>
+			[...(this.book.viewersOf(group) ?? [])].map((viewer) => ({
+				viewer,
+				group,
+				reason: `The cluster's membership limit: ${reason}`
+			}))
+		);
+		this.fanOut.refuse(batch);
+		if (batch.length > 0) this.schedule();
 	}
 
 	/** The slot lease passed (or could not be renewed): stop using the slot at once. */
@@ -373,6 +425,7 @@ export class StreamRelay {
 		const changed = state !== this.stateValue || reason !== this.reasonValue;
 		this.stateValue = state;
 		this.reasonValue = reason;
+		this.options.cluster?.reportState(state, reason);
 		if (changed) this.broadcastStatus();
 	}
 

@@ -5,22 +5,35 @@
  * - Only the holder of the slot lease (cluster/slotLease.ts) negotiates; the others stand by.
  * - Every replica writes the groups its viewers want to Redis with an expiry (re-sent every
  *   `wantsEveryMs`); the holder negotiates the union of all of them, so a viewer on any replica
- *   gets its groups. The 150-membership limit is applied by each replica to its own viewers.
+ *   gets its groups. The 150-membership limit applies to that union: the holder fits it in
+ *   (groups already negotiated first) and addresses what does not fit to the replica that asked,
+ *   which takes the groups back from its viewers with the reason (cluster/holderState.ts).
+ * - The holder shares its relay state (live, reconnecting, slot taken, refused and why); the
+ *   others report it to their viewers rather than always looking like streaming, so those fall
+ *   back to polling when the holder cannot stream. A take-back asked on any replica reaches it.
  * - The holder appends every upstream frame to one Redis Stream, fenced by its lease token
  *   (cluster/slotStream.ts); every replica, the holder included, reads that stream and fans the
  *   frames out to its own viewers (the spot dedupe and the update tap run there, as before).
+ *
+ * - Frames carry their stream id as their sequence; a reconnecting viewer resumes after its last
+ *   one (replay()). A replica that takes the slot first appends a gap marker saying how long
+ *   nobody held it (those upstream frames are lost), and every replica reports it to its viewers.
  *
  * Without GEXDECK_REDIS_URL the relay has no RelayCluster and works exactly as in one process.
  */
 import type { Redis } from 'ioredis';
 import { log } from '../log';
+import type { RefusedGroup, RelayState } from '../../relay/protocol';
 import { SubscriptionBook, type UnionPlan } from './book';
+import { HolderStateBoard, holderStateKeys, type HolderState } from '../cluster/holderState';
 import { guarded } from '../cluster/redis';
 import { SlotLease, type SlotInfo, type SlotLeaseOptions } from '../cluster/slotLease';
 import {
 	slotStreamKeys,
+	readAfter,
 	SlotStreamPublisher,
 	SlotStreamReader,
+	type Replay,
 	type SlotStreamKeys
 } from '../cluster/slotStream';
 
@@ -35,8 +48,16 @@ export interface RelayClusterEvents {
 	lost(reason: string): void;
 	/** The union of the replicas' wanted groups changed (holder only). */
 	wantsChanged(): void;
-	/** A frame read from the cluster's stream: deliver it to this replica's viewers. */
-	frame(group: string, any: Buffer): void;
+	/** A frame read from the cluster's stream (`id` its sequence): deliver it to the viewers. */
+	frame(group: string, any: Buffer, id: string): void;
+	/** A gap marker read from the stream: frames are missing here; tell the viewers. */
+	gap(id: string, reason: string): void;
+	/** Not holding: the holder's relay state (undefined: no replica holds the slot lately). */
+	holderState(state: HolderState | undefined): void;
+	/** Groups of this replica's viewers the cluster-wide union could not take. */
+	refused(refused: RefusedGroup[]): void;
+	/** Holder only: a user on some replica asked to take the slot back. */
+	takeBack(): void;
 }
 
 export interface RelayClusterOptions {
@@ -62,6 +83,9 @@ export class RelayCluster {
 	private union: UnionPlan | undefined;
 	private timer: NodeJS.Timeout | undefined;
 	private limit = 150;
+	private readonly board: HolderStateBoard;
+	private localState: { state: RelayState; reason?: string } = { state: 'idle' };
+	private readonly holdListeners = new Set<(holding: boolean) => void>();
 
 	/**
 	 * `redis` is shared (lease, wants, publish); `readerRedis` must be the reader's own
@@ -81,24 +105,41 @@ export class RelayCluster {
 			redis,
 			replicaId,
 			{
-				acquired: () => {
+				acquired: (hold) => {
 					this.unionKey = '';
 					this.union = undefined;
-					void this.refreshUnion().finally(() => this.events?.acquired());
+					void this.markGap(hold.token)
+						.then(() => this.refreshUnion())
+						.finally(() => this.events?.acquired());
+					this.tellHold(true);
 				},
-				lost: (reason) => this.events?.lost(reason)
+				lost: (reason) => {
+					this.events?.lost(reason);
+					this.tellHold(false);
+				}
 			},
 			{ prefix, ...options.lease }
 		);
+		this.board = new HolderStateBoard(redis, holderStateKeys(prefix), this.wantsEveryMs * 3);
 		this.publisher = new SlotStreamPublisher(redis, this.keys, options.retainMs);
 		this.reader = new SlotStreamReader(readerRedis, this.keys, [STREAM], (f) =>
-			this.events?.frame(f.group, f.any)
+			f.gap !== undefined ? this.events?.gap(f.id, f.gap) : this.events?.frame(f.group, f.any, f.id)
 		);
 	}
 
 	/** Whether this replica holds the slot (and may negotiate). */
 	get holding(): boolean {
 		return this.lease.holding !== undefined;
+	}
+
+	/** News of this replica taking or losing the slot (singleton jobs follow it). */
+	onHoldChange(listener: (holding: boolean) => void): () => void {
+		this.holdListeners.add(listener);
+		return () => this.holdListeners.delete(listener);
+	}
+
+	private tellHold(holding: boolean): void {
+		for (const l of this.holdListeners) l(holding);
 	}
 
 	/** Who holds the slot, since when, and the last failover (the Account page). */
@@ -123,6 +164,17 @@ export class RelayCluster {
 		void this.sendWants();
 	}
 
+	/** This replica's relay state: shared with the others while it holds the slot. */
+	reportState(state: RelayState, reason?: string): void {
+		this.localState = reason === undefined ? { state } : { state, reason };
+		if (this.holding) void this.writeState();
+	}
+
+	/** A user here asks to take the slot back from another program: the holder does it. */
+	askTakeBack(): void {
+		void this.board.askTakeBack().catch(() => undefined);
+	}
+
 	/** The plan the holder negotiates: the union of every live replica's wanted groups. */
 	unionPlan(): UnionPlan | undefined {
 		return this.union;
@@ -135,6 +187,34 @@ export class RelayCluster {
 		this.publisher
 			.publish(`${this.replicaId} ${hold.token}`, STREAM, group, any)
 			.catch((err: Error) => log.warn(`cluster: a frame was not published: ${err.message}`));
+	}
+
+	/** The stream's frames after `id` (a reconnecting viewer's last), and whether some are gone. */
+	replay(id: string): Promise<Replay> {
+		return readAfter(this.redis, this.keys, STREAM, id);
+	}
+
+	/**
+	 * Just took the slot: append a marker before our first frame saying the frames the upstream
+	 * sent while nobody held the slot are missing (also after a Redis restart, whose stream and
+	 * lease start empty: the viewers' frames since are gone as well).
+	 */
+	private async markGap(token: number): Promise<void> {
+		try {
+			const info = await this.lease.info();
+			const f = info.lastFailover;
+			const why =
+				f && f.to === this.replicaId && f.at === info.since
+					? `the upstream slot passed from ${f.from} to ${f.to} after ${(f.gapMs / 1000).toFixed(1)} s without a holder`
+					: `the upstream slot was taken up by ${this.replicaId} (a start, a restart or a failover)`;
+			await this.publisher.publishGap(
+				`${this.replicaId} ${token}`,
+				STREAM,
+				`${why}; frames the upstream sent meanwhile are missing`
+			);
+		} catch (err) {
+			log.warn(`cluster: the hand-over's gap was not marked: ${(err as Error).message}`);
+		}
 	}
 
 	/** A clean stop: the lease is released at once, so another replica takes it within a poll. */
@@ -150,22 +230,55 @@ export class RelayCluster {
 		await guarded(() =>
 			this.redis.set(this.wantsPrefix + this.replicaId, JSON.stringify(this.wants), 'PX', ttl)
 		).catch(() => undefined);
-		if (this.holding && (await this.refreshUnion())) this.events?.wantsChanged();
+		try {
+			if (this.holding) {
+				await this.writeState();
+				if (await this.refreshUnion()) this.events?.wantsChanged();
+				if (await this.board.takeTakeBack()) this.events?.takeBack();
+			} else this.events?.holderState(await this.board.read());
+			const refused = await this.board.takeRefusals(this.replicaId);
+			if (refused.length > 0) this.events?.refused(refused);
+		} catch {
+			// Redis away: the lease and the readiness check say so; try again on the next beat.
+		}
 	}
 
-	/** Read every replica's wants; true when the union changed. */
+	private async writeState(): Promise<void> {
+		await this.board.write({ holder: this.replicaId, ...this.localState }).catch(() => undefined);
+	}
+
+	/**
+	 * Read every replica's wants and fit them under the membership limit, the groups already
+	 * negotiated first (a new viewer cannot push out a streaming one); what does not fit is
+	 * addressed to the replica that wants it. True when the union changed.
+	 */
 	private async refreshUnion(): Promise<boolean> {
+		let keys: string[];
 		let lists: (string | null)[];
 		try {
-			const keys = await guarded(() => this.scanWants());
+			keys = await guarded(() => this.scanWants());
 			lists = keys.length ? await guarded(() => this.redis.mget(keys)) : [];
 		} catch {
 			return false; // Redis away: keep negotiating what we had
 		}
 		const book = new SubscriptionBook<number>(this.limit);
-		lists.forEach((list, i) => {
-			if (list) book.add(i, JSON.parse(list) as string[]);
-		});
+		const before = new Set(this.union?.groups ?? []);
+		const wants = lists.map((list) => (list ? (JSON.parse(list) as string[]) : []));
+		const refused = wants.map(() => [] as RefusedGroup[]);
+		for (const keep of [true, false]) {
+			wants.forEach((groups, i) => {
+				const r = book.add(
+					i,
+					groups.filter((g) => before.has(g) === keep)
+				);
+				refused[i].push(...r.refused);
+			});
+		}
+		await Promise.all(
+			keys.map((key, i) =>
+				this.board.refuse(key.slice(this.wantsPrefix.length), refused[i]).catch(() => undefined)
+			)
+		);
 		const plan = book.plan();
 		const key = plan.groups.join(',');
 		if (key === this.unionKey && this.union) return false;

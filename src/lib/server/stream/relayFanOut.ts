@@ -21,7 +21,8 @@ export class RelayFanOut {
 		private readonly tap: StreamRelayOptions['tap']
 	) {}
 
-	onGroupData(group: string, any: Buffer): void {
+	/** One upstream frame; `seq` is its cluster stream id (cluster mode). */
+	onGroupData(group: string, any: Buffer, seq?: string): void {
 		this.counters.framesIn++;
 		this.counters.bytesIn += any.length;
 		let audience: ReadonlySet<Viewer> | undefined;
@@ -46,24 +47,58 @@ export class RelayFanOut {
 		if (!audience || audience.size === 0) return;
 		let frame: Uint8Array;
 		try {
-			frame = encodeRelayFrame(group, any);
+			frame = encodeRelayFrame(group, any, seq);
 		} catch {
 			return; // a group name no group can have: skip the frame
 		}
 		for (const v of audience) {
-			v.deliver(group, frame);
+			v.deliver(group, frame, seq);
 			this.counters.framesOut++;
 		}
 	}
 
+	/**
+	 * A resuming viewer's missed frames, oldest first: those of its groups (and its tickers'
+	 * spots, each spot once: the copies other hubs sent are dropped by timestamp) as replays.
+	 * Returns how many were sent.
+	 */
+	replay(viewer: Viewer, frames: readonly { group: string; any: Buffer; id: string }[]): number {
+		const lastSpot = new Map<string, number>();
+		let sent = 0;
+		for (const { group, any, id } of frames) {
+			const spot = group.endsWith('_spot');
+			const audience = spot
+				? this.book.viewersOfTicker(group.slice(0, -5))
+				: this.book.viewersOf(group);
+			if (!audience?.has(viewer)) continue;
+			if (spot) {
+				const at = spotTimestamp(any);
+				if (at !== undefined && at <= (lastSpot.get(group) ?? -Infinity)) continue;
+				if (at !== undefined) lastSpot.set(group, at);
+			}
+			try {
+				viewer.replay(group, encodeRelayFrame(group, any, id), id);
+				sent++;
+			} catch {
+				// a group name no group can have: skip the frame
+			}
+		}
+		return sent;
+	}
+
 	/** Groups the upstream refused leave the union; their viewers are told why. */
 	revoke(batch: { viewer: Viewer; group: string }[], reason: string): void {
+		this.refuse(batch.map((b) => ({ ...b, reason: `Upstream refused: ${reason}` })));
+	}
+
+	/** Groups taken back from their viewers, each with its reason (one message per viewer). */
+	refuse(batch: { viewer: Viewer; group: string; reason: string }[]): void {
 		const byViewer = new Map<Viewer, RefusedGroup[]>();
-		for (const { viewer, group } of batch) {
+		for (const { viewer, group, reason } of batch) {
 			if (this.book.remove(viewer, [group]).length === 0) continue;
 			viewer.forget([group]);
 			const list = byViewer.get(viewer) ?? [];
-			list.push({ group, reason: `Upstream refused: ${reason}` });
+			list.push({ group, reason });
 			byViewer.set(viewer, list);
 		}
 		for (const [viewer, refused] of byViewer) viewer.sendMessage({ type: 'revoked', refused });

@@ -23,6 +23,7 @@ import { StreamRelay } from './relay';
 import { sharedLimits } from '../services';
 import { connectRedis } from '../cluster/redis';
 import type { SlotInfo } from '../cluster/slotLease';
+import type { HoldSignal } from '../cluster/singletonJob';
 import { RelayCluster } from './relayCluster';
 
 let relay: StreamRelay | undefined;
@@ -56,6 +57,12 @@ export function streamRelay(): StreamRelay {
 	// New keys or another demo account: negotiate again (the slot and its groups may differ).
 	onSettingsChange(() => relay?.refresh());
 	return relay;
+}
+
+/** Cluster mode: the slot lease singleton jobs follow (cluster/singletonJob.ts); else undefined. */
+export function slotHoldSignal(): HoldSignal | undefined {
+	streamRelay();
+	return cluster;
 }
 
 /** Cluster mode: who holds the upstream slot, since when, the last failover (else undefined). */

@@ -62,3 +62,25 @@ describe('Viewer queue', () => {
 		expect(v.pendingCount).toBe(0);
 	});
 });
+
+describe('Viewer sequences (cluster mode)', () => {
+	it('drops a frame no later than the last sent, and replays before the live frames held meanwhile', () => {
+		const s = new SlowSocket();
+		const v = new Viewer(1, s, 't', 1_000_000);
+		v.deliver('A', frame(1), '10-0');
+		v.deliver('A', frame(1), '10-0');
+		v.deliver('A', frame(0), '9-5');
+		expect(s.sent).toHaveLength(1);
+		v.beginResume('10-0');
+		// Live frames read while the replay is fetched: held, not sent yet.
+		v.deliver('A', frame(3), '10-2');
+		v.deliver('A', frame(4), '11-0');
+		expect(s.sent).toHaveLength(1);
+		v.replay('A', frame(2), '10-1');
+		v.replay('A', frame(3), '10-2');
+		v.endResume();
+		expect(s.sent.slice(1).map((f) => (f as Uint8Array)[0])).toEqual([2, 3, 4]);
+		expect(v.lastSeq).toBe('11-0');
+		expect(v.overflowed).toBe(0);
+	});
+});

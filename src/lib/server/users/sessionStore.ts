@@ -87,6 +87,31 @@ export async function syncSessions(db: Database, now = Date.now()): Promise<void
 	}
 }
 
+/**
+ * A session cookie this process does not hold: another replica may have just created it (the
+ * table is followed every SYNC_MS). Hold it now when its row says it is live; true if held.
+ */
+export async function adoptSession(
+	db: Queryable,
+	token: string,
+	now = Date.now()
+): Promise<boolean> {
+	const r = await db.get(
+		`SELECT s.created_at, u.id, u.name, u.role FROM sessions s
+		 JOIN users u ON u.id = s.user_id WHERE s.id_hash = ? AND u.disabled = ?`,
+		[sessionKey(token), 0]
+	);
+	if (!r || !isRole(r.role)) return false;
+	const expires = Number(r.created_at) + SESSION_TTL_MS;
+	if (expires <= now) return false;
+	holdSession(
+		sessionKey(token),
+		{ expires, user: { id: String(r.id), name: String(r.name), role: r.role } },
+		now
+	);
+	return true;
+}
+
 let timer: ReturnType<typeof setInterval> | undefined;
 
 /** Restore the table's sessions now, then follow it every SYNC_MS. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useDatabases } from '../../../../tests/support/databases';
-import { createSession, onSessionsEnded, sessionKey, sessionOf } from '../auth';
+import { createSession, dropSessions, onSessionsEnded, sessionKey, sessionOf } from '../auth';
 import { openDatabase } from '../db/index';
 import { audit, auditEntries, auditJsonLines } from './audit';
 import { main } from './cli';
-import { persistSession, syncSessions } from './sessionStore';
+import { adoptSession, persistSession, syncSessions } from './sessionStore';
 import { addUser, changeRole, refreshTeamsMode, setDisabled, startTeams, teamsMode } from './teams';
 import { UserStore } from './userStore';
 
@@ -52,6 +52,30 @@ describe.each(engines)('users on $engine', ({ target }) => {
 		await expect(changeRole(db, ME, 'root', 'viewer')).rejects.toThrow(/last enabled admin/);
 		expect(admin.role).toBe('admin');
 		off();
+		await db.close();
+	});
+
+	it('adopts a session another replica just wrote, and only a live one', async () => {
+		const db = await openDatabase(await target());
+		const dave = await addUser(db, ME, 'dave', 'trader', 'dave password');
+		const who = { id: dave.id, name: dave.name, role: dave.role };
+		// Written by "another replica": in the table, not held here.
+		const token = createSession(Date.now(), who);
+		await persistSession(db, token, who, '10.0.0.4');
+		dropSessions(new Set([sessionKey(token)]));
+		expect(sessionOf(token)).toBeUndefined();
+		expect(await adoptSession(db, token)).toBe(true);
+		expect(sessionOf(token)?.user).toEqual(who);
+		expect(await adoptSession(db, 'no-such-session')).toBe(false);
+		const old = createSession(Date.now(), who);
+		await persistSession(db, old, who, null, Date.now() - 13 * 60 * 60_000);
+		dropSessions(new Set([sessionKey(old)]));
+		expect(await adoptSession(db, old)).toBe(false);
+		await setDisabled(db, ME, 'dave', true);
+		const late = createSession(Date.now(), who);
+		await persistSession(db, late, who, null);
+		dropSessions(new Set([sessionKey(late)]));
+		expect(await adoptSession(db, late)).toBe(false);
 		await db.close();
 	});
 

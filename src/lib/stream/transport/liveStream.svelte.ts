@@ -22,6 +22,8 @@ export class LiveStream {
 	stats: StreamStats | undefined = $state.raw(undefined);
 	/** Groups the relay or the upstream refused, with the reason. */
 	refused: RefusedGroup[] = $state.raw([]);
+	/** The last place frames are missing (cluster hand-over, replay too old), and when told. */
+	gap: { reason: string; at: number } | undefined = $state.raw(undefined);
 	/** Updates received so far (a cheap "is it moving" signal for tests and badges). */
 	batches = $state(0);
 	readonly mode: FeedMode = $derived(feedMode(this.status, this.connection));
@@ -87,5 +89,6 @@ export class LiveStream {
 
 	private onRelayMessage(message: RelayMessage): void {
 		if (message.type === 'revoked') this.refused = [...this.refused, ...message.refused];
+		if (message.type === 'gap') this.gap = { reason: message.reason, at: Date.now() };
 	}
 }

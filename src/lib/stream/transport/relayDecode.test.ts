@@ -175,8 +175,8 @@ describe('stream decode path', () => {
 			ok: false,
 			reason: 'corrupt'
 		});
-		const v2 = good.slice();
-		v2[0] = 2;
-		expect(decodeRelayMessage(v2)).toMatchObject({ ok: false, reason: 'unknown' });
+		const v9 = good.slice();
+		v9[0] = 9;
+		expect(decodeRelayMessage(v9)).toMatchObject({ ok: false, reason: 'unknown' });
 	});
 });

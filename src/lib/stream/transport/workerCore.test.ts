@@ -179,6 +179,35 @@ describe('StreamWorkerCore', () => {
 		});
 	});
 
+	it('resumes after the last frame sequence it had when it reconnects (cluster mode)', () => {
+		const h = harness();
+		h.core.handle({ type: 'connect', url: 'ws://x/stream' });
+		h.core.handle({ type: 'subscribe', id: 1, groups: ['SPX_classic_gex_full'] });
+		h.sockets[0].open();
+		const any = new Uint8Array([1, 2, 3]);
+		h.sockets[0].onmessage?.({
+			data: encodeRelayFrame('SPX_classic_gex_full', any, '17-1').buffer
+		});
+		h.sockets[0].onmessage?.({ data: encodeRelayFrame('SPX_spot', any, '17-2').buffer });
+		// A frame without a sequence (one process) leaves the last one as it was.
+		h.sockets[0].onmessage?.({ data: encodeRelayFrame('SPX_spot', any).buffer });
+		h.sockets[0].drop('network');
+		h.timers[0].fn();
+		h.sockets[1].open();
+		expect(JSON.parse(h.sockets[1].sent[0])).toEqual({
+			type: 'subscribe',
+			groups: ['SPX_classic_gex_full'],
+			after: '17-2'
+		});
+		h.sockets[1].onmessage?.({
+			data: JSON.stringify({ type: 'gap', at: '20-0', reason: 'slot passed' })
+		});
+		expect(h.posted.at(-1)?.message).toEqual({
+			type: 'relay',
+			message: { type: 'gap', at: '20-0', reason: 'slot passed' }
+		});
+	});
+
 	it('forwards relay control messages to the page', () => {
 		const h = harness();
 		h.core.handle({ type: 'connect', url: 'ws://x/stream' });

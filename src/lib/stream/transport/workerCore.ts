@@ -8,12 +8,15 @@
  * worker frame before it cost up to 16 ms more (tick-to-pixel, issue 26). Under load the batches
  * grow by themselves (frames queue while the worker decodes), so the page never gets more posts
  * than the worker has turns. A corrupt or unknown frame is counted and
- * skipped; nothing a frame contains can throw out of here.
+ * skipped; nothing a frame contains can throw out of here. In cluster mode frames carry a
+ * sequence: after a reconnect the worker asks to resume after the last one it had, so the
+ * relay replays what it missed (and says where frames are missing).
  */
 import { UpdateCoalescer } from './coalescer';
 import { decodeRelayMessage } from './relayDecode';
 import type { PageToWorker, StreamStats, WorkerToPage } from './messages';
 import { parseRelayMessage, RESTARTING_CLOSE_CODE } from '../../relay/protocol';
+import { relayFrameSeq } from '../../relay/relayFrame';
 import { updateTransferables, type StreamUpdate } from './updates';
 
 /** The part of a browser WebSocket the worker uses. */
@@ -70,6 +73,8 @@ export class StreamWorkerCore {
 	private batchReceivedAt: number | undefined;
 	/** A flush is scheduled (the first pending update of a batch asked for it). */
 	private flushScheduled = false;
+	/** The sequence of the last frame received (cluster mode): a reconnect resumes after it. */
+	private lastSeq: string | undefined;
 
 	constructor(private readonly deps: WorkerCoreDeps) {}
 
@@ -142,6 +147,7 @@ export class StreamWorkerCore {
 	/** One binary message from the relay. Never throws. */
 	onBinary(bytes: Uint8Array): void {
 		this.stats.frames++;
+		this.lastSeq = relayFrameSeq(bytes) ?? this.lastSeq;
 		this.batchReceivedAt ??= this.deps.wallClock?.();
 		const started = this.deps.now();
 		const outcome = decodeRelayMessage(bytes);
@@ -185,9 +191,11 @@ export class StreamWorkerCore {
 		socket.onopen = () => {
 			this.attempt = 0;
 			this.deps.post({ type: 'connection', state: 'open' });
-			// A fresh relay connection knows nothing of this page: restore its groups first.
+			// A fresh relay connection knows nothing of this page: restore its groups first, and
+			// resume after the last frame had (the relay replays the missed ones).
 			if (this.wanted.size > 0) {
-				socket.send(JSON.stringify({ type: 'subscribe', groups: [...this.wanted] }));
+				const after = this.lastSeq === undefined ? {} : { after: this.lastSeq };
+				socket.send(JSON.stringify({ type: 'subscribe', groups: [...this.wanted], ...after }));
 			}
 			// Queued requests go out as they were (a repeated subscribe changes nothing upstream,
 			// and the page is waiting for their replies by id).
