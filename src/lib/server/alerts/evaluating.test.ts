@@ -6,14 +6,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertFiring } from '../../alerts/firing';
+import { openDatabase, type Database } from '../db/index';
 import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { AlertService } from './service';
 
-const dir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-evaluating-'));
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+let dir: string;
+let db: Database;
+beforeEach(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'gexdeck-alerts-evaluating-'));
+	db = await openDatabase({ dataDir: dir });
+});
+afterEach(async () => {
+	await db.close();
+	rmSync(dir, { recursive: true, force: true });
+});
 
 const T0 = Date.UTC(2026, 10, 20, 15, 0, 0) / 1000;
 const snapshot = (t: number, spot: number) =>
@@ -43,16 +52,23 @@ const snapshot = (t: number, spot: number) =>
 	});
 
 describe('AlertService.setEvaluating', () => {
-	it('evaluates only while told to, holding its feeds only then', () => {
+	it('evaluates only while told to, holding its feeds only then', async () => {
 		const tap = new UpdateTap();
 		const holder = new FeedHolder({ tap, account: async () => ({ streams: false }) });
 		const feeds = holder.client('alerts');
-		const service = new AlertService({ dataDir: dir, feeds, watch: false });
+		const service = new AlertService({ db, feeds, watch: false });
 		service.setEvaluating(false);
-		service.start();
+		await service.start();
 		expect(
-			service.saveRule({ id: 'zg', name: 'zg', ticker: 'SPX', kind: 'cross', level: 'zero_gamma' })
-				.ok
+			(
+				await service.saveRule({
+					id: 'zg',
+					name: 'zg',
+					ticker: 'SPX',
+					kind: 'cross',
+					level: 'zero_gamma'
+				})
+			).ok
 		).toBe(true);
 		const tabs: AlertFiring[] = [];
 		service.onFiring((f) => tabs.push(f));
@@ -73,10 +89,13 @@ describe('AlertService.setEvaluating', () => {
 		expect(feeds.status().feeds.map((f) => f.group)).toEqual(['SPX_classic_gex_full']);
 		publish(T0 + 2, 6790);
 		publish(T0 + 3, 6810);
+		await service.idle();
 		expect(tabs.map((f) => f.direction)).toEqual(['up']);
 
 		service.setEvaluating(false);
 		publish(T0 + 4, 6790);
+		publish(T0 + 5, 6810);
+		await service.idle();
 		expect(tabs).toHaveLength(1);
 		expect(feeds.status().feeds).toEqual([]);
 		service.close();
