@@ -213,6 +213,8 @@ test('a replay scrubbed, stepped or played in one panel moves the four views of 
 	await expect
 		.poll(async () => Number(await slider.getAttribute('max')), { timeout: 60_000 })
 		.toBeGreaterThanOrEqual(3);
+	// The levels path is drawn once the server has recorded two minutes (it reloads each minute).
+	await expect(panels(page).nth(3).getByTestId('levels-path')).toBeVisible({ timeout: 90_000 });
 
 	// Classic's slider stepped back: the settled moment goes to the group and its URL.
 	await slider.focus();
