@@ -81,6 +81,21 @@ export const MIGRATIONS: readonly Migration[] = [
 			)`,
 			`CREATE INDEX audit_log_at ON audit_log (at)`
 		]
+	},
+	{
+		version: 4,
+		summary: 'workspace layouts per user',
+		statements: [
+			// A user's named /workspace layouts (its link's query); owner '' = the implicit admin of a
+			// dashboard without users. Size and count are bounded by users/layoutStore.ts.
+			`CREATE TABLE workspace_layouts (
+				owner TEXT NOT NULL,
+				name TEXT NOT NULL,
+				query TEXT NOT NULL,
+				updated_at BIGINT NOT NULL,
+				PRIMARY KEY (owner, name)
+			)`
+		]
 	}
 ];
 
