@@ -169,6 +169,39 @@ test('a named layout saved in the browser reopens after a reload', async ({ page
 	).toEqual(['classic:gex_full', 'heatmap:gex_full', 'state:gex_full']);
 });
 
+test("a layout saved to the account is listed beside the browser's, reopens, and deletes", async ({
+	page
+}) => {
+	await page.goto('/workspace');
+	await chartsDrawn(page, 3);
+	await page.getByTestId('ws-layouts').selectOption({ label: 'Index trio' });
+	await expect(panels(page)).toHaveCount(6);
+	await page.getByTestId('ws-layout-name').fill('trio on the server');
+	await page.getByTestId('ws-save-server').click();
+	await expect(page.getByTestId('ws-layout-note')).toHaveText(
+		/Saved “trio on the server” to your account/
+	);
+
+	// Another browser profile (no IndexedDB of this one) finds it on the server.
+	const other = await page.context().browser()!.newContext();
+	const second = await other.newPage();
+	await second.goto(page.url().replace(/\/workspace.*$/, '/workspace'));
+	await chartsDrawn(second, 3);
+	const menu = second.getByTestId('ws-layouts');
+	await expect(menu.locator('optgroup[label="Saved to your account"] option')).toHaveText([
+		'trio on the server'
+	]);
+	await menu.selectOption({ label: 'trio on the server' });
+	await expect(panels(second)).toHaveCount(6);
+	expect(await tickers(second)).toEqual(['SPX', 'NDX', 'SPY', 'SPX', 'NDX', 'SPY']);
+	await second.getByText(/^Saved \(\d+\)$/).click();
+	await second
+		.getByRole('button', { name: 'Delete layout trio on the server from your account' })
+		.click();
+	await expect(menu.locator('optgroup[label="Saved to your account"]')).toHaveCount(0);
+	await other.close();
+});
+
 /** Where each replayed view of the replay desk stands (unix s; null = live). */
 async function deskMoments(page: Page) {
 	const [classic, heatmap, flow, levels] = [0, 1, 2, 3].map((i) => panels(page).nth(i));
