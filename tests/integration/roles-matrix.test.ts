@@ -90,6 +90,9 @@ const MATRIX: Row[] = [
 	row('POST', '/alerts?/importRules', FT(400)),
 	row('POST', '/SPX/eod?/open', FV(404)),
 	row('POST', '/recording/watchlist', FT(400)),
+	// each user's own workspace layouts: a viewer's too (a form body is not the JSON it takes)
+	row('POST', '/workspace/layouts', FV(400)),
+	['DELETE', '/workspace/layouts?name=none', 404, 404, 404, 401],
 	row('POST', '/admin?/addUser', FA(400)),
 	row('POST', '/admin?/setRole', FA(400)),
 	row('POST', '/admin?/setDisabled', FA(400)),
@@ -101,6 +104,7 @@ const MATRIX: Row[] = [
 	// Nothing recorded yet for this stream: the route's own 404.
 	['GET', '/history/SPX/classic_gex_full', 404, 404, 404, 'login'],
 	['GET', '/alerts/events', 200, 200, 200, 'login'],
+	['GET', '/workspace/layouts', 200, 200, 200, 'login'],
 	['UPGRADE', '/stream', 101, 101, 101, 401],
 	// the feed and MCP take integration tokens, never a session
 	['GET', '/feed/v1/levels/SPX', 401, 401, 401, 401],
@@ -195,6 +199,8 @@ async function answer(method: string, path: string, session?: string): Promise<E
 			headers['content-type'] = 'application/x-www-form-urlencoded';
 			headers['x-csrf-token'] = csrf;
 			body = new URLSearchParams({ csrf }).toString();
+		} else if (method === 'DELETE') {
+			headers['x-csrf-token'] = csrf;
 		}
 		const res = await rawRequest(app.port, method, path, headers, body);
 		status = res.status;

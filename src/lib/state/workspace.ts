@@ -6,13 +6,68 @@
  * its URL (`?p=` one per panel, `?g=` one per group) so Copy link reopens it. Pure: the page
  * applies these functions and writes the result back to the URL.
  */
-import { GEX_CATEGORIES, type GexCategory } from '$lib/contract/categories';
+import { GEX_CATEGORIES, REST_CATEGORIES } from '$lib/contract/categories';
 import { isCalendarDate } from '$lib/contract/dates';
+import { isResearchMetric } from '$lib/contract/research';
+import { isStreamTicker } from '$lib/contract/tickers';
 import { parseTicker, ViewStateError } from './viewState';
 
-/** The views a panel can show (this slice: the Classic histogram). */
-export const PANEL_VIEWS = ['classic'] as const;
+/** The views a panel can show: every view, the same component as its page. */
+export const PANEL_VIEWS = [
+	'classic',
+	'heatmap',
+	'price',
+	'state',
+	'orderflow',
+	'levels',
+	'research',
+	'watchlist'
+] as const;
 export type PanelView = (typeof PANEL_VIEWS)[number];
+
+/** The views that show a day and a replayed moment: they follow their group's `day` and `at`. */
+export const TIMED_VIEWS: readonly PanelView[] = [
+	'classic',
+	'heatmap',
+	'price',
+	'orderflow',
+	'levels'
+];
+
+/**
+ * A panel's `category` is its view's one choice besides the ticker: the GEX category (Classic,
+ * heatmap, price), the State category, the research metric, the watchlist's tickers
+ * (comma-separated; the watchlist does not follow the group's ticker), or '-' for views without
+ * one (Orderflow, levels).
+ */
+export const PANEL_DEFAULTS: Readonly<Record<PanelView, string>> = {
+	classic: 'gex_full',
+	heatmap: 'gex_full',
+	price: 'gex_full',
+	state: 'gex_full',
+	orderflow: '-',
+	levels: '-',
+	research: 'iv_mid',
+	watchlist: 'SPX,NDX,RUT,SPY,QQQ'
+};
+
+/** The categories offered in a panel's category menu (research and the watchlist have their own). */
+export function panelCategories(view: PanelView): readonly string[] {
+	if (view === 'state') return REST_CATEGORIES.state;
+	if (view === 'classic' || view === 'heatmap' || view === 'price') return GEX_CATEGORIES;
+	return [];
+}
+
+function validCategory(view: PanelView, category: string): boolean {
+	if (view === 'research') return isResearchMetric(category);
+	if (view === 'orderflow' || view === 'levels') return category === '-';
+	if (view === 'watchlist') {
+		// (Over the watchlist's limit, the view shows the first ones and names the rest.)
+		const list = category.split(',');
+		return new Set(list).size === list.length && list.every((t) => isStreamTicker(t));
+	}
+	return panelCategories(view).includes(category);
+}
 
 export const GROUP_COLOURS = ['red', 'blue', 'green', 'amber', 'violet', 'teal'] as const;
 export type GroupColour = (typeof GROUP_COLOURS)[number];
@@ -23,7 +78,8 @@ export const MAX_ROWS = 3;
 
 export interface Panel {
 	view: PanelView;
-	category: GexCategory;
+	/** The view's category, metric or ticker list (PANEL_DEFAULTS). */
+	category: string;
 	group: GroupColour;
 	/** Columns spanned. */
 	w: number;
@@ -71,7 +127,8 @@ export function workspaceQuery(ws: Workspace): string {
 		const g = ws.groups[c];
 		if (g && ws.panels.some((p) => p.group === c)) q.append('g', groupParam(c, g));
 	}
-	return q.toString();
+	// A watchlist's commas stay readable in the link.
+	return q.toString().replaceAll('%2C', ',');
 }
 
 function parsePanel(raw: string): Panel {
@@ -79,15 +136,15 @@ function parsePanel(raw: string): Panel {
 	if (!(PANEL_VIEWS as readonly string[]).includes(view)) {
 		throw new ViewStateError(`unknown panel view '${view}'`);
 	}
-	if (!(GEX_CATEGORIES as readonly string[]).includes(category)) {
-		throw new ViewStateError(`unknown panel category '${category}'`);
+	if (!validCategory(view as PanelView, category)) {
+		throw new ViewStateError(`unknown ${view} panel category '${category}'`);
 	}
 	if (!isColour(group)) throw new ViewStateError(`unknown group colour '${group}'`);
 	const m = /^(\d)x(\d)$/.exec(size);
 	if (!m) throw new ViewStateError(`panel size must be <columns>x<rows>, got '${size}'`);
 	return {
 		view: view as PanelView,
-		category: category as GexCategory,
+		category,
 		group,
 		w: clamp(Number(m[1]), 1, GRID_COLUMNS),
 		h: clamp(Number(m[2]), 1, MAX_ROWS)
@@ -154,6 +211,11 @@ export function resizePanel(ws: Workspace, index: number, dw: number, dh: number
 	});
 }
 
+/** The panel shows another view (its category becomes that view's default). */
+export function changeView(ws: Workspace, index: number, view: PanelView): Workspace {
+	return updatePanel(ws, index, { view, category: PANEL_DEFAULTS[view] });
+}
+
 export function updatePanel(ws: Workspace, index: number, next: Partial<Panel>): Workspace {
 	return { ...ws, panels: ws.panels.map((p, i) => (i === index ? { ...p, ...next } : p)) };
 }
@@ -173,13 +235,21 @@ export function updateGroup(ws: Workspace, colour: GroupColour, next: Partial<Gr
 
 /** The starter layouts offered beside the saved ones. */
 export const STARTER_LAYOUTS: Readonly<Record<string, string>> = {
+	// SPX, NDX and SPY side by side: each one's histogram over its heatmap.
 	'Index trio':
-		'p=classic.gex_full.red.2x1&p=classic.gex_full.blue.2x1&p=classic.gex_full.green.2x1&g=red.SPX&g=blue.NDX&g=green.SPY',
+		'p=classic.gex_full.red.2x1&p=classic.gex_full.blue.2x1&p=classic.gex_full.green.2x1' +
+		'&p=heatmap.gex_full.red.2x1&p=heatmap.gex_full.blue.2x1&p=heatmap.gex_full.green.2x1' +
+		'&g=red.SPX&g=blue.NDX&g=green.SPY',
+	// One ticker, every angle: histogram, heatmap, State, Orderflow, levels and the price chart.
 	'One ticker in depth':
-		'p=classic.gex_full.red.6x1&p=classic.gex_zero.red.3x1&p=classic.gex_one.red.3x1&g=red.SPX',
+		'p=classic.gex_full.red.3x1&p=heatmap.gex_full.red.3x1&p=state.gex_zero.red.2x1' +
+		'&p=orderflow.-.red.2x1&p=levels.-.red.2x1&p=price.gex_full.red.6x1&g=red.SPX',
+	// One group of the four replayed views: a scrub, play or step in one moves them all.
 	'Replay desk':
-		'p=classic.gex_full.red.3x1&p=classic.gex_zero.red.3x1&p=classic.gex_one.red.3x1&p=classic.gex_full.red.3x1&g=red.SPX'
+		'p=classic.gex_full.red.3x1&p=heatmap.gex_full.red.3x1&p=orderflow.-.red.3x1' +
+		'&p=levels.-.red.3x1&g=red.SPX'
 };
 
-/** An empty /workspace opens the index trio. */
-export const DEFAULT_LAYOUT = STARTER_LAYOUTS['Index trio'];
+/** An empty /workspace opens three Classic panels, SPX, NDX and SPY (the lightest start). */
+export const DEFAULT_LAYOUT =
+	'p=classic.gex_full.red.2x1&p=classic.gex_full.blue.2x1&p=classic.gex_full.green.2x1&g=red.SPX&g=blue.NDX&g=green.SPY';

@@ -130,6 +130,21 @@ export const MIGRATIONS: readonly Migration[] = [
 				PRIMARY KEY (token_id, address)
 			)`
 		]
+	},
+	{
+		version: 6,
+		summary: 'workspace layouts per user',
+		statements: [
+			// A user's named /workspace layouts (its link's query); owner '' = the implicit admin of a
+			// dashboard without users. Size and count are bounded by users/layoutStore.ts.
+			`CREATE TABLE workspace_layouts (
+				owner TEXT NOT NULL,
+				name TEXT NOT NULL,
+				query TEXT NOT NULL,
+				updated_at BIGINT NOT NULL,
+				PRIMARY KEY (owner, name)
+			)`
+		]
 	}
 ];
 

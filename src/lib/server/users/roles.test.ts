@@ -21,6 +21,9 @@ describe('the role table', () => {
 		['POST', '/alerts', '?/saveRule', 'trade'],
 		['POST', '/alerts', '?/testWebhook', 'trade'],
 		['POST', '/recording/watchlist', '', 'trade'],
+		// Each user's own workspace layouts: a viewer saves and deletes theirs.
+		['POST', '/workspace/layouts', '', 'view'],
+		['DELETE', '/workspace/layouts', '', 'view'],
 		['POST', '/login', '?/logout', 'view'],
 		['POST', '/SPX/eod', '?/open', 'view'],
 		['POST', '/mcp', '', 'view'],
@@ -32,8 +35,9 @@ describe('the role table', () => {
 		expect(permissionFor(method, path, search)).toBe(permission);
 	});
 
-	it('refuses a viewer every change and a trader the account', () => {
+	it('refuses a viewer every shared change (not their own layouts) and a trader the account', () => {
 		expect(allowed('viewer', 'POST', '/alerts', '?/saveRule')).toBe(false);
+		expect(allowed('viewer', 'POST', '/workspace/layouts')).toBe(true);
 		expect(allowed('trader', 'POST', '/alerts', '?/saveRule')).toBe(true);
 		expect(allowed('trader', 'POST', '/account', '?/saveKeys')).toBe(false);
 		expect(allowed('trader', 'GET', '/admin')).toBe(false);

@@ -56,6 +56,9 @@ const ACTIONS: Readonly<Record<string, Readonly<Record<string, Permission>>>> = 
 /** Paths whose state-changing requests are a trader's (not per form action). */
 const TRADE_POSTS: ReadonlySet<string> = new Set(['/recording/watchlist']);
 
+/** Paths where each user changes only their own things, which a viewer may too. */
+const OWN_POSTS: ReadonlySet<string> = new Set(['/workspace/layouts']);
+
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -72,6 +75,7 @@ export function permissionFor(method: string, pathname: string, search = ''): Pe
 	if (pathname === '/mcp') return 'view';
 	if (/^\/[^/]+\/eod$/.test(pathname)) return 'view';
 	if (TRADE_POSTS.has(pathname)) return 'trade';
+	if (OWN_POSTS.has(pathname)) return 'view';
 	const action = /^\?\/([A-Za-z]+)/.exec(search)?.[1];
 	const perPage = ACTIONS[pathname];
 	if (perPage && action && perPage[action]) return perPage[action];
