@@ -15,7 +15,6 @@
 import { AlertEngine, streamOfRule, type Firing } from '../../alerts/engine';
 import {
 	describeRule,
-	feedOfRule,
 	groupOfRule,
 	MAX_WEBHOOKS_PER_RULE,
 	parseRule,
@@ -24,14 +23,13 @@ import {
 	type Parsed,
 	type Webhook
 } from '../../alerts/rules';
-import { feedGroup } from '../../contract/feeds';
 import type { Database } from '../db/index';
 import type { FeedClient, FeedMode, FeedUpdate } from '../feeds';
-import { SubscriptionBook } from '../stream/book';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
 import type { AlertsFile } from './alertsFile';
 import { FiringLog } from './firingLog';
+import { feedStatusOf, feedsOfRules, refusedFeeds, type FeedStatus } from './ruleFeeds';
 import {
 	AlertStore,
 	IMPLICIT_OWNER,
@@ -60,10 +58,7 @@ export const NOT_FOUND = 'not found';
 /** How often the rules are read again for changes made by another process. */
 const RELOAD_MS = 2000;
 
-export type { FeedMode };
-
-/** Reasons of a feed not held that are a refusal to show on its rule (not a pause or a wait). */
-const REFUSAL = /^(budget exhausted|not entitled|key rejected|refused)\b/;
+export type { FeedMode, FeedStatus };
 
 export interface AlertServiceOptions {
 	/** The records' database (rules, webhooks, firings). */
@@ -74,20 +69,6 @@ export interface AlertServiceOptions {
 	/** Read the rules again every RELOAD_MS for another process's changes (default true). */
 	watch?: boolean;
 	log?: (message: string) => void;
-}
-
-export interface FeedStatus {
-	mode: FeedMode;
-	/** Groups of the feeds the rules need. */
-	needed: string[];
-	/** Feeds refused for the rules, with the reason (budget exhausted, not entitled, ...). */
-	refused: { group: string; reason: string }[];
-	/** Memberships of the whole union (tabs and rules) against the account's limit. */
-	usage: { used: number; limit: number } | null;
-	/** Memberships the rules' groups take on their own (spot included). */
-	rulesNeed: number;
-	/** Streaming: why the relay is not delivering (slot taken, upstream refusal), else null. */
-	streamProblem: string | null;
 }
 
 export interface RuleView {
@@ -269,7 +250,7 @@ export class AlertService {
 
 	/** The rules `who` sees (an admin: everyone's), with each one's owner. */
 	rules(who: Asker = OWNER_ASKER): RuleView[] {
-		const feedErrors = new Map(this.refusals().map((r) => [r.group, r.reason]));
+		const feedErrors = new Map(refusedFeeds(this.options.feeds).map((r) => [r.group, r.reason]));
 		return visibleTo(this.store.state, who).rules.map((rule) => ({
 			rule,
 			owner: this.ownerOfRule(rule.id),
@@ -416,42 +397,13 @@ export class AlertService {
 
 	// ---- feed ----------------------------------------------------------------------------
 
-	private refusals(): { group: string; reason: string }[] {
-		return this.options.feeds
-			.status()
-			.feeds.filter((f) => !f.held && f.reason && REFUSAL.test(f.reason))
-			.map((f) => ({ group: f.group, reason: f.reason! }));
-	}
-
 	feedStatus(): FeedStatus {
-		const status = this.options.feeds.status();
-		const needed = this.neededGroups();
-		const own = new SubscriptionBook<string>(Number.MAX_SAFE_INTEGER);
-		own.add('rules', needed);
-		return {
-			mode: status.mode,
-			needed,
-			rulesNeed: own.plan().usage.used,
-			refused: this.refusals(),
-			usage: status.usage,
-			streamProblem: status.streamProblem
-		};
-	}
-
-	private neededGroups(): string[] {
-		return [...new Set(this.store.state.rules.filter((r) => !r.paused).map(groupOfRule))].sort();
+		return feedStatusOf(this.options.feeds, this.store.state.rules);
 	}
 
 	/** Hands the holder the feeds of the rules not paused. */
 	private syncFeed(): void {
-		if (!this.evaluating) return;
-		const feeds = new Map(
-			this.store.state.rules
-				.filter((r) => !r.paused)
-				.map(feedOfRule)
-				.map((f) => [feedGroup(f), f])
-		);
-		this.options.feeds.hold([...feeds.values()]);
+		if (this.evaluating) this.options.feeds.hold(feedsOfRules(this.store.state.rules));
 	}
 
 	close(): void {
