@@ -167,6 +167,20 @@ test('a recorded day replays: share link moment, step, play at 600x, scrubber in
 	await expect(time).not.toHaveText(stepped, { timeout: 10_000 });
 	await page.getByTestId('replay-play').click();
 	await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+`));
+	// At 1x a frame adds a small fraction of a second: the play still moves, second by second
+	// (from the day's first calculation, paused there first: 600x may have reached the end).
+	const play = page.getByTestId('replay-play');
+	if ((await play.getAttribute('aria-pressed')) === 'true') await play.click();
+	await expect(play).toHaveAttribute('aria-pressed', 'false');
+	await page.getByTestId('replay-scrubber').focus();
+	await page.keyboard.press('Home');
+	const beforeSlow = await time.innerText();
+	await page.getByTestId('replay-speed').selectOption('1');
+	await play.click();
+	await expect(play).toHaveAttribute('aria-pressed', 'true');
+	await expect(time).not.toHaveText(beforeSlow, { timeout: 5_000 });
+	await play.click();
+	await expect(page).toHaveURL(new RegExp(`day=${day}&at=\\d+`));
 	// Keyboard on the past day's heatmap: + zooms time in, − out again. (Panning is checked live:
 	// here the replayed moment pulls the window back to itself.)
 	const heat = page.getByTestId('heatmap');
