@@ -25,12 +25,15 @@ export interface Job {
 export class SingletonJob {
 	private runningValue = false;
 	private readonly off: (() => void) | undefined;
+	/** In cluster mode (a lease to follow): only then is a start or stop worth a log line. */
+	private readonly clustered: boolean;
 
 	constructor(
 		readonly name: string,
 		private readonly job: Job,
 		signal: HoldSignal | undefined
 	) {
+		this.clustered = signal !== undefined;
 		if (!signal) {
 			this.set(true);
 			return;
@@ -56,7 +59,10 @@ export class SingletonJob {
 		try {
 			if (on) this.job.start();
 			else this.job.stop();
-			log.info(`cluster: ${this.name} ${on ? 'runs on this replica' : 'stopped on this replica'}`);
+			if (this.clustered)
+				log.info(
+					`cluster: ${this.name} ${on ? 'runs on this replica' : 'stopped on this replica'}`
+				);
 		} catch (err) {
 			log.warn(
 				`cluster: ${this.name} failed to ${on ? 'start' : 'stop'}: ${(err as Error).message}`
