@@ -4,7 +4,7 @@
  * The embedded service runs in this process with its hubs (startHubService, 50 simulated
  * tickers); the built dashboard (`node build`: run `npm run build` first) relays it, with a past
  * SPX day (2,340 calculations of 400 strikes, one per 10 s) recorded into its data folder through
- * the real SessionRecorder, as tests/e2e/overviewDay.spec.ts records one.
+ * the real SessionRecorder, as tests/e2e/overviewDay.spec.ts records one, with its Orderflow.
  *
  * Streaming: one Chromium tab opens the Index trio (six panels: SPX, NDX and SPY, each one's
  * Classic over its heatmap); once they paint, a Node viewer of /stream asks for every ticker's
@@ -26,6 +26,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { ORDERFLOW_FIELDS } from '../src/lib/contract/orderflowFields';
+import type { OrderflowBody } from '../src/lib/contract/schemas';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 import { UpdateTap } from '../src/lib/server/updates/tap';
@@ -54,6 +56,14 @@ if (!existsSync(join(root, 'build', 'index.js'))) {
 }
 
 // ---- the recorded day ------------------------------------------------------------------------
+/** An Orderflow body of SPX at `ts` (its numbers vary by the second; the levels stay put). */
+function orderflow(ts: number): OrderflowBody {
+	const body: Record<string, number | string> = { timestamp: ts, ticker: 'SPX', spot: 7101.25 };
+	ORDERFLOW_FIELDS.forEach((f, i) => {
+		body[f.rest] = f.scale.type === 'uint32' ? 7000 + i * 5 : ((ts * 37 + i * 11) % 2001) - 1000.5;
+	});
+	return body as OrderflowBody;
+}
 await initWireEncoder();
 const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-workspace-'));
 const recorder = new SessionRecorder({ root: join(dataDir, 'recordings') });
@@ -62,6 +72,13 @@ recorder.attach(tap);
 for (let s = 0; s < STEPS; s++) {
 	const any = encodeFrame('gex', { ...spxChain(400, s + 1), timestamp: OPEN + s * 10 });
 	tap.publish({ source: 'stream', group: 'SPX_classic_gex_full', receivedAt: Date.now(), any });
+	const flow = encodeFrame('orderflow', orderflow(OPEN + s * 10));
+	tap.publish({
+		source: 'stream',
+		group: 'SPX_orderflow_orderflow',
+		receivedAt: Date.now(),
+		any: flow
+	});
 }
 recorder.close();
 
@@ -190,6 +207,8 @@ try {
 		work.set(d.group, [...(work.get(d.group) ?? []), d.paintedAt - d.postedAt]);
 	}
 	const all = [...work.values()].flat();
+	// The main thread's part: the batch's arrival there to the frame that paints it.
+	const onMain = marks.map((d) => d.paintedAt - d.arrivedAt);
 	out.push(
 		`Six streaming panels (Index trio: SPX, NDX, SPY, Classic + heatmap each), relay at ${usage.used}/${usage.limit} memberships (viewer: ${sub.accepted.length} accepted, ${sub.refused.length} refused past the limit), ${SECONDS} s, load average ${liveLoad}`,
 		'',
@@ -197,6 +216,7 @@ try {
 		'|---|---|---|---|',
 		`| long tasks (>= 50 ms) | - | ${longRow(live.long)} | none |`,
 		`| per-update work, worker post -> painted frame, ms (${all.length} updates) | ${f(med(all))} | ${f(max(all))} | measured |`,
+		`| ... of which main thread (arrival -> painted frame), ms | ${f(med(onMain))} | ${f(max(onMain))} | |`,
 		...[...work].map(([g, xs]) => `| ... ${g} (${xs.length}) | ${f(med(xs))} | ${f(max(xs))} | |`),
 		`| frames per second | ${f(live.fps)} | - | 60 |`,
 		''
