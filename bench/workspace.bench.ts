@@ -95,13 +95,15 @@ const dash = await startDashboard(
 /** Set before any page script: the tick-to-pixel marks, a long-task log and a frame counter. */
 const PROBE = `
 globalThis.__gexdeckLatencyMarks = true;
-globalThis.__ws = { long: [], frames: 0, since: performance.now() };
-new PerformanceObserver((l) => { for (const e of l.getEntries()) __ws.long.push(e.duration); })
+globalThis.__ws = { long: [], longAt: [], frames: 0, since: performance.now() };
+new PerformanceObserver((l) => { for (const e of l.getEntries()) { __ws.long.push(e.duration); __ws.longAt.push(e.startTime - __ws.since); } })
 	.observe({ type: 'longtask', buffered: true });
 requestAnimationFrame(function tick() { __ws.frames++; requestAnimationFrame(tick); });
 `;
 interface Probe {
 	long: number[];
+	/** When each long task started, ms after the probe's reset. */
+	longAt: number[];
 	frames: number;
 	since: number;
 }
@@ -109,13 +111,17 @@ type Page = Awaited<ReturnType<Awaited<ReturnType<typeof launchChromium>>['newPa
 const resetProbe = (page: Page) =>
 	page.evaluate(() => {
 		const w = (globalThis as unknown as { __ws: Probe }).__ws;
-		Object.assign(w, { long: [], frames: 0, since: performance.now() });
+		Object.assign(w, { long: [], longAt: [], frames: 0, since: performance.now() });
 		performance.clearMarks();
 	});
 const readProbe = (page: Page) =>
 	page.evaluate(() => {
 		const w = (globalThis as unknown as { __ws: Probe }).__ws;
-		return { long: w.long, fps: (w.frames * 1000) / (performance.now() - w.since) };
+		return {
+			long: w.long,
+			longAt: w.longAt,
+			fps: (w.frames * 1000) / (performance.now() - w.since)
+		};
 	});
 
 /**
@@ -266,6 +272,7 @@ try {
 				: `| lag of ${k}'s drawn moment behind the group's, s | ${f(med(lags))} | ${f(max(lags))} | |`;
 		}),
 		`| long tasks (>= 50 ms) | - | ${longRow(replay.long)} | none |`,
+		`| ... of them in the first 5 s of play | - | ${replay.longAt.filter((t) => t < 5000).length} | |`,
 		`| frames per second | ${f(replay.fps)} | - | 60 |`,
 		''
 	);
