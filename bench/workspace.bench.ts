@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- workspace [--seconds 20]`: the workspace's cost (issue 28 item 6).
+ * `npm run bench -- workspace [--seconds 20] [--profile]`: the workspace's cost (issue 28 item 6).
  *
  * The embedded service runs in this process with its hubs (startHubService, 50 simulated
  * tickers); the built dashboard (`node build`: run `npm run build` first) relays it, with a past
@@ -39,7 +39,11 @@ import { quantKey, startHubService } from '../tests/integration/service-support'
 import { launchChromium, quantile, root, startDashboard } from './support';
 
 const { values: flags } = parseArgs({
-	options: { seconds: { type: 'string', default: '20' } },
+	options: {
+		seconds: { type: 'string', default: '20' },
+		// The replaying page's CPU profile while it plays: the functions by self time.
+		profile: { type: 'boolean', default: false }
+	},
 	strict: true
 });
 const SECONDS = Number(flags.seconds);
@@ -141,6 +145,25 @@ const SAMPLE = `(() => {
 		'classic 2': attr(5, '[data-testid="timestamp"]', 'data-unix')
 	};
 })()`;
+let selfTimes: string[] = [];
+/** A CPU profile's functions by self time (ms), the 15 largest. */
+function topSelfTimes(profile: {
+	nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+	samples?: number[];
+	timeDeltas?: number[];
+}): string[] {
+	const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+	const ms = new Map<string, number>();
+	(profile.samples ?? []).forEach((id, i) => {
+		const c = byNode.get(id)!;
+		const key = `${c.functionName || '(anonymous)'} ${c.url.split('/').pop()}:${c.lineNumber + 1}`;
+		ms.set(key, (ms.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+	});
+	return [...ms]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, 15)
+		.map(([k, v]) => `${v.toFixed(1)} ms ${k}`);
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const browser = await launchChromium();
 const browserVersion = browser.version();
@@ -243,6 +266,12 @@ try {
 	const heatmap = rpage.locator('[data-testid="ws-panel"][data-view="heatmap"]');
 	await heatmap.getByTestId('replay-scrubber').waitFor({ timeout: 300_000 });
 	await sleep(3000);
+	const cdp = flags.profile ? await rctx.newCDPSession(rpage) : undefined;
+	if (cdp) {
+		await cdp.send('Profiler.enable');
+		await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+		await cdp.send('Profiler.start');
+	}
 	await resetProbe(rpage);
 	await heatmap.getByTestId('replay-play').click();
 	const samples: Record<string, number | null>[] = [];
@@ -252,6 +281,7 @@ try {
 		await sleep(200);
 	}
 	const replay = await readProbe(rpage);
+	if (cdp) selfTimes = topSelfTimes((await cdp.send('Profiler.stop')).profile);
 	const replayLoad = loadavg().map(f).join(' ');
 	await rctx.close();
 	const moving = samples.filter((s) => s.group !== null);
@@ -284,5 +314,6 @@ try {
 	rmSync(dataDir, { recursive: true, force: true });
 }
 for (const line of out) console.log(line);
+if (selfTimes.length) console.log(`Replaying page's CPU by self time:\n${selfTimes.join('\n')}\n`);
 console.log(`(Node ${process.version}; Chromium ${browserVersion})`);
 process.exit(0);
