@@ -340,6 +340,41 @@ test('on a phone the panels stack in one column, the group bar is in thumb reach
 	expect(bar.y).toBeGreaterThan(844 / 2);
 });
 
+test('capture: every kind of panel names its data time in the manifest', async ({ page }) => {
+	await page.goto('/workspace');
+	await chartsDrawn(page, 3);
+	await page.getByTestId('ws-layouts').selectOption({ label: 'One ticker in depth' });
+	await viewsDrawn(page, 6);
+	// Each panel says its data's time once it has data (live: the freshness badge at least).
+	for (let i = 0; i < 6; i++)
+		await expect(panels(page).nth(i).locator('[data-unix]').first()).toBeAttached({
+			timeout: 30_000
+		});
+	const now = Date.now() / 1000;
+	const [zipDownload] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByTestId('ws-capture-zip').click()
+	]);
+	const files = unzipSync(new Uint8Array(readFileSync((await zipDownload.path())!)));
+	const manifest = JSON.parse(strFromU8(files['manifest.json'])) as {
+		panels: { view: string; dataTime: number | null }[];
+	};
+	expect(manifest.panels.map((p) => p.view)).toEqual([
+		'classic',
+		'heatmap',
+		'state',
+		'orderflow',
+		'levels',
+		'price'
+	]);
+	for (const p of manifest.panels) {
+		// The embedded market's data: today's session or the last one replayed (within a week).
+		expect(p.dataTime, p.view).not.toBeNull();
+		expect(now - p.dataTime!, p.view).toBeLessThan(7 * 86_400);
+		expect(now - p.dataTime!, p.view).toBeGreaterThan(-60);
+	}
+});
+
 /** A PNG's width and height, from its IHDR chunk. */
 function pngSize(bytes: Uint8Array): { w: number; h: number } {
 	expect([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');

@@ -54,9 +54,18 @@ function svgImage(svg: SVGSVGElement, w: number, h: number): Promise<HTMLImageEl
 	});
 }
 
+/**
+ * Where a view says the time of its data (unix s in `data-unix`), most telling first: the data
+ * time a view prints (Classic, State, Orderflow, levels), the freshness badge of a live view
+ * (heatmap, price), the last column of a drawn day.
+ */
+const DATA_TIME = ['[data-testid="timestamp"][data-unix]', '[data-testid="freshness"][data-unix]'];
+
 /** The describing attributes of a panel element (WorkspacePanel.svelte writes them). */
 export function describePanel(panel: HTMLElement): CapturedPanel {
-	const ts = panel.querySelector<HTMLElement>('[data-testid="timestamp"]')?.dataset.unix;
+	const ts = [...DATA_TIME, '[data-unix]']
+		.map((q) => panel.querySelector<HTMLElement>(q)?.dataset.unix)
+		.find((v) => v !== undefined && v !== '');
 	return {
 		ticker: panel.dataset.ticker ?? '',
 		view: panel.dataset.view ?? 'classic',
