@@ -34,13 +34,15 @@ export function alertService(): AlertService {
  */
 export function mountAlerts(): Promise<AlertService> {
 	if (starting) return starting;
+	const signal = slotHoldSignal();
 	const s = new AlertService({
 		db: appDatabase(),
 		feeds: feedHolder().client('alerts'),
 		sender: { userAgent: config().userAgent, allow: config().webhookAllow },
+		// Cluster mode: a firing another replica delivered reaches this replica's tabs too.
+		followFirings: signal !== undefined,
 		log: (message) => log.info(message)
 	});
-	const signal = slotHoldSignal();
 	if (signal) {
 		// Cluster mode: evaluated only while this replica holds the slot.
 		s.setEvaluating(false);

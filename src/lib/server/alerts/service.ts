@@ -28,7 +28,8 @@ import type { FeedClient, FeedMode, FeedUpdate } from '../feeds';
 import { toAlertFiring, type AlertFiring } from '../../alerts/firing';
 import { observationOf } from './observe';
 import type { AlertsFile } from './alertsFile';
-import { FiringLog } from './firingLog';
+import { FiringFollower } from './firingFollower';
+import { FiringLog, firingKey } from './firingLog';
 import { feedStatusOf, feedsOfRules, refusedFeeds, type FeedStatus } from './ruleFeeds';
 import {
 	AlertStore,
@@ -68,6 +69,8 @@ export interface AlertServiceOptions {
 	sender?: SenderOptions;
 	/** Read the rules again every RELOAD_MS for another process's changes (default true). */
 	watch?: boolean;
+	/** Cluster mode: hand the firings other replicas delivered to this one's tabs too. */
+	followFirings?: boolean;
 	log?: (message: string) => void;
 }
 
@@ -112,6 +115,7 @@ export class AlertService {
 	private readonly pending = new Set<Promise<unknown>>();
 	private evaluating = true;
 	private started = false;
+	private readonly follower: FiringFollower | undefined;
 	private readonly log: (message: string) => void;
 
 	constructor(private readonly options: AlertServiceOptions) {
@@ -119,6 +123,8 @@ export class AlertService {
 		this.store = new AlertStore(options.db, this.log);
 		this.firingLog = new FiringLog(options.db);
 		this.sender = new WebhookSender({ log: this.log, ...options.sender });
+		if (options.followFirings)
+			this.follower = new FiringFollower(options.db, (f, owner) => this.tell(f, owner), this.log);
 	}
 
 	/**
@@ -151,6 +157,7 @@ export class AlertService {
 		if (this.evaluating) {
 			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
 		}
+		await this.follower?.start();
 		if (this.options.watch !== false && !this.reloadTimer) {
 			this.reloadTimer = setInterval(() => {
 				this.store.load().then(
@@ -208,15 +215,14 @@ export class AlertService {
 	 */
 	private async emit(rule: AlertRule, firing: AlertFiring): Promise<boolean> {
 		const owner = this.ownerOfRule(rule.id);
-		if (!(await this.firingLog.record(firing, owner))) return false;
-		if (!firing.test) this.lastFired.set(rule.id, firing.at * 1000);
-		for (const l of this.listeners) {
-			try {
-				l(firing, owner);
-			} catch {
-				// a closed tab's stream; it unsubscribes itself
-			}
+		const key = firingKey(firing);
+		this.follower?.markSeen(key, firing.firedAt);
+		if (!(await this.firingLog.record(firing, owner))) {
+			this.follower?.forget(key);
+			return false;
 		}
+		if (!firing.test) this.lastFired.set(rule.id, firing.at * 1000);
+		this.tell(firing, owner);
 		// "Every webhook" and the named ones are the rule owner's own.
 		const hooks = ownedBy(this.store.state, owner).webhooks.filter(
 			(w) => !w.paused && (rule.webhooks === null || rule.webhooks.includes(w.id))
@@ -224,6 +230,17 @@ export class AlertService {
 		// A row edited in the database may name more; a firing never fans out past the bound.
 		for (const hook of hooks.slice(0, MAX_WEBHOOKS_PER_RULE)) void this.sender.send(hook, firing);
 		return true;
+	}
+
+	/** Hands a firing to the open tabs' streams (each picks its owner's). */
+	private tell(firing: AlertFiring, owner: string): void {
+		for (const l of this.listeners) {
+			try {
+				l(firing, owner);
+			} catch {
+				// a closed tab's stream; it unsubscribes itself
+			}
+		}
 	}
 
 	private ownerOfRule(id: string): string {
@@ -412,6 +429,7 @@ export class AlertService {
 		this.options.feeds.release();
 		clearInterval(this.reloadTimer);
 		this.reloadTimer = undefined;
+		this.follower?.close();
 		this.sender.close();
 	}
 }
