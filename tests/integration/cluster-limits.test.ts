@@ -76,7 +76,13 @@ describe('three replicas on one Redis', () => {
 		expect(page.status).toBe(200);
 		const html = await page.text();
 		expect(html.match(/data-testid="cluster-replica"/g)).toHaveLength(3);
-		expect(html.match(/\(this page\)/g)).toHaveLength(1);
+		// One row of the table is this page's replica (the slot line below may name it too, when
+		// this replica holds the slot).
+		const table = html.slice(
+			html.indexOf('data-testid="cluster-replicas"'),
+			html.indexOf('data-testid="cluster-slot"')
+		);
+		expect(table.match(/\(this page\)/g)).toHaveLength(1);
 		const ledger = html.slice(html.indexOf('data-testid="cluster-ledger"'));
 		expect(ledger).toMatch(/<td>api_majors<\/td>\s*<td>5 \/ 5<\/td>/);
 	}, 60_000);

@@ -6,7 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryUnavailableError } from '../source';
 import { dayKeysOf } from './dayKeys';
 import { MANIFEST, dayFileName, writeTickerDay } from './tickerDayFiles';
-import { DAY_PARTS, dayParts, partCommand, writeTickerDayInProcesses } from './tickerDayProcesses';
+import {
+	DAY_PARTS,
+	dayParts,
+	PART_HEAP_FLAG,
+	partCommand,
+	writeTickerDayInProcesses
+} from './tickerDayProcesses';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gexdeck-day-processes-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,13 +28,14 @@ describe('a ticker-day written by two processes', () => {
 	});
 
 	it('runs the TypeScript child from sources and the compiled one beside a build', () => {
+		// Both with the part's young-generation cap (PART_HEAP_FLAG) first.
 		const source = partCommand();
-		expect(source.args.slice(0, 2)).toEqual(['--import', 'tsx']);
-		expect(source.args[2]).toMatch(/tickerDayPart\.ts$/);
+		expect(source.args.slice(0, 3)).toEqual([PART_HEAP_FLAG, '--import', 'tsx']);
+		expect(source.args[3]).toMatch(/tickerDayPart\.ts$/);
 		const built = mkdtempSync(join(scratch, 'build-'));
 		writeFileSync(join(built, 'tickerDayPart.js'), '');
 		const compiled = partCommand(pathToFileURL(join(built, 'main.js')).href);
-		expect(compiled.args).toEqual([join(built, 'tickerDayPart.js')]);
+		expect(compiled.args).toEqual([PART_HEAP_FLAG, join(built, 'tickerDayPart.js')]);
 	});
 
 	it('writes the same files and manifest as one process, byte for byte', async () => {

@@ -7,7 +7,7 @@
 import { feedGroup, feedOf, feedRoute, type Feed } from '../../contract/feeds';
 import type { CanonicalCategory } from '../../contract/categories';
 import { buildLevels, STALE_AFTER_S, type LevelsDocument } from '../../levels/document';
-import type { FeedClient } from '../feeds';
+import { HOLDER_DECIDING, type FeedClient } from '../feeds';
 import type { FeedDeps } from './feedHandler';
 import type { LevelsRequest } from './levelsRequest';
 import { config } from '../config';
@@ -56,7 +56,8 @@ export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<Lev
 	d.client.want([feed]);
 	// A feed just wanted is not in a status taken before: ask afresh then.
 	const state = clientStatus(d.client, !known).feeds.find((f) => f.group === group);
-	const reason = state && !state.held ? state.reason : null;
+	// Before the holder has decided how to hold, the feed is as good as held: wait for its value.
+	const reason = state && !state.held && state.reason !== HOLDER_DECIDING ? state.reason : null;
 	const latest = d.store.get(group);
 	if (!latest) {
 		if (reason === 'market closed') {

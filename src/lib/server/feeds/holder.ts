@@ -48,6 +48,12 @@ export interface HeldFeedStatus {
 	reason: string | null;
 }
 
+/**
+ * A wanted feed's reason before the holder has decided how to hold (the account's first check
+ * under way): it is held as soon as that ends, so it is a wait, not a refusal.
+ */
+export const HOLDER_DECIDING = 'not started';
+
 export interface FeedClientStatus {
 	client: string;
 	mode: FeedMode;
@@ -241,7 +247,7 @@ export class FeedHolder {
 						})
 					: this.modeValue === 'poll'
 						? (this.poller?.stateOf(feed) ?? { held: false, reason: 'no poller' })
-						: { held: false, reason: 'not started' };
+						: { held: false, reason: HOLDER_DECIDING };
 			return { feed, group, held: state.held, reason: state.held ? null : state.reason };
 		});
 		const relay = this.options.relay;

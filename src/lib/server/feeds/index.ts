@@ -49,6 +49,7 @@
 export {
 	FeedClient,
 	FeedHolder,
+	HOLDER_DECIDING,
 	type FeedAccount,
 	type FeedClientOptions,
 	type FeedClientStatus,
