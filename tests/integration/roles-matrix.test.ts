@@ -66,6 +66,7 @@ const MATRIX: Row[] = [
 	row('GET', '/SPX/eod', V(200)),
 	row('GET', '/levels/SPX', V(200)),
 	row('GET', '/watchlist', V(200)),
+	row('GET', '/workspace', V(200)),
 	row('GET', '/chain', V(200)),
 	row('GET', '/account', V(200)),
 	row('GET', '/alerts', V(200)),
