@@ -263,11 +263,15 @@ test.describe('phone layout (item 5)', () => {
 		expect(await card.evaluate((el) => getComputedStyle(el).display)).toBe('grid');
 		const box = (await card.boundingBox())!;
 		expect(box.x + box.width).toBeLessThanOrEqual(390);
-		// Every figure shows with its label, none cut off.
-		for (const cell of await card.locator('td[data-label]').all()) {
-			const b = (await cell.boundingBox())!;
-			expect(b.x + b.width).toBeLessThanOrEqual(390);
-		}
+		// Every figure shows with its label, none cut off (read again if a row re-renders between
+		// the cells' boxes).
+		await expect
+			.poll(async () => {
+				const cells = await card.locator('td[data-label]').all();
+				const boxes = await Promise.all(cells.map((c) => c.boundingBox()));
+				return cells.length > 0 && boxes.every((b) => b !== null && b.x + b.width <= 390);
+			})
+			.toBe(true);
 		await noSidewaysScroll(page);
 	});
 });
