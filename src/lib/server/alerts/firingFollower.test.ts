@@ -13,35 +13,9 @@ import { FeedHolder } from '../feeds';
 import { UpdateTap } from '../updates/tap';
 import { firingKey } from './firingLog';
 import { AlertService } from './service';
+import { snapshot, T0 } from './snapshot.test-support';
 
 const engines = useDatabases();
-const T0 = Date.UTC(2026, 10, 20, 15, 0, 0) / 1000;
-
-const snapshot = (t: number, spot: number) =>
-	JSON.stringify({
-		timestamp: t,
-		ticker: 'SPX',
-		min_dte: 0,
-		sec_min_dte: 1,
-		spot,
-		zero_gamma: 6800,
-		major_pos_vol: 6850,
-		major_pos_oi: 6900,
-		major_neg_vol: 6750,
-		major_neg_oi: 6700,
-		strikes: [[6800, 1, 2, [1, 2, 3, 4, 5]]],
-		sum_gex_vol: 100,
-		sum_gex_oi: 50,
-		delta_risk_reversal: 0.1,
-		max_priors: [
-			[6800, 1],
-			[6805, 2],
-			[6810, 3],
-			[6815, 4],
-			[6820, 5],
-			[6825, 6]
-		]
-	});
 
 async function replica(db: Database, evaluating: boolean) {
 	const tap = new UpdateTap();

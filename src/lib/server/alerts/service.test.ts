@@ -13,6 +13,7 @@ import { StreamRelay } from '../stream/relay';
 import { UpdateTap } from '../updates/tap';
 import { openDatabase, type Database } from '../db/index';
 import { AlertService } from './service';
+import { snapshot, T0 } from './snapshot.test-support';
 
 let dir: string;
 let db: Database;
@@ -39,35 +40,6 @@ afterEach(async () => {
 	await db.close();
 	rmSync(dir, { recursive: true, force: true });
 });
-
-const T0 = Date.UTC(2026, 10, 20, 15, 0, 0) / 1000;
-
-function snapshot(t: number, spot: number, zeroGamma = 6800) {
-	return JSON.stringify({
-		timestamp: t,
-		ticker: 'SPX',
-		min_dte: 0,
-		sec_min_dte: 1,
-		spot,
-		zero_gamma: zeroGamma,
-		major_pos_vol: 6850,
-		major_pos_oi: 6900,
-		major_neg_vol: 6750,
-		major_neg_oi: 6700,
-		strikes: [[6800, 1, 2, [1, 2, 3, 4, 5]]],
-		sum_gex_vol: 100,
-		sum_gex_oi: 50,
-		delta_risk_reversal: 0.1,
-		max_priors: [
-			[6800, 1],
-			[6805, 2],
-			[6810, 3],
-			[6815, 4],
-			[6820, 5],
-			[6825, 6]
-		]
-	});
-}
 
 describe('AlertService', () => {
 	it('holds rule groups in the relay and shows a group refused by the membership limit', async () => {
