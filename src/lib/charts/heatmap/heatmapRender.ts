@@ -266,7 +266,11 @@ export class HeatmapPainter {
 			}
 			ctx.stroke();
 		};
+		// The majors run over cells of their own colour (major − over red): each dash gets a
+		// casing in the background colour so the line stays visible on any cell.
+		line(grid.majorPos, style.background, 3.5, [2, 3]);
 		line(grid.majorPos, style.pos, 1.5, [2, 3]);
+		line(grid.majorNeg, style.background, 3.5, [2, 3]);
 		line(grid.majorNeg, style.neg, 1.5, [2, 3]);
 		line(grid.zeroGamma, style.zeroGamma, 1.5, [6, 4]);
 		line(grid.spot, style.spot, 2, []);

@@ -7,5 +7,10 @@ describe('categoryName', () => {
 		expect(categoryName('gex_one')).toBe('Next');
 		expect(categoryName('classic/gex_full')).toBe('Full');
 		expect(categoryName('orderflow')).toBe('orderflow');
+		expect(categoryName('vanna_one')).toBe('Vanna Next');
+		expect(categoryName('state/delta_zero')).toBe('Delta 0DTE');
+		// Greek profiles exist per expiry only: no "Full" greek, and unknown greeks stay ids.
+		expect(categoryName('delta_full')).toBe('delta_full');
+		expect(categoryName('theta_zero')).toBe('theta_zero');
 	});
 });
