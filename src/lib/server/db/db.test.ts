@@ -114,6 +114,30 @@ describe.each(engines)('database on $engine', ({ engine, target }) => {
 		await db.close();
 	});
 
+	it('a statement issued while another caller holds a transaction is not rolled back with it', async () => {
+		const db = await openDatabase(await target());
+		let inside!: () => void;
+		const opened = new Promise<void>((res) => (inside = res));
+		const failing = db.transaction(async (tx) => {
+			await tx.run(`INSERT INTO settings (name, value) VALUES (?, ?)`, ['tx', '1']);
+			inside();
+			await new Promise((res) => setTimeout(res, 30));
+			throw new Error('boom');
+		});
+		await opened;
+		// Another caller's write while the transaction is open (and awaiting).
+		const outside = db.run(`INSERT INTO settings (name, value) VALUES (?, ?)`, ['outside', '1']);
+		await expect(failing).rejects.toThrow('boom');
+		await outside;
+		expect(await db.all(`SELECT name FROM settings ORDER BY name`)).toEqual([{ name: 'outside' }]);
+		// The transaction's own work may also go through the top-level methods.
+		await db.transaction(async () => {
+			await db.run(`INSERT INTO settings (name, value) VALUES (?, ?)`, ['own', '1']);
+		});
+		expect(await db.get(`SELECT value FROM settings WHERE name = 'own'`)).toEqual({ value: '1' });
+		await db.close();
+	});
+
 	it('a step that fails leaves the schema at the step before it', async () => {
 		const t = await target();
 		const broken: Migration[] = [

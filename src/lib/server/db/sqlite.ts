@@ -9,6 +9,7 @@
  * the other wait for it. A lock folder left by a killed process (older than STALE_LOCK_MS, when
  * no transaction here lasts a second) is removed at open, with a warning.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
@@ -52,17 +53,29 @@ export function openSqlite(path: string): Database {
 			(db.get(sql, params) as T | null) ?? undefined,
 		run: async (sql: string, params: SqlValue[] = []) => db.run(sql, params).changes
 	};
-	// One connection: transactions wait for each other instead of nesting.
+	// One connection, so a statement issued while a transaction is open would join it (and be
+	// rolled back with it). Every statement and transaction therefore takes its turn on one
+	// queue; the transaction's own work (its async context, even through the top-level methods)
+	// runs inside its turn.
+	const insideTransaction = new AsyncLocalStorage<true>();
 	let queue: Promise<unknown> = Promise.resolve();
+	function inTurn<T>(work: () => Promise<T>): Promise<T> {
+		if (insideTransaction.getStore()) return work();
+		const next = queue.then(work);
+		queue = next.catch(() => undefined);
+		return next;
+	}
 	return {
 		kind: 'sqlite',
 		name: path,
-		...q,
+		all: (sql, params) => inTurn(() => q.all(sql, params)),
+		get: (sql, params) => inTurn(() => q.get(sql, params)),
+		run: (sql, params) => inTurn(() => q.run(sql, params)),
 		transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-			const next = queue.then(async () => {
+			return inTurn(async () => {
 				db.exec('BEGIN IMMEDIATE');
 				try {
-					const result = await fn(q);
+					const result = await insideTransaction.run(true, () => fn(q));
 					db.exec('COMMIT');
 					return result;
 				} catch (err) {
@@ -70,8 +83,6 @@ export function openSqlite(path: string): Database {
 					throw err;
 				}
 			});
-			queue = next.catch(() => undefined);
-			return next;
 		},
 		async close() {
 			await queue;
