@@ -25,6 +25,7 @@ import { connectRedis } from '../cluster/redis';
 import type { SlotInfo } from '../cluster/slotLease';
 import type { HoldSignal } from '../cluster/singletonJob';
 import { RelayCluster } from './relayCluster';
+import { userCaller } from '../usage/callShares';
 
 let relay: StreamRelay | undefined;
 let cluster: RelayCluster | undefined;
@@ -83,6 +84,12 @@ function clientOf(req: IncomingMessage): string {
 	return session ? `session ${sessionKey(session)}` : `address ${clientAddressOf(req) ?? '?'}`;
 }
 
+/** Whose share of the slot a viewer is: the user the gate let through (usage/callShares.ts). */
+function ownerOf(req: IncomingMessage): string | undefined {
+	const verdict = checkNodeRequest(req, STREAM_PATH);
+	return verdict.ok && verdict.user ? userCaller(verdict.user.id) : undefined;
+}
+
 /** Registers `/stream` on the dashboard's server once it is known (see httpServer.ts). */
 export function mountStreamRelay(): StreamRelay {
 	const r = streamRelay();
@@ -92,7 +99,8 @@ export function mountStreamRelay(): StreamRelay {
 		const attached = attachStreamEndpoint(server, r, authorizeViewer, {
 			// The gate checks Origin against the Host allowlist, stricter than Origin == Host.
 			sameOrigin: false,
-			clientOf
+			clientOf,
+			ownerOf
 		});
 		endpoint = attached;
 		// A session that ends (sign-out, disable, role change, sign out everywhere) takes its

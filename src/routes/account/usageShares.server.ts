@@ -1,0 +1,48 @@
+/**
+ * The Account page's "Each user's share" card (issue 29): reads the relay's viewers (whose
+ * groups), the share store (who caused which calls: memory, or Redis in cluster mode) and the
+ * account's totals (the quota ledger; in cluster mode the shared ledger in Redis), and lets
+ * usage/shareTable.ts decide the rows the signed-in user may see.
+ */
+import { QUOTA_POOLS } from '$lib/contract/routes';
+import type { SessionUser } from '$lib/server/auth';
+import { appDatabase } from '$lib/server/db/appDb';
+import type { PoolSpend } from '$lib/server/quotaLedger';
+import { callShares } from '$lib/server/services';
+import { streamRelay } from '$lib/server/stream/relayMount';
+import { membershipsByOwner } from '$lib/server/usage/memberships';
+import { shareTable, type UsageShares } from '$lib/server/usage/shareTable';
+import { UserStore } from '$lib/server/users/userStore';
+import { teamsMode } from '$lib/server/users/teams';
+import { IMPLICIT_ADMIN } from '$lib/server/requestGate';
+
+export async function usageShares(
+	user: SessionUser | undefined,
+	accountId: string,
+	/** The account's spend per pool: the ledger, or the cluster's shared one. */
+	spend: Record<string, PoolSpend>
+): Promise<UsageShares> {
+	const me = user ?? IMPLICIT_ADMIN;
+	const store = callShares();
+	const relay = streamRelay();
+	const [calls, users] = await Promise.all([
+		store.read(accountId, QUOTA_POOLS).catch(() => ({})),
+		me.role === 'admin' && teamsMode() ? new UserStore(appDatabase()).list() : []
+	]);
+	const totals = Object.fromEntries(
+		Object.entries(spend).map(([pool, s]) => [
+			pool,
+			{ today: s.daily.requests, month: s.monthly.requests }
+		])
+	);
+	return shareTable({
+		me,
+		users: users.map((u) => ({ id: u.id, name: u.name })),
+		holdings: membershipsByOwner(relay.holdings()),
+		union: relay.status().usage,
+		calls,
+		totals,
+		pools: QUOTA_POOLS,
+		store: store.kind
+	});
+}
