@@ -9,8 +9,8 @@ import type { SessionUser } from '$lib/server/auth';
 import { appDatabase } from '$lib/server/db/appDb';
 import type { PoolSpend } from '$lib/server/quotaLedger';
 import { callShares } from '$lib/server/services';
-import { streamRelay } from '$lib/server/stream/relayMount';
-import { membershipsByOwner } from '$lib/server/usage/memberships';
+import { allHoldings, streamRelay } from '$lib/server/stream/relayMount';
+import { membershipsByOwner, membershipsOf } from '$lib/server/usage/memberships';
 import { shareTable, type UsageShares } from '$lib/server/usage/shareTable';
 import { UserStore } from '$lib/server/users/userStore';
 import { teamsMode } from '$lib/server/users/teams';
@@ -25,10 +25,14 @@ export async function usageShares(
 	const me = user ?? IMPLICIT_ADMIN;
 	const store = callShares();
 	const relay = streamRelay();
-	const [calls, users] = await Promise.all([
+	const [calls, users, holdings] = await Promise.all([
 		store.read(accountId, QUOTA_POOLS).catch(() => ({})),
-		me.role === 'admin' && teamsMode() ? new UserStore(appDatabase()).list() : []
+		me.role === 'admin' && teamsMode() ? new UserStore(appDatabase()).list() : [],
+		// Redis away: this replica's viewers at least.
+		allHoldings().catch(() => relay.holdings())
 	]);
+	// The slot's total: the union of every viewer's groups (every replica's in a cluster).
+	const union = [...new Set(holdings.flatMap((h) => h.groups))];
 	const totals = Object.fromEntries(
 		Object.entries(spend).map(([pool, s]) => [
 			pool,
@@ -38,8 +42,8 @@ export async function usageShares(
 	return shareTable({
 		me,
 		users: users.map((u) => ({ id: u.id, name: u.name })),
-		holdings: membershipsByOwner(relay.holdings()),
-		union: relay.status().usage,
+		holdings: membershipsByOwner(holdings),
+		union: { used: membershipsOf(union), limit: relay.status().usage.limit },
 		calls,
 		totals,
 		pools: QUOTA_POOLS,

@@ -26,9 +26,12 @@ import type { SlotInfo } from '../cluster/slotLease';
 import type { HoldSignal } from '../cluster/singletonJob';
 import { RelayCluster } from './relayCluster';
 import { userCaller } from '../usage/callShares';
+import type { Holding } from '../usage/memberships';
+import { SharedHoldings } from '../cluster/sharedHoldings';
 
 let relay: StreamRelay | undefined;
 let cluster: RelayCluster | undefined;
+let holdings: SharedHoldings | undefined;
 let mounted = false;
 let endpoint: StreamEndpoint | undefined;
 
@@ -57,7 +60,25 @@ export function streamRelay(): StreamRelay {
 	});
 	// New keys or another demo account: negotiate again (the slot and its groups may differ).
 	onSettingsChange(() => relay?.refresh());
+	if (shared && redisUrl) {
+		// Whose each viewer is, for the Account page on every replica (usage/memberships.ts).
+		const r = relay;
+		holdings = new SharedHoldings(shared.redis, shared.replicas.id);
+		holdings.start(() => r.holdings());
+	}
 	return relay;
+}
+
+/** Every viewer's owner and groups: this process's, and in cluster mode every replica's. */
+export async function allHoldings(): Promise<Holding[]> {
+	const own = streamRelay().holdings();
+	const shared = sharedLimits();
+	if (!holdings || !shared) return own;
+	const replicas = await shared.replicas.list();
+	return holdings.all(
+		replicas.map((c) => c.id),
+		own
+	);
 }
 
 /** Cluster mode: the slot lease singleton jobs follow (cluster/singletonJob.ts); else undefined. */
@@ -124,5 +145,6 @@ export function mountStreamRelay(): StreamRelay {
  */
 export async function stopStreamRelay(): Promise<void> {
 	endpoint?.close(RESTARTING_CLOSE_CODE, 'Dashboard restarting');
+	await holdings?.stop();
 	await relay?.close();
 }
