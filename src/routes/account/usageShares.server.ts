@@ -21,12 +21,17 @@ export async function usageShares(
 	accountId: string,
 	/** The account's spend per pool: the ledger, or the cluster's shared one. */
 	spend: Record<string, PoolSpend>
-): Promise<UsageShares> {
+): Promise<UsageShares & { error: string | null }> {
 	const me = user ?? IMPLICIT_ADMIN;
 	const store = callShares();
 	const relay = streamRelay();
+	let error: string | null = null;
 	const [calls, users, holdings] = await Promise.all([
-		store.read(accountId, QUOTA_POOLS).catch(() => ({})),
+		// Redis away (cluster mode): the page says so rather than showing nobody's calls.
+		store.read(accountId, QUOTA_POOLS).catch((err: Error) => {
+			error = err.message;
+			return {};
+		}),
 		me.role === 'admin' && teamsMode() ? new UserStore(appDatabase()).list() : [],
 		// Redis away: this replica's viewers at least.
 		allHoldings().catch(() => relay.holdings())
@@ -39,7 +44,7 @@ export async function usageShares(
 			{ today: s.daily.requests, month: s.monthly.requests }
 		])
 	);
-	return shareTable({
+	const table = shareTable({
 		me,
 		users: users.map((u) => ({ id: u.id, name: u.name })),
 		holdings: membershipsByOwner(holdings),
@@ -49,4 +54,5 @@ export async function usageShares(
 		pools: QUOTA_POOLS,
 		store: store.kind
 	});
+	return { ...table, error };
 }
