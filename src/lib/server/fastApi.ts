@@ -22,6 +22,7 @@ import { API_CSP, securityHeaders } from './securityHeaders';
 import { onHttpServer, interceptRequests } from './httpServer';
 import type { ProxyResult } from './proxy';
 import { upstreamProxy } from './services';
+import { userCaller } from './usage/callShares';
 
 export type FastApiHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -56,9 +57,10 @@ function fail(res: ServerResponse, head: boolean, err: unknown): void {
 
 /**
  * The proxy's answer to `method` on `/api/<target>`, target being the raw (percent-encoded)
- * path and query after `/api/`: a 400 for an undecodable path, else the proxy's result.
+ * path and query after `/api/`: a 400 for an undecodable path, else the proxy's result. `userId`
+ * is the signed-in user the gate let through (its calls count as theirs: usage/callShares.ts).
  */
-export function forwardApi(method: string, target: string): Promise<ProxyResult> {
+export function forwardApi(method: string, target: string, userId = ''): Promise<ProxyResult> {
 	const q = target.indexOf('?');
 	let path: string;
 	try {
@@ -72,7 +74,7 @@ export function forwardApi(method: string, target: string): Promise<ProxyResult>
 		});
 	}
 	const query = new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
-	return upstreamProxy().handle(method, path, query);
+	return upstreamProxy().handle(method, path, query, userCaller(userId));
 }
 
 /** Handles the request and returns true, or returns false to let SvelteKit handle it. */
@@ -87,7 +89,7 @@ export const handleFastApi: FastApiHandler = (req, res) => {
 			send(res, verdict.status, JSON_HEADERS, refusalBody(verdict), head);
 			return true;
 		}
-		forwardApi(method, rawUrl.slice(5))
+		forwardApi(method, rawUrl.slice(5), verdict.user?.id)
 			.then(
 				(result) => send(res, result.status, result.headers, result.body, head),
 				(err: unknown) => fail(res, head, err)

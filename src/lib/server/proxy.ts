@@ -13,6 +13,7 @@ import { PoolBackoff } from './backoff';
 import { Coalescer, type CoalesceOutcome } from './requestCoalescer';
 import { httpGet, UpstreamUnreachableError, type UpstreamResponse } from './httpClient';
 import type { QuotaLedger } from './quotaLedger';
+import { GEXDECK_CALLER, type ShareStore } from './usage/callShares';
 import type { UpstreamTarget } from './upstream';
 import type { UpdateTap } from './updates/tap';
 import type { ClusterLimits } from './cluster/clusterLimits';
@@ -50,6 +51,8 @@ export interface ProxyDeps {
 	tap?: UpdateTap;
 	/** Cluster mode: backoff, quota budget and coalescing shared with the other replicas. */
 	cluster?: ClusterLimits;
+	/** Who caused each pooled call, and who was answered by another's (usage/callShares.ts). */
+	shares?: ShareStore;
 }
 
 /** Snapshot routes answer within about 1 s upstream; downloads and research take longer. */
@@ -248,8 +251,16 @@ export class UpstreamProxy {
 		return { entries: this.plans.size, bytes: this.planBytes };
 	}
 
-	/** Handle one browser request to `/api/<path>?<query>`. */
-	async handle(method: string, path: string, query: URLSearchParams): Promise<ProxyResult> {
+	/**
+	 * Handle one request to `/api/<path>?<query>`; `caller` is who asked (usage/callShares.ts:
+	 * a user, or the dashboard itself when omitted), for each user's share of the calls.
+	 */
+	async handle(
+		method: string,
+		path: string,
+		query: URLSearchParams,
+		caller: string = GEXDECK_CALLER
+	): Promise<ProxyResult> {
 		if (method !== 'GET' && method !== 'HEAD') {
 			return refusal(405, 'method', 'The proxy forwards only GET requests.');
 		}
@@ -304,6 +315,13 @@ export class UpstreamProxy {
 		}
 		const outcome = this.clusterOutcomes.get(result.value) ?? result.outcome;
 		if (outcome === 'miss') this.publishSnapshot(route, plan.params, result.value);
+		if (pool && result.value.status !== 429) {
+			// One call upstream is its causer's; the requests it also answered are 'shared'.
+			this.deps.shares
+				?.add(access.accountId ?? 'unknown', pool, caller, outcome === 'miss' ? 'calls' : 'shared')
+				// Redis away: the split misses this one; the ledger (the account's total) has it.
+				.catch(() => undefined);
+		}
 		return this.toResult(result.value, outcome, route, access.key);
 	}
 

@@ -8,6 +8,8 @@ import { clusterLimits, type ClusterLimits } from './cluster/clusterLimits';
 import { config } from './config';
 import type { Database } from './db/index';
 import { QuotaLedger } from './quotaLedger';
+import { SharedShares } from './cluster/sharedShares';
+import { MemoryShares, type ShareStore } from './usage/callShares';
 import { UpstreamProxy } from './proxy';
 import { onSettingsChange } from './settings';
 import { upstreamTarget } from './upstream';
@@ -62,13 +64,25 @@ export function quotaLedger(): QuotaLedger {
 	return ledger;
 }
 
+let shares: ShareStore | undefined;
+
+/** Each user's share of the calls: in Redis in cluster mode (every replica the same), else here. */
+export function callShares(): ShareStore {
+	if (!shares) {
+		const limits = sharedLimits();
+		shares = limits ? new SharedShares(limits.redis) : new MemoryShares();
+	}
+	return shares;
+}
+
 export function upstreamProxy(): UpstreamProxy {
 	proxy ??= new UpstreamProxy({
 		target: upstreamTarget,
 		ledger: quotaLedger(),
 		userAgent: config().userAgent,
 		tap: updateTap(),
-		cluster: sharedLimits()
+		cluster: sharedLimits(),
+		shares: callShares()
 	});
 	// Whatever was learned about the old key (account, entitlements) is dropped.
 	onSettingsChange(() => proxy?.forgetAccounts());

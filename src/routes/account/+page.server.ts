@@ -8,20 +8,28 @@ import { updateSettings } from '$lib/server/settings';
 import { upstreamTarget } from '$lib/server/upstream';
 import type { Actions, PageServerLoad } from './$types';
 import { clusterStatus } from './cluster.server';
+import { usageShares } from './usageShares.server';
 import { researchPoolStatus } from './researchPool.server';
 import { recordingStatus, saveRecording } from './recording.server';
 import { createToken, revokeToken, tokenList } from './tokens.server';
 import { appDatabase } from '$lib/server/db/appDb';
 import { auditRequest } from '$lib/server/users/audit';
 
-export const load = (async () => {
+export const load = (async ({ locals }) => {
 	const status = await accountStatus();
+	const accountId = status.custom.whoami?._id ?? null;
+	const cluster = await clusterStatus(accountId);
+	// In cluster mode the account's totals are the shared ledger's (every replica's calls).
+	const spend = cluster?.pools.length
+		? Object.fromEntries(cluster.pools.map((p) => [p.pool, p.spend]))
+		: status.ledger;
 	return {
 		status,
 		researchPool: researchPoolStatus(status),
 		recording: recordingStatus(),
 		tokens: await tokenList(),
-		cluster: await clusterStatus(status.custom.whoami?._id ?? null)
+		cluster,
+		shares: await usageShares(locals.user, accountId ?? 'unknown', spend)
 	};
 }) satisfies PageServerLoad;
 

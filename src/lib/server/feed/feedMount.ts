@@ -9,6 +9,7 @@ import { feedHolder } from '../feeds/feedsMount';
 import { interceptRequests, onHttpServer } from '../httpServer';
 import { errorText, log } from '../log';
 import { upstreamProxy } from '../services';
+import { INTEGRATIONS_CALLER } from '../usage/callShares';
 import { RateLimiter } from '../tokens/rateLimit';
 import { TokenStore } from '../tokens/tokenStore';
 import { handleFeed, type FeedDeps } from './feedHandler';
@@ -35,8 +36,12 @@ export function feedDeps(): FeedDeps {
 		limiter: new RateLimiter(),
 		store: new LevelsStore((listener) => client.subscribe(listener)),
 		client,
-		basis: new FuturesBasis((path, query) => upstreamProxy().handle('GET', path, query)),
-		fetchOnce: (route) => upstreamProxy().handle('GET', route, new URLSearchParams())
+		// What the feed fetches for a token's request counts as the integrations' (callShares.ts).
+		basis: new FuturesBasis((path, query) =>
+			upstreamProxy().handle('GET', path, query, INTEGRATIONS_CALLER)
+		),
+		fetchOnce: (route) =>
+			upstreamProxy().handle('GET', route, new URLSearchParams(), INTEGRATIONS_CALLER)
 	};
 	const flush = setInterval(() => {
 		tokenStore()

@@ -7,6 +7,7 @@
  */
 import { feedGroup, type Feed } from '../../contract/feeds';
 import type { RelayViewer, StreamRelay } from '../stream/relay';
+import { GEXDECK_CALLER, INTEGRATIONS_CALLER } from '../usage/callShares';
 
 /** Relay states in which held groups deliver nothing. */
 export const BROKEN: readonly string[] = ['error', 'slot-taken', 'reconnecting'];
@@ -78,7 +79,9 @@ export class RelayHold {
 					this.held.delete(r.group);
 				}
 			}),
-			this.label
+			this.label,
+			// The levels client holds feeds for integration tokens; the others are the dashboard's.
+			this.label === 'levels' ? INTEGRATIONS_CALLER : GEXDECK_CALLER
 		);
 		const gone = [...this.held].filter((g) => !want.has(g));
 		if (gone.length > 0) this.relay.unsubscribe(this.viewer, gone);

@@ -36,6 +36,8 @@ export interface StreamEndpointOptions {
 	pingIntervalMs?: number;
 	/** Who a viewer belongs to, for the per-client cap (default: the socket's peer address). */
 	clientOf?: (req: IncomingMessage) => string;
+	/** Whose share of the slot a viewer is (usage/callShares.ts's caller key; default the relay's). */
+	ownerOf?: (req: IncomingMessage) => string | undefined;
 	/** Viewers one client may hold at once (default MAX_VIEWERS_PER_CLIENT). */
 	maxViewersPerClient?: number;
 	/** Control messages a viewer may send: burst and sustained rate (default 40, 10 a second). */
@@ -154,7 +156,7 @@ export function attachStreamEndpoint(
 	function onViewer(ws: WebSocket, req: IncomingMessage): void {
 		const label = `${req.socket.remoteAddress ?? '?'} ${String(req.headers['user-agent'] ?? '').slice(0, 60)}`;
 		alive.set(ws, true);
-		const viewer = relay.connect(ws, label);
+		const viewer = relay.connect(ws, label, options.ownerOf?.(req));
 		const budget = new TokenBucket(options.controlBurst ?? 40, options.controlPerSecond ?? 10);
 		let overrun = 0;
 		ws.on('pong', () => alive.set(ws, true));

@@ -136,15 +136,21 @@ export class StreamRelay {
 		return this.viewers.size;
 	}
 
+	/** Every viewer's owner and groups (each user's share: usage/memberships.ts). */
+	holdings(): { owner: string; groups: string[] }[] {
+		return [...this.viewers].map((v) => ({ owner: v.owner, groups: this.book.groupsOf(v) }));
+	}
+
 	/** Hubs with an open upstream connection. */
 	openHubs(): string[] {
 		return this.hubs.open();
 	}
 
-	/** Registers a viewer's socket; it receives status at once. */
-	connect(socket: ViewerSocket, label = 'viewer'): RelayViewer {
+	/** Registers a viewer's socket (`owner`: whose share it is); it receives status at once. */
+	connect(socket: ViewerSocket, label = 'viewer', owner?: string): RelayViewer {
 		if (this.closed) throw new Error('relay is closed');
-		const viewer = new Viewer(this.nextViewerId++, socket, label, this.options.viewerHighWater);
+		const { viewerHighWater } = this.options;
+		const viewer = new Viewer(this.nextViewerId++, socket, label, viewerHighWater, owner);
 		this.viewers.add(viewer);
 		viewer.sendMessage(this.status(viewer));
 		return viewer;

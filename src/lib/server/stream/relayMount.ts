@@ -25,9 +25,13 @@ import { connectRedis } from '../cluster/redis';
 import type { SlotInfo } from '../cluster/slotLease';
 import type { HoldSignal } from '../cluster/singletonJob';
 import { RelayCluster } from './relayCluster';
+import { userCaller } from '../usage/callShares';
+import type { Holding } from '../usage/memberships';
+import { SharedHoldings } from '../cluster/sharedHoldings';
 
 let relay: StreamRelay | undefined;
 let cluster: RelayCluster | undefined;
+let holdings: SharedHoldings | undefined;
 let mounted = false;
 let endpoint: StreamEndpoint | undefined;
 
@@ -56,7 +60,25 @@ export function streamRelay(): StreamRelay {
 	});
 	// New keys or another demo account: negotiate again (the slot and its groups may differ).
 	onSettingsChange(() => relay?.refresh());
+	if (shared && redisUrl) {
+		// Whose each viewer is, for the Account page on every replica (usage/memberships.ts).
+		const r = relay;
+		holdings = new SharedHoldings(shared.redis, shared.replicas.id);
+		holdings.start(() => r.holdings());
+	}
 	return relay;
+}
+
+/** Every viewer's owner and groups: this process's, and in cluster mode every replica's. */
+export async function allHoldings(): Promise<Holding[]> {
+	const own = streamRelay().holdings();
+	const shared = sharedLimits();
+	if (!holdings || !shared) return own;
+	const replicas = await shared.replicas.list();
+	return holdings.all(
+		replicas.map((c) => c.id),
+		own
+	);
 }
 
 /** Cluster mode: the slot lease singleton jobs follow (cluster/singletonJob.ts); else undefined. */
@@ -83,6 +105,12 @@ function clientOf(req: IncomingMessage): string {
 	return session ? `session ${sessionKey(session)}` : `address ${clientAddressOf(req) ?? '?'}`;
 }
 
+/** Whose share of the slot a viewer is: the user the gate let through (usage/callShares.ts). */
+function ownerOf(req: IncomingMessage): string | undefined {
+	const verdict = checkNodeRequest(req, STREAM_PATH);
+	return verdict.ok && verdict.user ? userCaller(verdict.user.id) : undefined;
+}
+
 /** Registers `/stream` on the dashboard's server once it is known (see httpServer.ts). */
 export function mountStreamRelay(): StreamRelay {
 	const r = streamRelay();
@@ -92,7 +120,8 @@ export function mountStreamRelay(): StreamRelay {
 		const attached = attachStreamEndpoint(server, r, authorizeViewer, {
 			// The gate checks Origin against the Host allowlist, stricter than Origin == Host.
 			sameOrigin: false,
-			clientOf
+			clientOf,
+			ownerOf
 		});
 		endpoint = attached;
 		// A session that ends (sign-out, disable, role change, sign out everywhere) takes its
@@ -116,5 +145,6 @@ export function mountStreamRelay(): StreamRelay {
  */
 export async function stopStreamRelay(): Promise<void> {
 	endpoint?.close(RESTARTING_CLOSE_CODE, 'Dashboard restarting');
+	await holdings?.stop();
 	await relay?.close();
 }

@@ -54,7 +54,9 @@ export class Viewer {
 		private readonly socket: ViewerSocket,
 		/** Who the viewer is, for logs and status (e.g. the session or the remote address). */
 		readonly label: string,
-		private readonly highWater = DEFAULT_VIEWER_HIGH_WATER
+		private readonly highWater = DEFAULT_VIEWER_HIGH_WATER,
+		/** Whose share of the slot it is: a user, or the dashboard itself (usage/callShares.ts). */
+		readonly owner = 'gexdeck'
 	) {}
 
 	get isOpen(): boolean {

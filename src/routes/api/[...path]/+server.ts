@@ -7,8 +7,12 @@ import { forwardApi } from '$lib/server/fastApi';
  * which the proxy refuses once the CSRF check passed, and under `vite dev` the requests before
  * the init hook mounted the fast path. The gate and security headers come from hooks.server.ts.
  */
-const forward: RequestHandler = async ({ url, request }) => {
-	const result = await forwardApi(request.method, url.pathname.slice('/api/'.length) + url.search);
+const forward: RequestHandler = async ({ url, request, locals }) => {
+	const result = await forwardApi(
+		request.method,
+		url.pathname.slice('/api/'.length) + url.search,
+		locals.user?.id
+	);
 	return new Response(request.method === 'HEAD' ? null : (result.body as BodyInit), {
 		status: result.status,
 		headers: result.headers
