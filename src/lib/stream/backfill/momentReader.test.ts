@@ -102,6 +102,17 @@ describe('MomentReader', () => {
 		]);
 	});
 
+	it('reads a moment wanted again while its read is out once', async () => {
+		const s = server();
+		const { reader, shown } = readerOf(s);
+		reader.want(T0 + 20);
+		reader.want(T0 + 20);
+		await s.answer();
+		await s.answer();
+		expect(s.asked).toHaveLength(1);
+		expect(shown.map(([at]) => at - T0)).toEqual([20, 20]);
+	});
+
 	it('keeps at most MOMENT_CACHE chains', async () => {
 		const s = server();
 		const { reader } = readerOf(s);

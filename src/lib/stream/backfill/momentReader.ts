@@ -61,6 +61,11 @@ export class MomentReader {
 		while (this.wanted !== undefined && !this.closed) {
 			const at = this.wanted;
 			this.wanted = undefined;
+			// Wanted again while its read was out (the timeline refreshed): read once.
+			if (this.cache.has(at)) {
+				this.options.onchain(at, this.cache.get(at));
+				continue;
+			}
 			this.reads++;
 			try {
 				const result = await read(ticker, stream, { day, from: at, to: at });
