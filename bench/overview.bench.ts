@@ -204,8 +204,8 @@ function topSelfTimes(profile: {
 interface ViewRun {
 	view: string;
 	path: string;
-	/** A page expression: the page's clock once every step is drawn, else false. */
-	ready: string;
+	/** Drawn when every element's attribute is at least its minimum and `present` is there. */
+	ready: { checks: { selector: string; attr: string; min: number }[]; present?: string };
 	classic?: boolean;
 }
 const steps = Math.floor(SECONDS / 10);
@@ -214,19 +214,25 @@ const VIEWS: ViewRun[] = [
 	{
 		view: 'heatmap',
 		path: `/SPX/heatmap/gex_full?day=${DAY}`,
-		ready: `Number(document.querySelector('[data-testid=heatmap]')?.getAttribute('data-columns')) >= ${steps} && performance.now()`
+		ready: { checks: [{ selector: '[data-testid=heatmap]', attr: 'data-columns', min: steps }] }
 	},
 	{
 		view: 'levels path',
 		path: `/levels/SPX?day=${DAY}`,
-		ready: `Number(document.querySelector('[data-testid=levels-path]')?.getAttribute('data-points')) >= ${steps} && performance.now()`
+		ready: { checks: [{ selector: '[data-testid=levels-path]', attr: 'data-points', min: steps }] }
 	},
 	{
 		// Every step on the slider (before: one snapshot per 5 s, more) and the histogram drawn
 		// at the day's last moment (before: its last 5 s snapshot).
 		view: 'Classic',
 		path: `/SPX/classic/gex_full?day=${DAY}`,
-		ready: `Number(document.querySelector('[data-testid=replay-slider]')?.getAttribute('max')) >= ${steps - 1} && Number(document.querySelector('[data-testid=timestamp]')?.getAttribute('data-unix')) >= ${lastAt} && !!document.querySelector('[data-testid=histogram] .bar, [data-testid=histogram] path') && performance.now()`,
+		ready: {
+			checks: [
+				{ selector: '[data-testid=replay-slider]', attr: 'max', min: steps - 1 },
+				{ selector: '[data-testid=timestamp]', attr: 'data-unix', min: lastAt }
+			],
+			present: '[data-testid=histogram] .bar, [data-testid=histogram] path'
+		},
 		classic: true
 	}
 ];
@@ -262,13 +268,17 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 						uploadThroughput: 20e6 / 8
 					});
 				}
-				const urls = new Map<string, string>();
+				// Playwright's events, not the page's CDP session: they include the backfill worker's
+				// fetches (a raw day, a scrubbed moment), which the page's CDP target does not see.
 				let historyBytes = 0;
 				let overviewAsks = 0;
-				cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-				cdp.on('Network.loadingFinished', (e) => {
-					if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
-					if (urls.get(e.requestId)?.includes('/overview')) overviewAsks++;
+				const sized: Promise<void>[] = [];
+				page.on('requestfinished', (r) => {
+					if (!r.url().includes('/history/')) return;
+					if (r.url().includes('/overview')) overviewAsks++;
+					sized.push(
+						r.sizes().then((z) => void (historyBytes += z.responseBodySize + z.responseHeadersSize))
+					);
 				});
 				if (flags.profile && link === 'loopback' && view === 'heatmap') {
 					await cdp.send('Profiler.enable');
@@ -279,7 +289,16 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 				await page.goto(`${dash.base}${path}`, { timeout: 120_000 });
 				// The page's own clock at the first animation frame with every step drawn.
 				const drawn = (await (
-					await page.waitForFunction(ready, undefined, { timeout: 120_000, polling: 'raf' })
+					await page.waitForFunction(
+						({ checks, present }) =>
+							checks.every(
+								(c) => Number(document.querySelector(c.selector)?.getAttribute(c.attr)) >= c.min
+							) &&
+							(!present || !!document.querySelector(present)) &&
+							performance.now(),
+						ready,
+						{ timeout: 120_000, polling: 'raf' }
+					)
 				).jsonValue()) as number;
 				const drawnMs = performance.now() - t0;
 				if (flags.profile && link === 'loopback' && view === 'heatmap') {
@@ -300,7 +319,8 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 					};
 				}, drawn);
 				// What the view loaded to draw (read after a round trip to the page, so the overview's
-				// loadingFinished has arrived; the scrub's fetches below are not part of it).
+				// requestfinished has arrived; the scrub's fetches below are not part of it).
+				await Promise.all(sized);
 				const drawnBytes = historyBytes;
 				const scrubDrawnMs = classic ? await classicScrubs(page, OPEN, lastAt) : [];
 				const scrubMs = await page.evaluate(

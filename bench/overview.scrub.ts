@@ -14,7 +14,6 @@ export async function classicScrubs(page: Page, open: number, last: number): Pro
 		async ({ open, last }) => {
 			const slider = document.querySelector<HTMLInputElement>('[data-testid=replay-slider]')!;
 			const max = Number(slider.max);
-			const frame = () => new Promise((r) => requestAnimationFrame(r));
 			const out: number[] = [];
 			for (let i = 0; i < 10; i++) {
 				const pos = Math.round(((i + 0.37) / 10) * max);
@@ -23,7 +22,8 @@ export async function classicScrubs(page: Page, open: number, last: number): Pro
 				slider.value = String(pos);
 				slider.dispatchEvent(new Event('input', { bubbles: true }));
 				for (;;) {
-					await frame();
+					// (No named helper here: tsx would wrap it in a __name the page lacks.)
+					await new Promise((r) => requestAnimationFrame(r));
 					const shown = Number(
 						document.querySelector('[data-testid=timestamp]')?.getAttribute('data-unix')
 					);
