@@ -12,6 +12,9 @@
  * overview answer (`/history/.../overview`, gzip; the levels path its lines, `cells=none`). Also
  * the recorder's cost per frame, the overview's bytes on disk, its rebuild from the raw file,
  * the server's answer time and the page's decode (Node here; Chromium's is in the e2e numbers).
+ * Classic's timeline on the day: its transfer, navigation to the histogram drawn at the day's
+ * last moment, and the histogram drawn after a scrub; with `--before <checkout>` (a built
+ * checkout of an earlier commit) the same on that build, in the same run.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +31,7 @@ import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { quantKey } from '../tests/integration/service-support';
+import { classicScrubs } from './overview.scrub';
 import { launchChromium, median, root as checkout, spawnBuiltDashboard } from './support';
 
 const { values: flags } = parseArgs({
@@ -35,7 +39,10 @@ const { values: flags } = parseArgs({
 		seconds: { type: 'string', default: '23400' },
 		strikes: { type: 'string', default: '400' },
 		// The page's CPU profile on loopback, navigation to drawn: the functions by self time.
-		profile: { type: 'boolean', default: false }
+		profile: { type: 'boolean', default: false },
+		// Another checkout's build (e.g. the commit before Classic drew from the overview): its
+		// Classic is measured on the same day in the same run, the "before" row.
+		before: { type: 'string' }
 	},
 	strict: true
 });
@@ -172,6 +179,8 @@ interface PageRun {
 	phases: { dcl: number; askedAt: number; firstByte: number; received: number; drawn: number };
 	/** In the page: a scrubbed moment's one record fetched (ms, each of 10). */
 	scrubMs: number[];
+	/** Classic: the slider moved to a moment to its histogram drawn (ms, each of 10). */
+	scrubDrawnMs: number[];
 }
 let selfTimes: string[] = [];
 /** The profile's functions by self time (ms), the 15 largest. */
@@ -192,9 +201,45 @@ function topSelfTimes(profile: {
 		.slice(0, 15)
 		.map(([k, v]) => `${v.toFixed(1)} ms ${k}`);
 }
-async function pageRuns(): Promise<PageRun[]> {
+interface ViewRun {
+	view: string;
+	path: string;
+	/** Drawn when every element's attribute is at least its minimum and `present` is there. */
+	ready: { checks: { selector: string; attr: string; min: number }[]; present?: string };
+	classic?: boolean;
+}
+const steps = Math.floor(SECONDS / 10);
+const lastAt = OPEN + SECONDS - 10;
+const VIEWS: ViewRun[] = [
+	{
+		view: 'heatmap',
+		path: `/SPX/heatmap/gex_full?day=${DAY}`,
+		ready: { checks: [{ selector: '[data-testid=heatmap]', attr: 'data-columns', min: steps }] }
+	},
+	{
+		view: 'levels path',
+		path: `/levels/SPX?day=${DAY}`,
+		ready: { checks: [{ selector: '[data-testid=levels-path]', attr: 'data-points', min: steps }] }
+	},
+	{
+		// Every step on the slider (before: one snapshot per 5 s, more) and the histogram drawn
+		// at the day's last moment (before: its last 5 s snapshot).
+		view: 'Classic',
+		path: `/SPX/classic/gex_full?day=${DAY}`,
+		ready: {
+			checks: [
+				{ selector: '[data-testid=replay-slider]', attr: 'max', min: steps - 1 },
+				{ selector: '[data-testid=timestamp]', attr: 'data-unix', min: lastAt }
+			],
+			present: '[data-testid=histogram] .bar, [data-testid=histogram] path'
+		},
+		classic: true
+	}
+];
+
+async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<PageRun[]> {
 	// A past day needs no upstream: an address where nothing answers keeps the service out.
-	const dash = await spawnBuiltDashboard(checkout, {
+	const dash = await spawnBuiltDashboard(app, {
 		GEXDECK_DATA_DIR: dataDir,
 		GEXDECK_UPSTREAM: 'http://127.0.0.1:9/v2',
 		GEXDECK_API_KEY: quantKey()
@@ -202,21 +247,7 @@ async function pageRuns(): Promise<PageRun[]> {
 	const browser = await launchChromium();
 	const runs: PageRun[] = [];
 	try {
-		const views = [
-			{
-				view: 'heatmap',
-				path: `/SPX/heatmap/gex_full?day=${DAY}`,
-				selector: '[data-testid=heatmap]',
-				attr: 'data-columns'
-			},
-			{
-				view: 'levels path',
-				path: `/levels/SPX?day=${DAY}`,
-				selector: '[data-testid=levels-path]',
-				attr: 'data-points'
-			}
-		];
-		for (const { view, path, selector, attr } of views)
+		for (const { view, path, ready, classic } of views)
 			for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
 				const context = await browser.newContext();
 				await context.addInitScript(() => {
@@ -237,13 +268,17 @@ async function pageRuns(): Promise<PageRun[]> {
 						uploadThroughput: 20e6 / 8
 					});
 				}
-				const urls = new Map<string, string>();
+				// Playwright's events, not the page's CDP session: they include the backfill worker's
+				// fetches (a raw day, a scrubbed moment), which the page's CDP target does not see.
 				let historyBytes = 0;
 				let overviewAsks = 0;
-				cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-				cdp.on('Network.loadingFinished', (e) => {
-					if (urls.get(e.requestId)?.includes('/history/')) historyBytes += e.encodedDataLength;
-					if (urls.get(e.requestId)?.includes('/overview')) overviewAsks++;
+				const sized: Promise<void>[] = [];
+				page.on('requestfinished', (r) => {
+					if (!r.url().includes('/history/')) return;
+					if (r.url().includes('/overview')) overviewAsks++;
+					sized.push(
+						r.sizes().then((z) => void (historyBytes += z.responseBodySize + z.responseHeadersSize))
+					);
 				});
 				if (flags.profile && link === 'loopback' && view === 'heatmap') {
 					await cdp.send('Profiler.enable');
@@ -255,10 +290,13 @@ async function pageRuns(): Promise<PageRun[]> {
 				// The page's own clock at the first animation frame with every step drawn.
 				const drawn = (await (
 					await page.waitForFunction(
-						({ n, selector, attr }) =>
-							Number(document.querySelector(selector)?.getAttribute(attr)) >= n &&
+						({ checks, present }) =>
+							checks.every(
+								(c) => Number(document.querySelector(c.selector)?.getAttribute(c.attr)) >= c.min
+							) &&
+							(!present || !!document.querySelector(present)) &&
 							performance.now(),
-						{ n: Math.floor(SECONDS / 10), selector, attr },
+						ready,
 						{ timeout: 120_000, polling: 'raf' }
 					)
 				).jsonValue()) as number;
@@ -281,8 +319,10 @@ async function pageRuns(): Promise<PageRun[]> {
 					};
 				}, drawn);
 				// What the view loaded to draw (read after a round trip to the page, so the overview's
-				// loadingFinished has arrived; the scrub's fetches below are not part of it).
+				// requestfinished has arrived; the scrub's fetches below are not part of it).
+				await Promise.all(sized);
 				const drawnBytes = historyBytes;
+				const scrubDrawnMs = classic ? await classicScrubs(page, OPEN, lastAt) : [];
 				const scrubMs = await page.evaluate(
 					async ({ day, moments }) => {
 						const out: number[] = [];
@@ -302,14 +342,15 @@ async function pageRuns(): Promise<PageRun[]> {
 					() => (window as unknown as { __longTasks: number[] }).__longTasks
 				);
 				runs.push({
-					view,
+					view: `${view}${label}`,
 					link,
 					drawnMs,
 					historyBytes: drawnBytes,
 					overviewAsks,
 					longTasks,
 					phases,
-					scrubMs
+					scrubMs,
+					scrubDrawnMs
 				});
 				await context.close();
 			}
@@ -319,7 +360,16 @@ async function pageRuns(): Promise<PageRun[]> {
 	}
 	return runs;
 }
-const runs = await pageRuns();
+const runs = [
+	...(flags.before
+		? await pageRuns(
+				flags.before,
+				VIEWS.filter((v) => v.classic),
+				` (before: ${flags.before})`
+			)
+		: []),
+	...(await pageRuns(checkout, VIEWS))
+];
 rmSync(dataDir, { recursive: true, force: true });
 
 const mb = (n: number) => `${(n / 1024 ** 2).toFixed(2)} MB`;
@@ -378,6 +428,16 @@ for (const r of runs) {
 	const p = r.phases;
 	console.log(
 		`| ${r.view}, ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
+	);
+}
+console.log('');
+console.log(
+	'| Classic: slider moved to the histogram drawn at that moment (10 moments) | median | max | target |'
+);
+console.log('|---|---|---|---|');
+for (const r of runs.filter((r) => r.scrubDrawnMs.length > 0)) {
+	console.log(
+		`| ${r.view}, ${r.link} | ${f(median(r.scrubDrawnMs))} ms | ${f(Math.max(...r.scrubDrawnMs))} ms | ${r.link === 'loopback' ? '< 100 ms' : '-'} |`
 	);
 }
 if (selfTimes.length) console.log(`\nPage CPU by self time (loopback):\n${selfTimes.join('\n')}`);

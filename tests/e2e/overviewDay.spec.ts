@@ -9,9 +9,10 @@ import { encodeFrame, initWireEncoder } from '../../src/lib/wire/encode';
  * Whole-day views on a recorded full day, drawn from the day overview: a past SPX session of
  * 400 strikes recorded through the real SessionRecorder into the suite's data folder (the
  * fixture of the overview's own tests and bench: spxChain, one chain of its own a step), then
- * the levels path and the heatmap opened on it. Each draws every 10 s step of the session from
- * under 1 MB of /history and never reads the day's raw records. (The time to drawn is the
- * overview bench's: `npm run bench -- overview`.)
+ * the levels path, the heatmap and Classic's timeline opened on it. Each draws every 10 s step
+ * of the session from under 1 MB of /history and never reads the day's raw records; Classic's
+ * histogram at a moment is that one record. (The time to drawn is the overview bench's:
+ * `npm run bench -- overview`.)
  */
 
 const DAY = '2026-11-23';
@@ -36,12 +37,22 @@ test.beforeAll(async () => {
 
 /** /history answers the page loads: bytes on the wire, and whether any read the raw day. */
 function historyOf(page: Page) {
-	const seen = { bytes: 0, overviews: 0, rawDays: 0, sized: [] as Promise<void>[] };
+	const seen = {
+		bytes: 0,
+		overviews: 0,
+		rawDays: 0,
+		/** Reads of one moment (`from=to=<t>`), as `from-to`. */
+		moments: [] as string[],
+		sized: [] as Promise<void>[]
+	};
 	page.on('requestfinished', (r) => {
 		const url = new URL(r.url());
 		if (!url.pathname.startsWith('/history/')) return;
 		if (url.pathname === `/history/SPX/${STREAM}/overview`) seen.overviews++;
 		if (url.pathname === `/history/SPX/${STREAM}` && !url.searchParams.has('from')) seen.rawDays++;
+		if (url.pathname === `/history/SPX/${STREAM}` && url.searchParams.has('from')) {
+			seen.moments.push(`${url.searchParams.get('from')}-${url.searchParams.get('to')}`);
+		}
 		seen.sized.push(
 			r.sizes().then((s) => void (seen.bytes += s.responseBodySize + s.responseHeadersSize))
 		);
@@ -87,4 +98,51 @@ test('the heatmap of a recorded full day: all 2,340 columns from under 1 MB', as
 	expect(history.rawDays).toBe(0);
 	expect(history.bytes).toBeLessThan(1024 ** 2);
 	await heat.screenshot({ path: 'test-results/heatmap-full-day.png' });
+});
+
+test("Classic's timeline of a recorded full day: every step from the overview, one record a moment", async ({
+	page
+}) => {
+	const history = historyOf(page);
+	const last = OPEN + (STEPS - 1) * 10;
+	await page.goto(`/SPX/classic/gex_full?day=${DAY}`);
+	const replay = page.getByTestId('replay');
+	const slider = page.getByTestId('replay-slider');
+	const charts = page.locator('.charts[data-moment]');
+	// Every step of the day on the slider, opened at its last: the histogram of that one record.
+	await expect(replay).toHaveAttribute('data-count', String(STEPS), { timeout: 30_000 });
+	await expect(slider).toHaveAttribute('max', String(STEPS - 1));
+	await expect(charts).toHaveAttribute('data-moment', String(last), { timeout: 30_000 });
+	await expect(page.locator('rect.bar').first()).toBeVisible();
+	await expect(page.getByTestId('timestamp')).toHaveAttribute('data-unix', String(last));
+	// The price chart beside it draws the day from the same lines: a candle a minute.
+	await expect(page.getByTestId('classic-price').getByTestId('price-chart')).toHaveAttribute(
+		'data-candles',
+		String(STEPS / 6)
+	);
+	await Promise.all(history.sized);
+	expect(history.rawDays).toBe(0);
+	// The lines by volume and by OI (the price chart's majors follow the metric).
+	expect(history.overviews).toBe(2);
+	expect(history.moments).toEqual([`${last}-${last}`]);
+	expect(history.bytes).toBeLessThan(1024 ** 2);
+
+	// A scrub to the open reads that one record and draws it.
+	await slider.focus();
+	await page.keyboard.press('Home');
+	await expect(replay).toHaveAttribute('data-at', String(OPEN));
+	await expect(charts).toHaveAttribute('data-moment', String(OPEN));
+	await expect(page.getByTestId('timestamp')).toHaveAttribute('data-unix', String(OPEN));
+	await page.keyboard.press('ArrowRight');
+	await expect(charts).toHaveAttribute('data-moment', String(OPEN + 10));
+	expect(history.moments).toEqual([
+		`${last}-${last}`,
+		`${OPEN}-${OPEN}`,
+		`${OPEN + 10}-${OPEN + 10}`
+	]);
+	// Back to a moment read before: no read again.
+	await page.keyboard.press('ArrowLeft');
+	await expect(charts).toHaveAttribute('data-moment', String(OPEN));
+	expect(history.moments).toHaveLength(3);
+	expect(history.rawDays).toBe(0);
 });

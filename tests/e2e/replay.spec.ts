@@ -15,8 +15,20 @@ async function openStreaming(page: Page) {
 	});
 }
 
-/** The data time the chart and figures show, as unix seconds. */
+/**
+ * The data time Classic shows, once its chart is of the replayed moment (a moment of the day's
+ * overview is one record read when scrubbed to; the chart holds the one before meanwhile).
+ */
 async function shownTimestamp(page: Page): Promise<number> {
+	const replay = page.getByTestId('replay');
+	await expect
+		.poll(async () => {
+			const at = await replay.getAttribute('data-at');
+			return (
+				at === '' || at === (await page.locator('.charts').first().getAttribute('data-moment'))
+			);
+		})
+		.toBe(true);
 	return Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
 }
 

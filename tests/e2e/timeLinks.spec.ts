@@ -98,7 +98,7 @@ test('Classic: scrubbing writes the replayed moment into the link', async ({ pag
 	await slider.focus();
 	await page.keyboard.press('Home');
 	await expect(page.getByTestId('replay')).toHaveAttribute('data-mode', 'replay');
-	const moment = Number(await page.getByTestId('timestamp').getAttribute('data-unix'));
+	const moment = await shown(page);
 	await expect(page).toHaveURL(new RegExp(`[?&]at=${moment}(&|$)`));
 	const link = await copyLink(page);
 
@@ -118,12 +118,25 @@ test('Classic: scrubbing writes the replayed moment into the link', async ({ pag
 	await expect(page).not.toHaveURL(/[?&]at=/);
 });
 
+/**
+ * The data time Classic shows, once its chart is of the replayed moment (a moment of the day's
+ * overview is one record read when scrubbed to; the chart holds the one before meanwhile).
+ */
+async function shown(p: Page): Promise<number> {
+	const replay = p.getByTestId('replay');
+	await expect
+		.poll(async () => {
+			const at = await replay.getAttribute('data-at');
+			return at === '' || at === (await p.locator('.charts').first().getAttribute('data-moment'));
+		})
+		.toBe(true);
+	return Number(await p.getByTestId('timestamp').getAttribute('data-unix'));
+}
+
 test('Classic: a recorded day opens at the linked moment; Today (live) returns', async ({
 	page,
 	context
 }) => {
-	const shown = async (p: Page) =>
-		Number(await p.getByTestId('timestamp').getAttribute('data-unix'));
 	await page.goto('/SPX/classic/gex_full');
 	await expect(page.getByTestId('feed-mode')).toBeVisible({ timeout: 45_000 });
 	const slider = page.getByTestId('replay-slider');

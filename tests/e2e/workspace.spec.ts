@@ -47,8 +47,24 @@ async function viewsDrawn(page: Page, n: number) {
 	}
 }
 
-const shown = async (panel: Locator) =>
-	Number(await panel.getByTestId('timestamp').getAttribute('data-unix'));
+/**
+ * The data time a panel shows; a Classic panel's once its chart is of the replayed moment (a
+ * moment of the day's overview is one record read when scrubbed to).
+ */
+async function shown(panel: Locator): Promise<number> {
+	const replay = panel.getByTestId('replay');
+	if ((await replay.count()) > 0) {
+		await expect
+			.poll(async () => {
+				const at = await replay.getAttribute('data-at');
+				return (
+					at === '' || at === (await panel.locator('.charts').first().getAttribute('data-moment'))
+				);
+			})
+			.toBe(true);
+	}
+	return Number(await panel.getByTestId('timestamp').getAttribute('data-unix'));
+}
 
 test('a bare /workspace opens the index trio; the URL round trips and a ticker change moves its group', async ({
 	page

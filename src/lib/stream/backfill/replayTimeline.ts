@@ -50,7 +50,7 @@ export function framesOf(chunks: readonly RingChunk[]): RecordedFrame[] {
  * and a binary search, not an ET conversion per frame (a full day's 4,680 frames took ~60 ms
  * that way, on every refresh of the timeline).
  */
-export function sessionFrames(frames: readonly RecordedFrame[]): RecordedFrame[] {
+export function sessionFrames<T extends { timestamp: number }>(frames: readonly T[]): T[] {
 	const newest = frames.at(-1);
 	if (!newest) return [];
 	const midnight = etInstant(etDay(newest.timestamp), 0);
@@ -68,7 +68,7 @@ export function sessionFrames(frames: readonly RecordedFrame[]): RecordedFrame[]
  * Index of the frame nearest `timestamp` (the earlier one on a tie), or -1 without frames.
  * Frames are sorted by timestamp.
  */
-export function nearestFrame(frames: readonly RecordedFrame[], timestamp: number): number {
+export function nearestFrame(frames: readonly { timestamp: number }[], timestamp: number): number {
 	if (frames.length === 0) return -1;
 	let lo = 0;
 	let hi = frames.length - 1;
@@ -90,7 +90,7 @@ export interface TimelineRange {
 	count: number;
 }
 
-export function timelineRange(frames: readonly RecordedFrame[]): TimelineRange | null {
+export function timelineRange(frames: readonly { timestamp: number }[]): TimelineRange | null {
 	if (frames.length === 0) return null;
 	return {
 		from: frames[0].timestamp,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PriceSamples } from '$lib/charts/price/priceSeries';
 import { frameChain, framesOf } from '$lib/stream/backfill/replayTimeline';
+import { replayPoints, type DayLines } from '$lib/stream/backfill/overviewTimeline';
 import { ChunkBuilder, type RingChunk } from '$lib/stream/ring/ringChunk';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { columnarGex, type ColumnarGex } from '$lib/wire/columnar';
@@ -38,7 +39,7 @@ function recorded(seconds = 180): RingChunk[] {
 }
 
 describe('priceOfReplay', () => {
-	const frames = framesOf(recorded());
+	const frames = replayPoints(undefined, framesOf(recorded()));
 
 	it('takes each frame of the replay with its spot, zero gamma and the majors of the metric', () => {
 		expect(frames).toHaveLength(36);
@@ -46,7 +47,7 @@ describe('priceOfReplay', () => {
 			const price = priceOfReplay(frames, metric);
 			expect(price.length).toBe(frames.length);
 			frames.forEach((f, i) => {
-				const chain = frameChain(f, 'SPX');
+				const chain = frameChain(f.frame!, 'SPX');
 				expect(price.times[i]).toBe(f.timestamp);
 				expect(price.spot[i]).toBe(chain.spot);
 				expect(price.zeroGamma[i]).toBe(chain.zeroGamma);
@@ -71,6 +72,40 @@ describe('priceOfReplay', () => {
 		const nextDay = priceOfReplay(frames, 'vol', chainAt(T0 + 86_400, 0));
 		expect(nextDay.length).toBe(1);
 		expect(nextDay.times[0]).toBe(T0 + 86_400);
+	});
+});
+
+describe('priceOfReplay with the day overview', () => {
+	// The overview's lines for the first minute (10 s steps), values of their own so a sample
+	// read from a chunk instead would not match; the ring's frames after it.
+	const steps = [0, 10, 20, 30, 40, 50].map((s) => T0 + s);
+	const f32 = (f: (i: number) => number) => Float32Array.from(steps, (_, i) => f(i));
+	const lines: DayLines = {
+		day: '2026-01-01',
+		times: Float64Array.from(steps),
+		spot: f32((i) => 6000 + i),
+		zeroGamma: f32((i) => 5990 + i),
+		majorPos: { vol: f32(() => 6100), oi: f32(() => 6200) },
+		majorNeg: { vol: f32(() => 5900), oi: f32(() => 5800) },
+		recording: false,
+		bytes: 0
+	};
+	const points = replayPoints(lines, framesOf(recorded()));
+
+	it('reads an overview moment from the lines and a later snapshot from its chunk', () => {
+		// Six overview steps, then the ring's frames after 09:30:50 (55 s .. 175 s, every 5 s).
+		expect(points).toHaveLength(6 + 25);
+		for (const metric of ['vol', 'oi'] as const) {
+			const price = priceOfReplay(points, metric, undefined, lines);
+			expect(price.length).toBe(points.length);
+			expect(Array.from(price.spot.slice(0, 6))).toEqual([6000, 6001, 6002, 6003, 6004, 6005]);
+			expect(price.majorPos[0]).toBe(metric === 'vol' ? 6100 : 6200);
+			expect(price.majorNeg[5]).toBe(metric === 'vol' ? 5900 : 5800);
+			const chain = frameChain(points[6].frame!, 'SPX');
+			expect(price.times[6]).toBe(T0 + 55);
+			expect(price.spot[6]).toBe(chain.spot);
+			expect(price.majorPos[6]).toBe(metric === 'vol' ? chain.majorPosVol : chain.majorPosOi);
+		}
 	});
 });
 

@@ -6,6 +6,10 @@
  * opens (newest first, in slices), then its tail every few seconds, and the dashboard server's
  * recording of the day (from the open) is fetched once beside it. A past day (`day`) is only
  * the server's recording of it (or the service's history of it, Quant): the ring holds today.
+ * The server's recording is its day overview when it has one (issue 26): the moments are the
+ * overview's 10 s steps (its lines only, a few tens of KB for a full day) and the chain at a
+ * moment is one record read then (MomentReader); a day without an overview (the service's) is
+ * read whole the raw way, one snapshot per 5 s.
  * `at` is the replayed moment (null = live, or on a past day its last snapshot), kept as a time
  * so the timeline may grow or lose its oldest frames without moving what the user looks at.
  * Construct during component init: it registers its own effects.
@@ -15,21 +19,34 @@ import { StreamRing, type RingChunk } from '$lib/stream';
 import type { ColumnarGex } from '$lib/wire/columnar';
 import {
 	frameChain,
+	formatReplayTime,
 	framesOf,
 	nearestFrame,
-	sessionFrames,
 	timelineRange,
 	withFreshChunks,
-	type RecordedFrame,
 	type TimelineRange
 } from '$lib/stream/backfill/replayTimeline';
 import {
 	BackfillError,
 	fetchBackfill,
 	fetchSessionDay,
+	followRecordingDay,
 	isAbort,
 	sessionQuery
 } from '$lib/stream/backfill/backfillClient';
+import {
+	fetchOverview,
+	followFrom,
+	type OverviewResult
+} from '$lib/stream/backfill/overviewClient';
+import {
+	dayLinesOf,
+	momentToRead,
+	replayPoints,
+	type DayLines,
+	type ReplayPoint
+} from '$lib/stream/backfill/overviewTimeline';
+import { MomentReader } from '$lib/stream/backfill/momentReader';
 import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
 import { ChunkBuilder } from '$lib/stream/ring/ringChunk';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
@@ -93,6 +110,11 @@ export interface SessionReplayOptions {
 	open?: () => Promise<StreamRing>;
 	/** Reads the server's recording (default: the decode worker; tests pass a fake server). */
 	backfill?: typeof fetchBackfill;
+	/**
+	 * Reads the day's overview (default: the server's, unless `backfill` is given without it:
+	 * tests of the raw way).
+	 */
+	overview?: typeof fetchOverview;
 	refreshMs?: number;
 }
 
@@ -113,14 +135,22 @@ export class SessionReplay {
 	chunks: RingChunk[] = $state.raw([]);
 	/** The session as the dashboard server recorded it (from the open), as ring chunks. */
 	serverChunks: RingChunk[] = $state.raw([]);
-	readonly frames: RecordedFrame[] = $derived(
-		sessionFrames(framesOf([...this.serverChunks, ...this.chunks]))
+	/** The day's overview lines (its moments, spot and levels), when the server has one. */
+	lines: DayLines | undefined = $state.raw(undefined);
+	/** The chain last read at an overview moment (held while the next one is read). */
+	moment: ColumnarGex | undefined = $state.raw(undefined);
+	/** Why the chain at the moment could not be read (null when it was). */
+	momentError: string | null = $state(null);
+	/** The timeline's moments: the overview's steps, then the snapshots held after them. */
+	readonly frames: ReplayPoint[] = $derived(
+		replayPoints(this.lines, framesOf([...this.serverChunks, ...this.chunks]))
 	);
 	readonly range: TimelineRange | null = $derived(timelineRange(this.frames));
 	/** The replayed moment (unix s), or null at the live edge (a past day: its last snapshot). */
 	at: number | null = $state(null);
 	readonly index: number;
-	readonly frame: RecordedFrame | undefined;
+	readonly frame: ReplayPoint | undefined;
+	private reader: MomentReader | undefined = $state.raw(undefined);
 	/** The chain to draw while replaying; undefined at the live edge. */
 	readonly chain: ColumnarGex | undefined;
 	readonly replaying: boolean;
@@ -138,7 +168,18 @@ export class SessionReplay {
 		);
 		this.frame = $derived(this.index >= 0 ? this.frames[this.index] : undefined);
 		this.replaying = $derived(this.frame !== undefined);
-		this.chain = $derived(this.frame ? frameChain(this.frame, options.ticker()) : undefined);
+		this.chain = $derived(
+			!this.frame
+				? undefined
+				: this.frame.frame
+					? frameChain(this.frame.frame, options.ticker())
+					: this.moment
+		);
+		// An overview moment without a snapshot held: its chain is one record read by the index.
+		$effect(() => {
+			const at = momentToRead(this.frame);
+			if (at !== undefined) this.reader?.want(at);
+		});
 		$effect(() => {
 			let closed = false;
 			let opened: StreamRing | undefined;
@@ -157,15 +198,20 @@ export class SessionReplay {
 			};
 		});
 
-		// The server's recording of the day: one request gives the session from the open (one
-		// snapshot per 5 s, the ring's ladder cadence), held beside the browser's own ring; a past
-		// day this server did not record comes from the service's history (Quant).
+		// The server's recording of the day: its overview's lines when it has one (the moments;
+		// a moment's chain is read when shown), else one request gives the session from the open
+		// (one snapshot per 5 s, the ring's ladder cadence), held beside the browser's own ring; a
+		// past day this server did not record comes from the service's history (Quant).
 		$effect(() => {
 			const group = options.group();
 			const day = this.day;
 			const ticker = options.ticker();
 			const stream = options.stream?.();
 			this.serverChunks = [];
+			this.lines = undefined;
+			this.moment = undefined;
+			this.momentError = null;
+			this.reader = undefined;
 			this.backfilled = null;
 			this.backfillError = null;
 			this.pending = null;
@@ -174,40 +220,18 @@ export class SessionReplay {
 			if (stream === undefined || !read) return;
 			// Another day (or group) stops the wait for a day the service is still generating.
 			const stop = new AbortController();
-			const query = sessionQuery(day, SNAPSHOT_STEP_S);
-			// The timeline grows from the open minute by minute while the rest of the day decodes.
-			const chunker = new BackfillChunker(group);
-			// Untracked: a batch may arrive while this effect runs, which must not depend on it.
-			const add = (chunks: RingChunk[]) => {
-				if (chunks.length > 0) this.serverChunks = [...untrack(() => this.serverChunks), ...chunks];
+			const overview = options.overview ?? (options.backfill ? undefined : fetchOverview);
+			const raw = () => this.readRaw(group, day, ticker, stream, read, stop.signal);
+			if (!overview) raw();
+			else {
+				void this.readOverview(group, ticker, stream, day, overview, read, stop.signal).then(
+					(found) => found || stop.signal.aborted || raw()
+				);
+			}
+			return () => {
+				stop.abort();
+				this.reader?.close();
 			};
-			fetchSessionDay(ticker, stream, query, {
-				read,
-				signal: stop.signal,
-				onpending: (note) => (this.pending = note),
-				onBatch: (updates) => {
-					this.pending = null;
-					add(chunker.push(updates));
-				},
-				// A picked day still being recorded (today) grows as the server records it.
-				follow: day === null ? undefined : (updates) => add(chunksOf(group, updates)),
-				onfollowing: (on) => (this.following = on)
-			}).then(
-				(result) => {
-					this.pending = null;
-					add([...chunker.push(result.updates), ...chunker.end()]);
-					this.backfilled = chunker.count;
-				},
-				(err: unknown) => {
-					if (isAbort(err)) return;
-					this.pending = null;
-					this.backfilled = 0;
-					if (!(err instanceof BackfillError && err.status === 404)) {
-						this.backfillError = (err as Error).message;
-					}
-				}
-			);
-			return () => stop.abort();
 		});
 
 		// The group's ring (today only): all of it once, then the tail.
@@ -273,6 +297,106 @@ export class SessionReplay {
 				value: chain
 			});
 		});
+	}
+
+	/**
+	 * The day from the server's overview: its lines are the timeline's moments and the price
+	 * chart's samples; a moment's chain is read when shown. False when the server has none for
+	 * the day (or it failed): the day is then read the raw way. A picked day still being
+	 * recorded (today) grows with the raw snapshots after the overview's last step.
+	 */
+	private async readOverview(
+		group: string,
+		ticker: string,
+		stream: string,
+		day: string | null,
+		overview: typeof fetchOverview,
+		read: typeof fetchBackfill,
+		signal: AbortSignal
+	): Promise<boolean> {
+		// Both metrics' lines (the price chart's majors follow the view's metric): two small
+		// answers side by side, no strikes in either.
+		const ask = (metric: 'vol' | 'oi') =>
+			overview(ticker, stream, day, metric, signal, { cells: false });
+		let found: [OverviewResult | undefined, OverviewResult | undefined];
+		try {
+			found = await Promise.all([ask('vol'), ask('oi')]);
+		} catch (err) {
+			return isAbort(err) || signal.aborted;
+		}
+		const lines = dayLinesOf(...found);
+		if (signal.aborted) return true;
+		if (!lines || !found[0]) return false;
+		this.reader = new MomentReader({
+			ticker,
+			stream,
+			day: lines.day,
+			read,
+			onchain: (at, chain) => {
+				if (chain) this.moment = chain;
+				this.momentError = chain ? null : `nothing was recorded at ${formatReplayTime(at)}`;
+			},
+			onerror: (_at, err) => (this.momentError = err.message)
+		});
+		this.lines = lines;
+		this.backfilled = lines.times.length;
+		if (day !== null) {
+			void followRecordingDay(
+				ticker,
+				stream,
+				sessionQuery(day, SNAPSHOT_STEP_S),
+				followFrom(found[0]),
+				(r) => this.addServerChunks(chunksOf(group, r.updates)),
+				{ signal, read, onfollowing: (on) => (this.following = on) }
+			);
+		}
+		return true;
+	}
+
+	/** The day's raw records from the open, one snapshot per 5 s (a day without an overview). */
+	private readRaw(
+		group: string,
+		day: string | null,
+		ticker: string,
+		stream: string,
+		read: typeof fetchBackfill,
+		signal: AbortSignal
+	): void {
+		const query = sessionQuery(day, SNAPSHOT_STEP_S);
+		const add = (chunks: RingChunk[]) => this.addServerChunks(chunks);
+		// The timeline grows from the open minute by minute while the rest of the day decodes.
+		const chunker = new BackfillChunker(group);
+		fetchSessionDay(ticker, stream, query, {
+			read,
+			signal,
+			onpending: (note) => (this.pending = note),
+			onBatch: (updates) => {
+				this.pending = null;
+				add(chunker.push(updates));
+			},
+			// A picked day still being recorded (today) grows as the server records it.
+			follow: day === null ? undefined : (updates) => add(chunksOf(group, updates)),
+			onfollowing: (on) => (this.following = on)
+		}).then(
+			(result) => {
+				this.pending = null;
+				add([...chunker.push(result.updates), ...chunker.end()]);
+				this.backfilled = chunker.count;
+			},
+			(err: unknown) => {
+				if (isAbort(err)) return;
+				this.pending = null;
+				this.backfilled = 0;
+				if (!(err instanceof BackfillError && err.status === 404)) {
+					this.backfillError = (err as Error).message;
+				}
+			}
+		);
+	}
+
+	/** Untracked: a batch may arrive while an effect runs, which must not depend on it. */
+	private addServerChunks(chunks: RingChunk[]): void {
+		if (chunks.length > 0) this.serverChunks = [...untrack(() => this.serverChunks), ...chunks];
 	}
 
 	/**
