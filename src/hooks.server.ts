@@ -115,7 +115,10 @@ export const handle: Handle = async ({ event, resolve }) => {
 		clientAddress = undefined; // ADDRESS_HEADER configured but absent: the socket decides
 	}
 	// Cluster mode: a session another replica created moments ago is looked up, not refused.
-	await adoptClusterSession(event.request.headers.get('cookie') ?? undefined);
+	await adoptClusterSession(
+		event.request.headers.get('cookie') ?? undefined,
+		event.url.pathname === '/alerts/events'
+	);
 	const verdict = checkRequest(
 		{
 			method: event.request.method,

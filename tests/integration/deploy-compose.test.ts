@@ -21,6 +21,7 @@ interface Service {
 	volumes?: string[];
 	depends_on?: string[] | Record<string, { condition: string }>;
 	command?: string[];
+	healthcheck?: { test: string[] };
 }
 const compose = parse(read('deploy', 'compose.yaml'), { merge: true }) as {
 	services: Record<string, Service>;
@@ -99,6 +100,14 @@ describe('deploy/compose.yaml', () => {
 		expect(upstreams.sort()).toEqual(replicas.map(([name]) => `${name}:${runtime.PORT}`).sort());
 		expect(caddy).toMatch(/health_uri \/readyz/);
 		expect(proxy.depends_on).toEqual(expect.arrayContaining(replicas.map(([name]) => name)));
+	});
+
+	it('checks each replica on /readyz (Redis and the database; the upstream only reported: cluster-ready.test.ts)', () => {
+		for (const [name, s] of replicas) {
+			const probe = s.healthcheck?.test ?? [];
+			expect(probe.slice(0, 2), name).toEqual(['CMD', 'node']);
+			expect(probe.join(' '), name).toMatch(/http:\/\/127\.0\.0\.1:.*\/readyz/);
+		}
 	});
 
 	it('is what the README Cluster section says', () => {

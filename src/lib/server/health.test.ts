@@ -87,12 +87,15 @@ describe('readiness', () => {
 		});
 	});
 
-	it('is not ready when the upstream fails, the disk fails, the relay closed or a shutdown began', async () => {
-		const failing = await readiness(
+	it('stays ready when the upstream fails, and says so', async () => {
+		const down = await readiness(
 			deps({ upstreamReachable: () => Promise.reject(new Error('secret detail')) })
 		);
-		expect(failing.status).toBe('not ready');
-		expect(JSON.stringify(failing)).not.toContain('secret');
+		expect(down).toMatchObject({ status: 'ready', checks: { upstream: 'failing' } });
+		expect(JSON.stringify(down)).not.toContain('secret');
+	});
+
+	it('is not ready when the disk fails, the relay closed or a shutdown began', async () => {
 		expect((await readiness(deps({ relayState: () => 'closed' }))).status).toBe('not ready');
 		const file = join(mkdtempSync(join(tmpdir(), 'gexdeck-ready-')), 'f');
 		writeFileSync(file, '');

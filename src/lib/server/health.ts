@@ -3,11 +3,14 @@
  * Docker or a load balancer have none) and so say nothing beyond a fixed vocabulary: no URLs,
  * keys, error texts or counts.
  *
- * Ready means: not shutting down, the upstream answers HTTP at all (any status; no key is sent,
- * so no quota is spent; the answer is cached briefly so probes cannot hammer it), the relay is
- * not closed, the data folder is writable (probed at most every 10 s), the database answers a
- * query (SQLite or PostgreSQL, within 2 s) and, in cluster mode, Redis answers. The relay's state is
- * named only to a caller with a session when a password is set.
+ * Ready means this process can serve: not shutting down, the relay is not closed, the data
+ * folder is writable (probed at most every 10 s), the database answers a query (SQLite or
+ * PostgreSQL, within 2 s) and, in cluster mode, Redis answers. The upstream's state is reported
+ * (`upstream`: whether it answers HTTP at all, any status; no key is sent, so no quota is spent;
+ * cached briefly so probes cannot hammer it) but does not make the process unready: with the
+ * upstream down a replica still serves pages and history and tells its viewers the upstream is
+ * down, and a load balancer that took every replica out would serve nothing (issue 30). The
+ * relay's state is named only to a caller with a session when a password is set.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,7 @@ export type CheckResult = 'ok' | 'failing';
 export interface Readiness {
 	status: 'ready' | 'not ready';
 	checks: {
+		/** Reported only: whether the upstream answers HTTP (not part of the verdict). */
 		upstream: CheckResult;
 		disk: CheckResult;
 		/** Cluster mode only (GEXDECK_REDIS_URL): whether this replica reaches Redis. */
@@ -70,8 +74,8 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
 		optional(deps.databaseReachable)
 	]);
 	const relay = deps.relayState();
-	const ready =
-		!stopping && upstream && disk && redis !== false && database !== false && relay !== 'closed';
+	// The upstream is reported, not required (see above).
+	const ready = !stopping && disk && redis !== false && database !== false && relay !== 'closed';
 	const verdict = (v: boolean) => (v ? ('ok' as const) : ('failing' as const));
 	return {
 		status: ready ? 'ready' : 'not ready',

@@ -86,10 +86,11 @@ export class StreamRelay {
 				counters: this.counters,
 				setState: (state, reason) => this.setState(state, reason),
 				refuseHubs: (hubs) => {
-					this.fanOut.revoke(
-						this.book.holdingsOnHubs(hubs),
-						`this key has no access to hub ${[...hubs].join(', ')}`
-					);
+					const reason = `this key has no access to hub ${[...hubs].join(', ')}`;
+					this.fanOut.revoke(this.book.holdingsOnHubs(hubs), reason);
+					// Holder: the other replicas' viewers of those hubs are told too.
+					const c = options.cluster;
+					if (c?.holding) c.refuseUpstream(c.groupsOnHubs(hubs), reason);
 					this.schedule();
 				},
 				broadcastStatus: () => this.broadcastStatus(),
@@ -278,6 +279,7 @@ export class StreamRelay {
 				// Success does not reset the backoff: a hub that connects and drops at once would
 				// otherwise be retried at the base delay forever (see retryLater).
 				await this.session.reconcile(plan);
+				if (this.options.cluster?.holding) this.options.cluster.negotiated(plan);
 			} catch (e) {
 				this.onFailure(e, batch);
 			}
@@ -307,14 +309,10 @@ export class StreamRelay {
 		this.setState(state, reason);
 	}
 
-	/** Groups the cluster-wide union could not take: taken back from this replica's viewers. */
+	/** Groups the cluster's union or the upstream refused: taken back from this replica's viewers. */
 	private onClusterRefused(refused: RefusedGroup[]): void {
 		const batch = refused.flatMap(({ group, reason }) =>
-			[...(this.book.viewersOf(group) ?? [])].map((viewer) => ({
-				viewer,
-				group,
-				reason: `The cluster's membership limit: ${reason}`
-			}))
+			[...(this.book.viewersOf(group) ?? [])].map((viewer) => ({ viewer, group, reason }))
 		);
 		this.fanOut.refuse(batch);
 		if (batch.length > 0) this.schedule();
@@ -390,8 +388,11 @@ export class StreamRelay {
 			this.retryLater(err);
 			return;
 		}
-		if ((err.status === 400 || err.status === 403) && batch.length > 0) {
+		// Holder: the refusal is about the union's new groups, whichever replica's viewers asked.
+		const fresh = this.options.cluster?.holding ? this.options.cluster.freshGroups() : [];
+		if ((err.status === 400 || err.status === 403) && batch.length + fresh.length > 0) {
 			this.fanOut.revoke(batch, err.message);
+			this.options.cluster?.refuseUpstream(fresh, err.message);
 			this.schedule();
 			return;
 		}

@@ -8,6 +8,8 @@
  *   gets its groups. The 150-membership limit applies to that union: the holder fits it in
  *   (groups already negotiated first) and addresses what does not fit to the replica that asked,
  *   which takes the groups back from its viewers with the reason (cluster/holderState.ts).
+ *   A group the upstream refuses (over the account's limit, a tier the key lacks) is addressed
+ *   the same way to every replica that wants it, and left out of the union meanwhile.
  * - The holder shares its relay state (live, reconnecting, slot taken, refused and why); the
  *   others report it to their viewers rather than always looking like streaming, so those fall
  *   back to polling when the holder cannot stream. A take-back asked on any replica reaches it.
@@ -24,6 +26,7 @@
 import type { Redis } from 'ioredis';
 import { log } from '../log';
 import type { RefusedGroup, RelayState } from '../../relay/protocol';
+import { parseGroup } from '../../contract/hubs';
 import { SubscriptionBook, type UnionPlan } from './book';
 import { HolderStateBoard, holderStateKeys, type HolderState } from '../cluster/holderState';
 import { guarded } from '../cluster/redis';
@@ -86,6 +89,12 @@ export class RelayCluster {
 	private readonly board: HolderStateBoard;
 	private localState: { state: RelayState; reason?: string } = { state: 'idle' };
 	private readonly holdListeners = new Set<(holding: boolean) => void>();
+	/** Holder: every live replica's wanted groups, as last read. */
+	private lastWants: { replica: string; groups: string[] }[] = [];
+	/** Holder: the groups the upstream last accepted (a refusal is about the others). */
+	private negotiatedGroups = new Set<string>();
+	/** Holder: groups the upstream refused, left out of the union until then (ms). */
+	private readonly upstreamRefused = new Map<string, number>();
 
 	/**
 	 * `redis` is shared (lease, wants, publish); `readerRedis` must be the reader's own
@@ -108,6 +117,7 @@ export class RelayCluster {
 				acquired: (hold) => {
 					this.unionKey = '';
 					this.union = undefined;
+					this.negotiatedGroups.clear();
 					void this.markGap(hold.token)
 						.then(() => this.refreshUnion())
 						.finally(() => this.events?.acquired());
@@ -180,6 +190,46 @@ export class RelayCluster {
 		return this.union;
 	}
 
+	/** Holder: the upstream accepted `plan`. */
+	negotiated(plan: UnionPlan): void {
+		this.negotiatedGroups = new Set(plan.groups);
+	}
+
+	/** Holder: the union's groups the upstream has not accepted yet (what a refusal is about). */
+	freshGroups(): string[] {
+		return (this.union?.groups ?? []).filter(
+			(g) => !g.endsWith('_spot') && !this.negotiatedGroups.has(g)
+		);
+	}
+
+	/** Holder: the union's analytics groups on these hubs. */
+	groupsOnHubs(hubs: ReadonlySet<string>): string[] {
+		return (this.union?.groups ?? []).filter((g) => {
+			const p = parseGroup(g);
+			return p.ok && p.group.kind !== 'spot' && hubs.has(p.group.hub);
+		});
+	}
+
+	/**
+	 * Holder: the upstream refused these groups (a membership over the account's limit, an
+	 * unknown ticker, a hub the key's tier lacks). They leave the union now, and every replica
+	 * whose viewers want them is told, so those viewers get the refusal with its reason as a
+	 * single process's do; they stay out while the replicas drop them from their wants.
+	 */
+	refuseUpstream(groups: readonly string[], reason: string): void {
+		if (groups.length === 0) return;
+		const until = Date.now() + this.wantsEveryMs * 5;
+		for (const g of groups) this.upstreamRefused.set(g, until);
+		const text = `Upstream refused: ${reason}`;
+		for (const { replica, groups: wanted } of this.lastWants) {
+			const refused = wanted
+				.filter((g) => groups.includes(g))
+				.map((group) => ({ group, reason: text }));
+			void this.board.refuse(replica, refused).catch(() => undefined);
+		}
+		this.planUnion();
+	}
+
 	/** Append an upstream frame to the cluster's stream, while the lease is still ours. */
 	publish(group: string, any: Buffer): void {
 		const hold = this.lease.holding;
@@ -248,9 +298,8 @@ export class RelayCluster {
 	}
 
 	/**
-	 * Read every replica's wants and fit them under the membership limit, the groups already
-	 * negotiated first (a new viewer cannot push out a streaming one); what does not fit is
-	 * addressed to the replica that wants it. True when the union changed.
+	 * Read every replica's wants and fit them under the membership limit (planUnion). True when
+	 * the union changed.
 	 */
 	private async refreshUnion(): Promise<boolean> {
 		let keys: string[];
@@ -261,9 +310,34 @@ export class RelayCluster {
 		} catch {
 			return false; // Redis away: keep negotiating what we had
 		}
+		this.lastWants = keys.map((key, i) => ({
+			replica: key.slice(this.wantsPrefix.length),
+			groups: lists[i] ? (JSON.parse(lists[i]) as string[]) : []
+		}));
+		const refused = this.planUnion();
+		await Promise.all(
+			this.lastWants.map(({ replica }, i) =>
+				this.board.refuse(replica, refused[i]).catch(() => undefined)
+			)
+		);
+		const key = this.union!.groups.join(',');
+		if (key === this.unionKey) return false;
+		this.unionKey = key;
+		return true;
+	}
+
+	/**
+	 * The union of the replicas' wants as last read, under the membership limit, the groups
+	 * already negotiated first (a new viewer cannot push out a streaming one) and without the
+	 * groups the upstream just refused; what does not fit is returned per replica, to be
+	 * addressed to the replica that wants it.
+	 */
+	private planUnion(): RefusedGroup[][] {
+		const now = Date.now();
+		for (const [g, until] of this.upstreamRefused) if (until <= now) this.upstreamRefused.delete(g);
 		const book = new SubscriptionBook<number>(this.limit);
 		const before = new Set(this.union?.groups ?? []);
-		const wants = lists.map((list) => (list ? (JSON.parse(list) as string[]) : []));
+		const wants = this.lastWants.map((w) => w.groups.filter((g) => !this.upstreamRefused.has(g)));
 		const refused = wants.map(() => [] as RefusedGroup[]);
 		for (const keep of [true, false]) {
 			wants.forEach((groups, i) => {
@@ -271,20 +345,13 @@ export class RelayCluster {
 					i,
 					groups.filter((g) => before.has(g) === keep)
 				);
-				refused[i].push(...r.refused);
+				refused[i].push(
+					...r.refused.map((x) => ({ ...x, reason: `The cluster's membership limit: ${x.reason}` }))
+				);
 			});
 		}
-		await Promise.all(
-			keys.map((key, i) =>
-				this.board.refuse(key.slice(this.wantsPrefix.length), refused[i]).catch(() => undefined)
-			)
-		);
-		const plan = book.plan();
-		const key = plan.groups.join(',');
-		if (key === this.unionKey && this.union) return false;
-		this.unionKey = key;
-		this.union = plan;
-		return true;
+		this.union = book.plan();
+		return refused;
 	}
 
 	private async scanWants(): Promise<string[]> {

@@ -28,6 +28,7 @@ import { RelayCluster } from './relayCluster';
 import { userCaller } from '../usage/callShares';
 import type { Holding } from '../usage/memberships';
 import { SharedHoldings } from '../cluster/sharedHoldings';
+import { adoptClusterSession } from '../users/clusterSession';
 
 let relay: StreamRelay | undefined;
 let cluster: RelayCluster | undefined;
@@ -93,8 +94,14 @@ export function clusterSlotInfo(): Promise<SlotInfo> | undefined {
 	return cluster?.info();
 }
 
-/** The request gate decides, as for every other entry point. */
-export function authorizeViewer(req: IncomingMessage): true | { status: number; message: string } {
+/**
+ * The request gate decides, as for every other entry point; in cluster mode after the session's
+ * row is read (a sign-in or a sign-out on another replica a moment ago counts at once).
+ */
+export async function authorizeViewer(
+	req: IncomingMessage
+): Promise<true | { status: number; message: string }> {
+	await adoptClusterSession(req.headers.cookie, true);
 	const verdict = checkNodeRequest(req, STREAM_PATH);
 	return verdict.ok ? true : { status: verdict.status, message: verdict.error };
 }

@@ -3,9 +3,12 @@
  * and each replica follows the table every SYNC_MS (sessionStore.ts). A browser that signed in on
  * one replica and lands on another within that time brings a cookie this one does not hold yet:
  * before the request gate decides, its row is looked up (one indexed read) and, when live, held.
+ * A long-lived connection (`/stream`, `/alerts/events`) is worth that read every time: its row
+ * decides, so one opened just after a sign-in elsewhere is accepted and one opened just after a
+ * sign-out, a disable or a role change elsewhere is refused, without waiting for the next sync.
  * One process (no GEXDECK_REDIS_URL) or no teams mode: nothing to do.
  */
-import { SESSION_COOKIE, sessionOf } from '../auth';
+import { endSession, SESSION_COOKIE, sessionOf } from '../auth';
 import { cookieValue } from '../cookies';
 import { appDatabase } from '../db/appDb';
 import { errorText, log } from '../log';
@@ -13,12 +16,23 @@ import { sharedLimits } from '../services';
 import { adoptSession } from './sessionStore';
 import { teamsMode } from './teams';
 
-export async function adoptClusterSession(cookieHeader: string | undefined): Promise<void> {
+/**
+ * Before the gate decides on a request bringing `cookieHeader`. `connection`: it opens a
+ * `/stream` or `/alerts/events` connection, so a held session is checked against its row too.
+ */
+export async function adoptClusterSession(
+	cookieHeader: string | undefined,
+	connection = false
+): Promise<void> {
 	if (!teamsMode() || !sharedLimits()) return;
 	const token = cookieValue(cookieHeader ?? null, SESSION_COOKIE);
-	if (!token || sessionOf(token)) return;
+	if (!token) return;
+	const held = sessionOf(token) !== undefined;
+	if (held && !connection) return;
 	try {
-		await adoptSession(appDatabase(), token);
+		const live = await adoptSession(appDatabase(), token);
+		// Ended on another replica since this one last read the table: end it here now.
+		if (!live && held) endSession(token);
 	} catch (err) {
 		log.warn('session lookup failed', { error: errorText(err) });
 	}

@@ -42,25 +42,43 @@ export async function startTeams(
 	oidc = false
 ): Promise<void> {
 	oidcConfigured = oidc;
-	const users = new UserStore(db);
-	if (password && (await users.count()) === 0) {
-		// A password shorter than the users' minimum still becomes the admin's: nothing is lost.
-		await db.run(
+	if (password && (await new UserStore(db).count()) === 0) await firstAdmin(db, password);
+	await refreshTeamsMode(db);
+	await pruneAudit(db);
+	await followSessions(db);
+}
+
+/** The advisory lock the first admin is made under (PostgreSQL; the migrations hold 2029). */
+const FIRST_ADMIN_LOCK = 2030;
+
+/**
+ * Make GEXDECK_PASSWORD the admin user, unless another process did meanwhile: replicas started
+ * together on an empty database all find no user, so the look and the insert are one
+ * transaction, serialised across processes (PostgreSQL: an advisory lock; SQLite: the file's
+ * lock every transaction takes); the later ones find the user and leave it.
+ */
+async function firstAdmin(db: Database, password: string): Promise<void> {
+	// A password shorter than the users' minimum still becomes the admin's: nothing is lost.
+	const passwordHash = await hashOf(password);
+	const made = await db.transaction(async (tx) => {
+		if (db.kind === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
+		if ((await new UserStore(db).count(tx)) > 0) return false;
+		await tx.run(
 			`INSERT INTO users (id, name, role, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			[crypto.randomUUID(), UPGRADED_ADMIN, 'admin', await hashOf(password), 0, Date.now()]
+			[crypto.randomUUID(), UPGRADED_ADMIN, 'admin', passwordHash, 0, Date.now()]
 		);
-		await audit(db, {
+		await audit(tx, {
 			actor: 'gexdeck',
 			action: 'user added',
 			detail: `${UPGRADED_ADMIN} (admin) from GEXDECK_PASSWORD`
 		});
+		return true;
+	});
+	if (made) {
 		log.info(
 			`teams mode: GEXDECK_PASSWORD became the admin user "${UPGRADED_ADMIN}" (sign in with that name)`
 		);
 	}
-	await refreshTeamsMode(db);
-	await pruneAudit(db);
-	await followSessions(db);
 }
 
 async function hashOf(password: string): Promise<string> {
