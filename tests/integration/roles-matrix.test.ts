@@ -78,8 +78,9 @@ const MATRIX: Row[] = [
 	row('POST', '/account?/saveKeys', FA(400)),
 	row('POST', '/account?/clearKeys', FA(200)),
 	row('POST', '/account?/saveRecording', FA(400)),
-	row('POST', '/account?/createToken', FA(400)),
-	row('POST', '/account?/revokeToken', FA(400)),
+	row('POST', '/account?/createToken', FT(400)),
+	// no id: no such token among the asker's
+	row('POST', '/account?/revokeToken', FT(404)),
 	row('POST', '/account?/switchAccount', FA(400)),
 	row('POST', '/alerts?/saveRule', FT(400)),
 	row('POST', '/alerts?/pauseRule', FT(404)),

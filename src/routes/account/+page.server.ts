@@ -14,13 +14,13 @@ import { createToken, revokeToken, tokenList } from './tokens.server';
 import { appDatabase } from '$lib/server/db/appDb';
 import { auditRequest } from '$lib/server/users/audit';
 
-export const load = (async () => {
+export const load = (async (event) => {
 	const status = await accountStatus();
 	return {
 		status,
 		researchPool: researchPoolStatus(status),
 		recording: recordingStatus(),
-		tokens: await tokenList(),
+		tokens: await tokenList(event),
 		cluster: await clusterStatus(status.custom.whoami?._id ?? null)
 	};
 }) satisfies PageServerLoad;

@@ -151,9 +151,9 @@ export class McpSessions {
 		refuse(res, 500, 'Internal error; see the dashboard log.');
 	}
 
-	/** Closes idle sessions and those whose token was revoked. */
+	/** Closes idle sessions and those whose token was revoked or whose owner may no longer act. */
 	async sweep(now = Date.now()): Promise<void> {
-		const live = new Set((await this.deps().tokens.list()).map((t) => t.id));
+		const live = await this.deps().tokens.liveIds();
 		for (const [id, s] of this.sessions) {
 			if (now - s.lastSeen > SESSION_IDLE_MS || !live.has(s.tokenId)) {
 				this.sessions.delete(id);

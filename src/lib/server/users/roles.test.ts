@@ -16,7 +16,7 @@ describe('the role table', () => {
 		['GET', '/admin/audit.jsonl', '', 'admin'],
 		['POST', '/admin', '?/addUser', 'admin'],
 		['POST', '/account', '?/saveKeys', 'admin'],
-		['POST', '/account', '?/createToken', 'admin'],
+		['POST', '/account', '?/createToken', 'trade'],
 		['POST', '/account', '?/saveRecording', 'admin'],
 		['POST', '/alerts', '?/saveRule', 'trade'],
 		['POST', '/alerts', '?/testWebhook', 'trade'],
