@@ -77,7 +77,7 @@ const MATRIX: Row[] = [
 	// form actions
 	row('POST', '/account?/saveKeys', FA(400)),
 	row('POST', '/account?/clearKeys', FA(200)),
-	row('POST', '/account?/saveRecording', FA(400)),
+	row('POST', '/account?/saveRecording', FT(400)),
 	row('POST', '/account?/createToken', FT(400)),
 	// no id: no such token among the asker's
 	row('POST', '/account?/revokeToken', FT(404)),

@@ -19,7 +19,7 @@ export const load = (async (event) => {
 	return {
 		status,
 		researchPool: researchPoolStatus(status),
-		recording: recordingStatus(),
+		recording: await recordingStatus(event.locals),
 		tokens: await tokenList(event),
 		cluster: await clusterStatus(status.custom.whoami?._id ?? null)
 	};
@@ -102,8 +102,8 @@ export const actions = {
 		return { message: 'Stored keys removed.' };
 	},
 
-	/** Recording: retention and the tickers recorded even when no tab is open. */
-	saveRecording: async ({ request }) => saveRecording(await request.formData()),
+	/** Recording: retention (an admin's) and the asker's tickers recorded with no tab open. */
+	saveRecording: async ({ request, locals }) => saveRecording(await request.formData(), locals),
 
 	/** Integration tokens for the levels feed (tokens.server.ts). */
 	createToken: async (event) => createToken(await event.request.formData(), event),

@@ -20,6 +20,7 @@ import { sendApiAnswer } from '../securityHeaders';
 import { presentedToken } from '../tokens/presented';
 import type { RateLimiter } from '../tokens/rateLimit';
 import type { TokenStore } from '../tokens/tokenStore';
+import type { Asker } from '../alerts/store';
 import { buildMcpServer, type BuiltServer } from './mcpServer';
 import type { McpDeps } from './tools';
 import type { WatchlistWatch } from './watchlist';
@@ -36,7 +37,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 export interface McpHttpDeps {
 	tokens: TokenStore;
 	limiter: RateLimiter;
-	tools: McpDeps;
+	/** The tools' view for a session, as the token's owner sees the dashboard (their role). */
+	tools: (who: Asker) => McpDeps;
 	watch: WatchlistWatch;
 }
 
@@ -121,12 +123,18 @@ export class McpSessions {
 				'retry-after': '30'
 			});
 		}
-		void this.open(req, res, auth.token.id).catch((err: unknown) => this.failed(res, err));
+		const who: Asker = { id: auth.token.owner, role: auth.role };
+		void this.open(req, res, auth.token.id, who).catch((err: unknown) => this.failed(res, err));
 	}
 
-	private async open(req: IncomingMessage, res: ServerResponse, tokenId: string): Promise<void> {
+	private async open(
+		req: IncomingMessage,
+		res: ServerResponse,
+		tokenId: string,
+		who: Asker
+	): Promise<void> {
 		const d = this.deps();
-		const built = buildMcpServer(d.tools, d.watch);
+		const built = buildMcpServer(d.tools(who), d.watch);
 		let session: Session | undefined;
 		const transport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),

@@ -17,7 +17,7 @@ describe('the role table', () => {
 		['POST', '/admin', '?/addUser', 'admin'],
 		['POST', '/account', '?/saveKeys', 'admin'],
 		['POST', '/account', '?/createToken', 'trade'],
-		['POST', '/account', '?/saveRecording', 'admin'],
+		['POST', '/account', '?/saveRecording', 'trade'],
 		['POST', '/alerts', '?/saveRule', 'trade'],
 		['POST', '/alerts', '?/testWebhook', 'trade'],
 		['POST', '/recording/watchlist', '', 'trade'],

@@ -35,7 +35,8 @@ const ACTIONS: Readonly<Record<string, Readonly<Record<string, Permission>>>> = 
 		saveKeys: 'admin',
 		clearKeys: 'admin',
 		switchAccount: 'admin',
-		saveRecording: 'admin',
+		// each user's own always-record list; its retention part is refused to a non-admin
+		saveRecording: 'trade',
 		createToken: 'trade',
 		revokeToken: 'trade'
 	},
