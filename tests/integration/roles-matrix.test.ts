@@ -481,3 +481,80 @@ describe('a page a role may not open', () => {
 		expect(await menu('viewer')).toBe(false);
 	});
 });
+
+/** A form action of /account under `session`; resolves to the status and the page's HTML. */
+async function accountAct(session: string, action: string, fields: [string, string][]) {
+	const body = new URLSearchParams([['csrf', csrf], ...fields]).toString();
+	return rawRequest(
+		app.port,
+		'POST',
+		`/account?/${action}`,
+		{
+			origin: app.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}; gexdeck_session=${session}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		body
+	);
+}
+
+describe('one trader’s integration tokens and another’s', () => {
+	it('another trader gets 404 and sees none; an admin sees the owner and revokes; a disabled owner’s token stops', async () => {
+		const carol = await signIn('carol');
+		const feed = async (token: string) =>
+			(await rawRequest(app.port, 'GET', `/feed/v1/levels/SPX?token=${token}`)).status;
+		const accountPage = async (session: string) =>
+			(await rawRequest(app.port, 'GET', '/account', { cookie: `gexdeck_session=${session}` }))
+				.body;
+		const create = async (session: string, name: string) => {
+			const res = await accountAct(session, 'createToken', [
+				['name', name],
+				['scope', 'feed']
+			]);
+			expect(res.status, name).toBe(200);
+			return /gxd_[A-Za-z0-9_-]{43}/.exec(res.body)![0];
+		};
+		const traders = await create(sessions.trader!, 'trader desk');
+		const carols = await create(carol, 'carol desk');
+		expect((await accountAct(sessions.viewer!, 'createToken', [['scope', 'feed']])).status).toBe(
+			403
+		);
+		const traderPage = await accountPage(sessions.trader!);
+		const id = /name="id" value="([^"]+)"/.exec(traderPage)![1];
+		expect(traderPage).toContain('trader desk');
+		expect(traderPage).not.toContain('carol desk');
+		expect(await accountPage(carol)).not.toContain('trader desk');
+		expect(await feed(traders)).not.toBe(401);
+
+		// Another trader: the id is unknown; the token keeps working.
+		expect((await accountAct(carol, 'revokeToken', [['id', id]])).status).toBe(404);
+		expect((await accountAct(carol, 'revokeToken', [['id', 'trader desk']])).status).toBe(404);
+		expect(await feed(traders)).not.toBe(401);
+		// The admin sees both with their owners and revokes the trader's.
+		const adminPage = await accountPage(sessions.admin!);
+		expect(adminPage).toMatch(
+			/trader desk<\/td>(<!--[^>]*-->)*<td data-testid="token-owner"[^>]*>trader</
+		);
+		expect(adminPage).toMatch(
+			/carol desk<\/td>(<!--[^>]*-->)*<td data-testid="token-owner"[^>]*>carol</
+		);
+		expect((await accountAct(sessions.admin!, 'revokeToken', [['id', id]])).status).toBe(200);
+		expect(await feed(traders)).toBe(401);
+
+		// A disabled owner's token stops at once.
+		expect(await feed(carols)).not.toBe(401);
+		await adminAct('setDisabled', { name: 'carol', disabled: 'true' });
+		expect(await feed(carols)).toBe(401);
+
+		const log = await rawRequest(app.port, 'GET', '/admin/audit.jsonl', {
+			cookie: `gexdeck_session=${sessions.admin}`
+		});
+		expect(log.body).toMatch(
+			/"action":"token created","detail":"[^"]+ \\"trader desk\\" \(feed\) of trader"/
+		);
+		expect(log.body).toMatch(
+			/"actor":"admin"[^\n]*"action":"token revoked","detail":"[^\n]*? of trader"/
+		);
+	}, 90_000);
+});
