@@ -558,3 +558,40 @@ describe('one trader’s integration tokens and another’s', () => {
 		);
 	}, 90_000);
 });
+
+describe('each user’s “record even when no tab is open” list', () => {
+	it('a trader keeps their own; an admin sees every user’s and the union; a disabled user’s stops counting', async () => {
+		const page = async (session: string) =>
+			(await rawRequest(app.port, 'GET', '/account', { cookie: `gexdeck_session=${session}` }))
+				.body;
+		const save = (session: string, fields: [string, string][]) =>
+			accountAct(session, 'saveRecording', fields);
+		expect((await save(sessions.trader!, [['alwaysRecord', 'TSLA, IWM']])).status).toBe(200);
+		// The retention is the team's: a trader's form that carries it is refused.
+		const retention = await save(sessions.trader!, [
+			['alwaysRecord', 'TSLA'],
+			['retentionDays', '1'],
+			['maxGb', '1']
+		]);
+		expect(retention.status).toBe(403);
+		expect((await save(sessions.viewer!, [['alwaysRecord', 'TSLA']])).status).toBe(403);
+		await adminAct('setDisabled', { name: 'carol', disabled: 'false' });
+		const carol = await signIn('carol');
+		expect((await save(carol, [['alwaysRecord', 'NVDA']])).status).toBe(200);
+
+		const own =
+			/data-testid="always-record"[^>]*>(?:<!--[^>]*-->|\s)*<span class="num[^"]*">([^<]*)</;
+		expect(own.exec(await page(sessions.trader!))?.[1]).toBe('TSLA, IWM');
+		expect(own.exec(await page(carol))?.[1]).toBe('NVDA');
+		expect(await page(carol)).not.toContain('TSLA, IWM');
+		const union = /data-testid="always-record-union"[^>]*>\s*([^<]*?)\s*</;
+		const adminPage = await page(sessions.admin!);
+		expect(adminPage).toContain('data-testid="always-record-users"');
+		expect(union.exec(adminPage)?.[1]).toBe('NVDA, TSLA, IWM');
+
+		await adminAct('setDisabled', { name: 'carol', disabled: 'true' });
+		const after = await page(sessions.admin!);
+		expect(union.exec(after)?.[1]).toBe('TSLA, IWM');
+		expect(after).toMatch(/<td[^>]*>carol<\/td>[^]*?disabled: not recorded/);
+	}, 60_000);
+});
