@@ -15,6 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Database } from '../../src/lib/server/db/index';
 import { openRecords } from '../../src/lib/server/db/legacyImport';
 import { TokenStore, type TokenScope } from '../../src/lib/server/tokens/tokenStore';
+import { IMPLICIT_OWNER } from '../../src/lib/server/alerts/store';
+import { firstAdminId } from '../../src/lib/server/users/owners';
 import { startDashboard, type RunningDashboard } from '../support/processes';
 import { quantKey, startHubService, type HubService } from './service-support';
 
@@ -102,7 +104,9 @@ export async function startFeedRig({
 		dataDir,
 		calls,
 		tokens,
-		token: async (name, scopes) => (await tokens.create(name, scopes)).token,
+		// The first admin's, as `npm run token -- create` makes it (GEXDECK_PASSWORD became "admin").
+		token: async (name, scopes) =>
+			(await tokens.create(name, scopes, (await firstAdminId(db)) ?? IMPLICIT_OWNER)).token,
 		async close() {
 			await db.close();
 			await dash.stop();

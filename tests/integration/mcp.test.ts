@@ -293,10 +293,10 @@ describe('MCP over Streamable HTTP', () => {
 		);
 		expect(misdirected.status).toBe(421);
 
-		const doomed = await rig.tokens.create('doomed', ['mcp']);
+		const doomed = await rig.tokens.create('doomed', ['mcp'], (await rig.tokens.list())[0].owner);
 		const client = await httpClient(rig.dash.base, doomed.token);
 		expect((await call(client, 'list_tickers')).isError).toBeFalsy();
-		expect(await rig.tokens.revoke(doomed.info.id)).toBe(true);
+		expect(await rig.tokens.revoke(doomed.info.id)).toBeDefined();
 		// At once: the very next request of the open session.
 		await expect(call(client, 'list_tickers')).rejects.toThrow(/Unknown or revoked/);
 		const after = await rawRequest(rig.dash.port, 'POST', '/mcp', headers(doomed.token), init);
@@ -329,7 +329,11 @@ describe('MCP over stdio (npm run mcp)', () => {
 	}, 180_000);
 
 	it('a revoked token: the relay answers the request with the dashboard refusal', async () => {
-		const doomed = await rig.tokens.create('stdio-doomed', ['mcp']);
+		const doomed = await rig.tokens.create(
+			'stdio-doomed',
+			['mcp'],
+			(await rig.tokens.list())[0].owner
+		);
 		await rig.tokens.revoke(doomed.info.id);
 		const client = new SdkClient({ name: 'gexdeck-stdio-test', version: '1.0.0' });
 		const transport = new StdioClientTransport({

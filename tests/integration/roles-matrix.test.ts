@@ -77,9 +77,10 @@ const MATRIX: Row[] = [
 	// form actions
 	row('POST', '/account?/saveKeys', FA(400)),
 	row('POST', '/account?/clearKeys', FA(200)),
-	row('POST', '/account?/saveRecording', FA(400)),
-	row('POST', '/account?/createToken', FA(400)),
-	row('POST', '/account?/revokeToken', FA(400)),
+	row('POST', '/account?/saveRecording', FT(400)),
+	row('POST', '/account?/createToken', FT(400)),
+	// no id: no such token among the asker's
+	row('POST', '/account?/revokeToken', FT(404)),
 	row('POST', '/account?/switchAccount', FA(400)),
 	row('POST', '/alerts?/saveRule', FT(400)),
 	row('POST', '/alerts?/pauseRule', FT(404)),
@@ -479,4 +480,118 @@ describe('a page a role may not open', () => {
 		expect(await menu('trader')).toBe(false);
 		expect(await menu('viewer')).toBe(false);
 	});
+});
+
+/** A form action of /account under `session`; resolves to the status and the page's HTML. */
+async function accountAct(session: string, action: string, fields: [string, string][]) {
+	const body = new URLSearchParams([['csrf', csrf], ...fields]).toString();
+	return rawRequest(
+		app.port,
+		'POST',
+		`/account?/${action}`,
+		{
+			origin: app.base,
+			accept: 'text/html',
+			cookie: `gexdeck_csrf=${csrf}; gexdeck_session=${session}`,
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		body
+	);
+}
+
+describe('one trader’s integration tokens and another’s', () => {
+	it('another trader gets 404 and sees none; an admin sees the owner and revokes; a disabled owner’s token stops', async () => {
+		const carol = await signIn('carol');
+		const feed = async (token: string) =>
+			(await rawRequest(app.port, 'GET', `/feed/v1/levels/SPX?token=${token}`)).status;
+		const accountPage = async (session: string) =>
+			(await rawRequest(app.port, 'GET', '/account', { cookie: `gexdeck_session=${session}` }))
+				.body;
+		const create = async (session: string, name: string) => {
+			const res = await accountAct(session, 'createToken', [
+				['name', name],
+				['scope', 'feed']
+			]);
+			expect(res.status, name).toBe(200);
+			return /gxd_[A-Za-z0-9_-]{43}/.exec(res.body)![0];
+		};
+		const traders = await create(sessions.trader!, 'trader desk');
+		const carols = await create(carol, 'carol desk');
+		expect((await accountAct(sessions.viewer!, 'createToken', [['scope', 'feed']])).status).toBe(
+			403
+		);
+		const traderPage = await accountPage(sessions.trader!);
+		const id = /name="id" value="([^"]+)"/.exec(traderPage)![1];
+		expect(traderPage).toContain('trader desk');
+		expect(traderPage).not.toContain('carol desk');
+		expect(await accountPage(carol)).not.toContain('trader desk');
+		expect(await feed(traders)).not.toBe(401);
+
+		// Another trader: the id is unknown; the token keeps working.
+		expect((await accountAct(carol, 'revokeToken', [['id', id]])).status).toBe(404);
+		expect((await accountAct(carol, 'revokeToken', [['id', 'trader desk']])).status).toBe(404);
+		expect(await feed(traders)).not.toBe(401);
+		// The admin sees both with their owners and revokes the trader's.
+		const adminPage = await accountPage(sessions.admin!);
+		expect(adminPage).toMatch(
+			/trader desk<\/td>(<!--[^>]*-->)*<td data-testid="token-owner"[^>]*>trader</
+		);
+		expect(adminPage).toMatch(
+			/carol desk<\/td>(<!--[^>]*-->)*<td data-testid="token-owner"[^>]*>carol</
+		);
+		expect((await accountAct(sessions.admin!, 'revokeToken', [['id', id]])).status).toBe(200);
+		expect(await feed(traders)).toBe(401);
+
+		// A disabled owner's token stops at once.
+		expect(await feed(carols)).not.toBe(401);
+		await adminAct('setDisabled', { name: 'carol', disabled: 'true' });
+		expect(await feed(carols)).toBe(401);
+
+		const log = await rawRequest(app.port, 'GET', '/admin/audit.jsonl', {
+			cookie: `gexdeck_session=${sessions.admin}`
+		});
+		expect(log.body).toMatch(
+			/"action":"token created","detail":"[^"]+ \\"trader desk\\" \(feed\) of trader"/
+		);
+		expect(log.body).toMatch(
+			/"actor":"admin"[^\n]*"action":"token revoked","detail":"[^\n]*? of trader"/
+		);
+	}, 90_000);
+});
+
+describe('each user’s “record even when no tab is open” list', () => {
+	it('a trader keeps their own; an admin sees every user’s and the union; a disabled user’s stops counting', async () => {
+		const page = async (session: string) =>
+			(await rawRequest(app.port, 'GET', '/account', { cookie: `gexdeck_session=${session}` }))
+				.body;
+		const save = (session: string, fields: [string, string][]) =>
+			accountAct(session, 'saveRecording', fields);
+		expect((await save(sessions.trader!, [['alwaysRecord', 'TSLA, IWM']])).status).toBe(200);
+		// The retention is the team's: a trader's form that carries it is refused.
+		const retention = await save(sessions.trader!, [
+			['alwaysRecord', 'TSLA'],
+			['retentionDays', '1'],
+			['maxGb', '1']
+		]);
+		expect(retention.status).toBe(403);
+		expect((await save(sessions.viewer!, [['alwaysRecord', 'TSLA']])).status).toBe(403);
+		await adminAct('setDisabled', { name: 'carol', disabled: 'false' });
+		const carol = await signIn('carol');
+		expect((await save(carol, [['alwaysRecord', 'NVDA']])).status).toBe(200);
+
+		const own =
+			/data-testid="always-record"[^>]*>(?:<!--[^>]*-->|\s)*<span class="num[^"]*">([^<]*)</;
+		expect(own.exec(await page(sessions.trader!))?.[1]).toBe('TSLA, IWM');
+		expect(own.exec(await page(carol))?.[1]).toBe('NVDA');
+		expect(await page(carol)).not.toContain('TSLA, IWM');
+		const union = /data-testid="always-record-union"[^>]*>\s*([^<]*?)\s*</;
+		const adminPage = await page(sessions.admin!);
+		expect(adminPage).toContain('data-testid="always-record-users"');
+		expect(union.exec(adminPage)?.[1]).toBe('NVDA, TSLA, IWM');
+
+		await adminAct('setDisabled', { name: 'carol', disabled: 'true' });
+		const after = await page(sessions.admin!);
+		expect(union.exec(after)?.[1]).toBe('TSLA, IWM');
+		expect(after).toMatch(/<td[^>]*>carol<\/td>[^]*?disabled: not recorded/);
+	}, 60_000);
 });

@@ -15,7 +15,7 @@ import { createToken, revokeToken, tokenList } from './tokens.server';
 import { appDatabase } from '$lib/server/db/appDb';
 import { auditRequest } from '$lib/server/users/audit';
 
-export const load = (async ({ locals }) => {
+export const load = (async (event) => {
 	const status = await accountStatus();
 	const accountId = status.custom.whoami?._id ?? null;
 	const cluster = await clusterStatus(accountId);
@@ -26,10 +26,10 @@ export const load = (async ({ locals }) => {
 	return {
 		status,
 		researchPool: researchPoolStatus(status),
-		recording: recordingStatus(),
-		tokens: await tokenList(),
+		recording: await recordingStatus(event.locals),
+		tokens: await tokenList(event),
 		cluster,
-		shares: await usageShares(locals.user, accountId ?? 'unknown', spend)
+		shares: await usageShares(event.locals.user, accountId ?? 'unknown', spend)
 	};
 }) satisfies PageServerLoad;
 
@@ -110,8 +110,8 @@ export const actions = {
 		return { message: 'Stored keys removed.' };
 	},
 
-	/** Recording: retention and the tickers recorded even when no tab is open. */
-	saveRecording: async ({ request }) => saveRecording(await request.formData()),
+	/** Recording: retention (an admin's) and the asker's tickers recorded with no tab open. */
+	saveRecording: async ({ request, locals }) => saveRecording(await request.formData(), locals),
 
 	/** Integration tokens for the levels feed (tokens.server.ts). */
 	createToken: async (event) => createToken(await event.request.formData(), event),

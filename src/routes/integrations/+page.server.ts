@@ -14,7 +14,8 @@ import type { PageServerLoad } from './$types';
 
 const TICKER = /^[A-Z0-9_]{1,16}$/;
 
-export const load = (async ({ url }) => {
+export const load = (async (event) => {
+	const { url } = event;
 	const asked = (url.searchParams.get('ticker') ?? 'SPX').toUpperCase();
 	const ticker = TICKER.test(asked) ? asked : 'SPX';
 	const { store } = feedDeps();
@@ -40,7 +41,7 @@ export const load = (async ({ url }) => {
 			.entries()
 			.map((e) => ({ ...e, ageSeconds: Math.round((now - e.receivedAt) / 1000) }))
 			.sort((a, b) => a.ticker.localeCompare(b.ticker) || a.category.localeCompare(b.category)),
-		tokens: (await tokenList()).map((t) => ({
+		tokens: (await tokenList(event)).map((t) => ({
 			id: t.id,
 			name: t.name,
 			lastUsedAt: t.lastUsedAt,

@@ -145,6 +145,30 @@ export const MIGRATIONS: readonly Migration[] = [
 				PRIMARY KEY (owner, name)
 			)`
 		]
+	},
+	{
+		version: 7,
+		summary: "owners of integration tokens and each user's always-record list",
+		statements: [
+			// A token's owner (a user id; '' for the implicit admin of the single-user mode): it acts
+			// with that user's role and stops when they are disabled. Tokens made before this step
+			// were the account's: they become the first admin's (or the implicit admin's).
+			`ALTER TABLE tokens ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+			`UPDATE tokens SET owner = COALESCE(
+				(SELECT id FROM users WHERE role = 'admin' AND disabled = 0 ORDER BY created_at, id LIMIT 1),
+				''
+			)`,
+			`CREATE INDEX tokens_owner ON tokens (owner)`,
+			// Each user's "record even when no tab is open" choice (recorder/userRecording.ts): their
+			// saved list (JSON array; NULL: follow their last watchlist) and the last watchlist
+			// they opened (JSON array, when). The recorder records the union of enabled users' lists.
+			`CREATE TABLE user_recording (
+				owner TEXT PRIMARY KEY,
+				always_record TEXT,
+				last_watchlist TEXT,
+				opened_at BIGINT
+			)`
+		]
 	}
 ];
 

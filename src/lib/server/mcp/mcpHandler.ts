@@ -20,6 +20,7 @@ import { sendApiAnswer } from '../securityHeaders';
 import { presentedToken } from '../tokens/presented';
 import type { RateLimiter } from '../tokens/rateLimit';
 import type { TokenStore } from '../tokens/tokenStore';
+import type { Asker } from '../alerts/store';
 import { buildMcpServer, type BuiltServer } from './mcpServer';
 import type { McpDeps } from './tools';
 import type { WatchlistWatch } from './watchlist';
@@ -36,7 +37,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 export interface McpHttpDeps {
 	tokens: TokenStore;
 	limiter: RateLimiter;
-	tools: McpDeps;
+	/** The tools' view for a session, as the token's owner sees the dashboard (their role). */
+	tools: (who: Asker) => McpDeps;
 	watch: WatchlistWatch;
 }
 
@@ -121,12 +123,18 @@ export class McpSessions {
 				'retry-after': '30'
 			});
 		}
-		void this.open(req, res, auth.token.id).catch((err: unknown) => this.failed(res, err));
+		const who: Asker = { id: auth.token.owner, role: auth.role };
+		void this.open(req, res, auth.token.id, who).catch((err: unknown) => this.failed(res, err));
 	}
 
-	private async open(req: IncomingMessage, res: ServerResponse, tokenId: string): Promise<void> {
+	private async open(
+		req: IncomingMessage,
+		res: ServerResponse,
+		tokenId: string,
+		who: Asker
+	): Promise<void> {
 		const d = this.deps();
-		const built = buildMcpServer(d.tools, d.watch);
+		const built = buildMcpServer(d.tools(who), d.watch);
 		let session: Session | undefined;
 		const transport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
@@ -151,9 +159,9 @@ export class McpSessions {
 		refuse(res, 500, 'Internal error; see the dashboard log.');
 	}
 
-	/** Closes idle sessions and those whose token was revoked. */
+	/** Closes idle sessions and those whose token was revoked or whose owner may no longer act. */
 	async sweep(now = Date.now()): Promise<void> {
-		const live = new Set((await this.deps().tokens.list()).map((t) => t.id));
+		const live = await this.deps().tokens.liveIds();
 		for (const [id, s] of this.sessions) {
 			if (now - s.lastSeen > SESSION_IDLE_MS || !live.has(s.tokenId)) {
 				this.sessions.delete(id);

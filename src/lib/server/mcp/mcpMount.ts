@@ -9,7 +9,8 @@ import { feedDeps, tokenStore } from '../feed/feedMount';
 import { levelsAnswer } from '../feed/levelsAnswer';
 import { interceptRequests, onHttpServer } from '../httpServer';
 import { errorText, log } from '../log';
-import { currentAlwaysRecord, sessionRecorder } from '../recorder/recorderMount';
+import { OWNER_ASKER, type Asker } from '../alerts/store';
+import { alwaysRecordOf, currentAlwaysRecord, sessionRecorder } from '../recorder/recorderMount';
 import { RateLimiter, type RateLimitOptions } from '../tokens/rateLimit';
 import { McpSessions, SWEEP_MS, type McpHttpDeps } from './mcpHandler';
 import type { McpDeps } from './tools';
@@ -24,18 +25,21 @@ let sweep: ReturnType<typeof setInterval> | undefined;
 
 export function mcpDeps(): McpHttpDeps {
 	if (deps) return deps;
-	const tools: McpDeps = {
+	// A session sees what its token's owner sees: their firings (an admin's: everyone's), their list.
+	const tools = (who: Asker): McpDeps => ({
 		levels: (r) => levelsAnswer(r, feedDeps()),
 		recorder: sessionRecorder,
-		firings: () => alertService().firings(),
-		watchlist: currentAlwaysRecord,
+		firings: () => alertService().firings(who),
+		watchlist: async () => (await alwaysRecordOf(who.id)).list,
 		held: () => feedDeps().store.entries()
-	};
+	});
+	// The watch compares the levels of what the recorder holds: every user's list.
+	const union: McpDeps = { ...tools(OWNER_ASKER), watchlist: currentAlwaysRecord };
 	deps = {
 		tokens: tokenStore(),
 		limiter: new RateLimiter(MCP_RATE_LIMIT),
 		tools,
-		watch: new WatchlistWatch(tools, (listener) => feedDeps().client.subscribe(listener))
+		watch: new WatchlistWatch(union, (listener) => feedDeps().client.subscribe(listener))
 	};
 	return deps;
 }

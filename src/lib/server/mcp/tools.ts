@@ -40,7 +40,8 @@ export interface McpDeps {
 	levels: (r: LevelsRequest) => Promise<LevelsAnswer>;
 	recorder: () => SessionRecorder;
 	firings: () => AlertFiring[] | Promise<AlertFiring[]>;
-	watchlist: () => AlwaysRecordList;
+	/** The always-record list of the token's owner. */
+	watchlist: () => AlwaysRecordList | Promise<AlwaysRecordList>;
 	/** Feeds whose levels the dashboard holds now (the levels store). */
 	held: () => { ticker: string; category: string; receivedAt: number }[];
 }
@@ -283,7 +284,7 @@ export function registerTools(server: McpServer, deps: McpDeps): void {
 			annotations: READ_ONLY
 		},
 		async () => {
-			const w = deps.watchlist();
+			const w = await deps.watchlist();
 			const rec = deps.recorder();
 			const days = rec.days();
 			const day = days.at(-1);

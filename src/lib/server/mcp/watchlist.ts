@@ -1,8 +1,8 @@
 /**
- * The watchlist resource: the current levels (gex_full) of every ticker on the dashboard's
- * always-record list, which the recorder already holds (so reading it costs no upstream call),
+ * The watchlist resource: the current levels (gex_full) of every ticker on the always-record
+ * list of the token's owner (each session's deps), which the recorder already holds (so reading it costs no upstream call),
  * and its change notifications: one process-wide watch on the levels client's updates that, at
- * most once a second, compares the watchlist's levels with the last ones it announced and tells
+ * most once a second, compares the levels of the recorder's union of every user's list with the last ones it announced and tells
  * every subscribed session when they differ (notifications/resources/updated).
  */
 import type { LevelsDocument } from '../../levels/document';
@@ -22,7 +22,7 @@ export interface WatchlistContent {
 }
 
 export async function watchlistContent(deps: McpDeps): Promise<WatchlistContent> {
-	const w = deps.watchlist();
+	const w = await deps.watchlist();
 	const levels: WatchlistContent['levels'] = {};
 	for (const ticker of w.tickers) {
 		const a = await deps.levels({ ticker, category: 'gex_full', format: 'json', strikes: 0 });

@@ -1,9 +1,11 @@
 /**
  * The recorder inside the dashboard: one SessionRecorder per process, writing under
- * `<dataDir>/recordings`, subscribed to the update tap, with its settings (retention and the
- * "record even when no tab is open" tickers) in the database (recordingStore.ts). Until a list is
- * saved there, the always-record list is the watchlist the user last opened (the watchlist page
- * reports it), and a fresh install's default before that.
+ * `<dataDir>/recordings`, subscribed to the update tap, with its settings (retention: the
+ * admin's) in the database (recordingStore.ts) and each user's "record even when no tab is open"
+ * list (userRecording.ts): a list saved on their Account page, else the watchlist they last
+ * opened (the watchlist page reports it). The recorder records the union of the enabled users'
+ * lists (one recording per ticker), a fresh install's default before anyone chose; it reads the
+ * lists again every LISTS_POLL_MS, so another process's change or a disabled user counts there.
  *
  * The always-record list is held by the feed holder as its 'recorder' client (server/feeds: a
  * relay viewer when the account streams, else a once-a-second poll in market hours; the recorder
@@ -20,26 +22,40 @@ import { feedOf, type Feed } from '../../contract/feeds';
 import { isStreamTicker } from '../../contract/tickers';
 import { config } from '../config';
 import { feedHolder } from '../feeds/feedsMount';
-import { log } from '../log';
+import { errorText, log } from '../log';
 import { updateTap } from '../updates/tap';
 import { SingletonJob } from '../cluster/singletonJob';
 import { slotHoldSignal } from '../stream/relayMount';
-import { saveRecording, saveWatchlist, storedRecording, storedWatchlist } from './recordingStore';
+import { recordingDatabase, saveRecording, storedRecording } from './recordingStore';
 import { DEFAULT_MAX_BYTES, DEFAULT_RETENTION_DAYS, SessionRecorder } from './sessionRecorder';
+import {
+	ALWAYS_RECORD_MAX,
+	saveUserList,
+	saveUserWatchlist,
+	unionOf,
+	userList,
+	userLists,
+	type AlwaysRecordList,
+	type UserList
+} from './userRecording';
+
+export {
+	ALWAYS_RECORD_MAX,
+	DEFAULT_ALWAYS_RECORD,
+	alwaysRecordList,
+	type AlwaysRecordList,
+	type LastWatchlist,
+	type UserList
+} from './userRecording';
 
 export interface RecordingSettings {
 	version: 1;
-	/**
-	 * Tickers recorded whether or not a tab watches them, as saved on the Account page; null
-	 * (never saved, or set back to follow) means the last watchlist opened, see alwaysRecordList.
-	 */
-	alwaysRecord: string[] | null;
 	retentionDays: number;
 	maxBytes: number;
 }
 
-/** A fresh install's always-record list (the watchlist page's own default tickers). */
-export const DEFAULT_ALWAYS_RECORD = ['SPX', 'NDX', 'RUT', 'SPY', 'QQQ'];
+/** How often the recorder reads the users' lists again (other processes, disabled users). */
+export const LISTS_POLL_MS = 2_000;
 /** What an always-recorded ticker records: the Classic GEX views and orderflow. */
 export const ALWAYS_RECORD_FEEDS = [
 	['classic', 'gex_full'],
@@ -49,37 +65,6 @@ export const ALWAYS_RECORD_FEEDS = [
 ] as const;
 /** The watchlist page's limit: more than this is not a watchlist the page could have shown. */
 export const LAST_WATCHLIST_MAX = 20;
-/**
- * Tickers the Account page's always-record list may hold: each holds its groups in the account's
- * 150 stream memberships whether or not a tab is open (63 tickers took them all).
- */
-export const ALWAYS_RECORD_MAX = 20;
-
-/** The watchlist the user last opened, as the watchlist page reported it. */
-export interface LastWatchlist {
-	version: 1;
-	tickers: string[];
-	/** When it was opened (unix ms). */
-	openedAt: number;
-}
-
-/** The list in effect and why: saved on the Account page, the last watchlist, or the default. */
-export interface AlwaysRecordList {
-	tickers: string[];
-	source: 'saved' | 'watchlist' | 'default';
-	/** For 'watchlist': when that watchlist was opened (unix ms). */
-	openedAt?: number;
-}
-
-/** Which list records when no tab is open: an explicit list wins, then the last watchlist. */
-export function alwaysRecordList(
-	saved: string[] | null,
-	last: LastWatchlist | undefined
-): AlwaysRecordList {
-	if (saved) return { tickers: saved, source: 'saved' };
-	if (last) return { tickers: last.tickers, source: 'watchlist', openedAt: last.openedAt };
-	return { tickers: [...DEFAULT_ALWAYS_RECORD], source: 'default' };
-}
 
 /** Upper-cased, without repeats; unknown symbols are a RangeError naming them. */
 export function normaliseTickers(list: readonly string[]): string[] {
@@ -93,33 +78,32 @@ export function readRecordingSettings(): RecordingSettings {
 	const stored = storedRecording();
 	return {
 		version: 1,
-		alwaysRecord:
-			stored?.alwaysRecord?.filter((t) => isStreamTicker(t)).slice(0, ALWAYS_RECORD_MAX) ?? null,
 		retentionDays: stored?.retentionDays ?? DEFAULT_RETENTION_DAYS,
 		maxBytes: stored?.maxBytes ?? DEFAULT_MAX_BYTES
 	};
 }
 
-export function readLastWatchlist(): LastWatchlist | undefined {
-	const stored = storedWatchlist();
-	if (!stored || !Array.isArray(stored.tickers)) return undefined;
-	return {
-		version: 1,
-		tickers: stored.tickers.filter((t) => isStreamTicker(t)),
-		openedAt: Number(stored.openedAt) || 0
-	};
+/** `owner`'s list in effect (their Account page, their tokens' MCP watchlist). */
+export async function alwaysRecordOf(owner: string): Promise<UserList> {
+	return userList(recordingDatabase(), owner);
 }
 
-/** The always-record list in effect now (the Account page shows it). */
-export function currentAlwaysRecord(): AlwaysRecordList {
-	return alwaysRecordList(readRecordingSettings().alwaysRecord, readLastWatchlist());
+/** Every user's list, with whether it counts (an admin's Account page). */
+export function alwaysRecordLists(): Promise<UserList[]> {
+	return userLists(recordingDatabase());
+}
+
+/** What the recorder records now: the union of the lists that count. */
+export async function currentAlwaysRecord(): Promise<AlwaysRecordList> {
+	return unionOf(await userLists(recordingDatabase()));
 }
 
 /**
- * The watchlist page opened (or edited) `tickers`: remembered as the last watchlist and, while
- * no list was saved on the Account page, recorded from now on. Returns the list in effect.
+ * `owner`'s watchlist page opened (or edited) `tickers`: remembered as their last watchlist and,
+ * while they saved no list on the Account page, recorded from now on. Returns their list.
  */
 export async function rememberWatchlist(
+	owner: string,
 	tickers: readonly string[],
 	now = Date.now()
 ): Promise<AlwaysRecordList> {
@@ -127,12 +111,31 @@ export async function rememberWatchlist(
 	if (list.length > LAST_WATCHLIST_MAX) {
 		throw new RangeError(`A watchlist holds at most ${LAST_WATCHLIST_MAX} tickers.`);
 	}
-	const before = readLastWatchlist();
-	const changed = !before || before.tickers.join(',') !== list.join(',');
-	await saveWatchlist({ tickers: list, openedAt: now });
-	const effective = currentAlwaysRecord();
-	if (changed && effective.source === 'watchlist' && mounted) applyAlwaysRecord();
-	return effective;
+	await saveUserWatchlist(recordingDatabase(), owner, list, now);
+	await applyAlwaysRecord();
+	return (await alwaysRecordOf(owner)).list;
+}
+
+/** A saved list normalised; unknown tickers or more than ALWAYS_RECORD_MAX are a RangeError. */
+export function checkedList(list: readonly string[]): string[] {
+	const tickers = normaliseTickers(list);
+	if (tickers.length > ALWAYS_RECORD_MAX) {
+		throw new RangeError(
+			`Always record holds at most ${ALWAYS_RECORD_MAX} tickers (${tickers.length} given): each holds stream memberships of your account whether or not a tab is open.`
+		);
+	}
+	return tickers;
+}
+
+/** Saves `owner`'s always-record list (null: follow their last watchlist) and applies it. */
+export async function saveAlwaysRecord(
+	owner: string,
+	alwaysRecord: readonly string[] | null
+): Promise<AlwaysRecordList> {
+	const tickers = alwaysRecord === null ? null : checkedList(alwaysRecord);
+	await saveUserList(recordingDatabase(), owner, tickers);
+	await applyAlwaysRecord();
+	return (await alwaysRecordOf(owner)).list;
 }
 
 let recorder: SessionRecorder | undefined;
@@ -161,31 +164,20 @@ export function sessionRecorder(): SessionRecorder {
 	return recorder;
 }
 
-/** Saves new settings and applies them (always-record list, retention). */
+/** Saves new retention settings (an admin's) and applies them. */
 export async function updateRecordingSettings(
 	next: Omit<RecordingSettings, 'version'>
 ): Promise<RecordingSettings> {
-	const tickers = next.alwaysRecord === null ? null : normaliseTickers(next.alwaysRecord);
-	if (tickers && tickers.length > ALWAYS_RECORD_MAX) {
-		throw new RangeError(
-			`Always record holds at most ${ALWAYS_RECORD_MAX} tickers (${tickers.length} given): each holds stream memberships of your account whether or not a tab is open.`
-		);
-	}
 	if (!Number.isInteger(next.retentionDays) || next.retentionDays < 1 || next.retentionDays > 400) {
 		throw new RangeError('Retention days must be a whole number from 1 to 400.');
 	}
 	if (!Number.isFinite(next.maxBytes) || next.maxBytes < 64 * 1024 ** 2) {
 		throw new RangeError('The disk limit must be at least 64 MB.');
 	}
-	const settings: RecordingSettings = { version: 1, ...next, alwaysRecord: tickers };
-	await saveRecording({
-		alwaysRecord: settings.alwaysRecord,
-		retentionDays: settings.retentionDays,
-		maxBytes: settings.maxBytes
-	});
+	const settings: RecordingSettings = { version: 1, ...next };
+	await saveRecording({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes });
 	// The same recorder goes on with the new limits (its counters and open files kept).
 	sessionRecorder().retain({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes });
-	applyAlwaysRecord();
 	return settings;
 }
 
@@ -194,14 +186,27 @@ export function alwaysRecordFeeds(tickers: readonly string[]): Feed[] {
 	return tickers.flatMap((t) => ALWAYS_RECORD_FEEDS.map(([p, c]) => feedOf(t, p, c)));
 }
 
+/** The union last handed to the feed holder (joined), to hold again only on a change. */
+let held: string | undefined;
+let poll: ReturnType<typeof setInterval> | undefined;
+
 /**
- * Holds the list in effect as the feed holder's 'recorder' client (streamed or polled as the
+ * Holds the union of the lists as the feed holder's 'recorder' client (streamed or polled as the
  * account allows; the holder re-decides by itself when the keys change).
  */
-export function applyAlwaysRecord(): void {
-	// Another replica records (cluster mode): it holds the list.
-	if (job && !job.running) return;
-	feedHolder().client('recorder').hold(alwaysRecordFeeds(currentAlwaysRecord().tickers));
+export async function applyAlwaysRecord(): Promise<void> {
+	// Not recording here (not mounted, or another replica records in cluster mode).
+	if (!job?.running) return;
+	const tickers = (await currentAlwaysRecord()).tickers;
+	if (!job.running || tickers.join(',') === held) return;
+	held = tickers.join(',');
+	feedHolder().client('recorder').hold(alwaysRecordFeeds(tickers));
+}
+
+function applyLogged(): void {
+	applyAlwaysRecord().catch((err: unknown) =>
+		log.error('recorder: the always-record lists could not be read', { error: errorText(err) })
+	);
 }
 
 /**
@@ -217,9 +222,14 @@ export function mountRecorder(): SessionRecorder {
 			{
 				start: () => {
 					r.attach(updateTap());
-					applyAlwaysRecord();
+					held = undefined;
+					applyLogged();
+					poll = setInterval(applyLogged, LISTS_POLL_MS);
+					poll.unref?.();
 				},
 				stop: () => {
+					clearInterval(poll);
+					held = undefined;
 					feedHolder().client('recorder').release();
 					r.close();
 				}

@@ -1,29 +1,27 @@
 /**
- * The recorder's stored choices, in the database's `settings` table as two JSON values:
- * `recording` (retention, disk limit and the Account page's always-record list) and
- * `lastWatchlist` (the watchlist the user last opened). Loaded into memory at start (the init
+ * The recorder's stored settings, in the database's `settings` table as the JSON value
+ * `recording` (retention and disk limit, the admin's). Loaded into memory at start (the init
  * hook), written through the database first; the `recording.json` and `last-watchlist.json` of
- * older releases are imported once (legacyImport.ts).
+ * older releases are imported once (legacyImport.ts). Each user's always-record list lives in
+ * `user_recording` (userRecording.ts); the single list of the release before (the `recording`
+ * row's alwaysRecord and the `lastWatchlist` row) is imported from here once as the first admin's.
  */
 import type { Database, Queryable } from '../db/index';
+import { importSingleList } from './userRecording';
 
 export interface StoredRecording {
+	/** The single always-record list of releases before per-user lists (imported once). */
 	alwaysRecord?: string[] | null;
 	retentionDays?: number;
 	maxBytes?: number;
 }
 
-export interface StoredWatchlist {
-	tickers?: string[];
-	openedAt?: number;
-}
-
 export const RECORDING_ROW = 'recording';
+/** The single last watchlist of releases before per-user lists (imported once). */
 export const LAST_WATCHLIST_ROW = 'lastWatchlist';
 
 let db: Database | undefined;
 let recording: StoredRecording | undefined;
-let lastWatchlist: StoredWatchlist | undefined;
 
 function parse<T>(text: string | undefined): T | undefined {
 	if (text === undefined) return undefined;
@@ -35,24 +33,18 @@ function parse<T>(text: string | undefined): T | undefined {
 	}
 }
 
-/** Read both values from `database` (the init hook, before any request). */
+/** Read the settings from `database` and import the single list once (the init hook). */
 export async function loadRecordingStore(database: Database): Promise<void> {
-	const rows = await database.all<{ name: string; value: string }>(
-		`SELECT name, value FROM settings WHERE name IN (?, ?)`,
-		[RECORDING_ROW, LAST_WATCHLIST_ROW]
-	);
-	const value = (name: string) => rows.find((r) => r.name === name)?.value;
-	recording = parse(value(RECORDING_ROW));
-	lastWatchlist = parse(value(LAST_WATCHLIST_ROW));
+	await importSingleList(database);
+	const row = await database.get<{ value: string }>(`SELECT value FROM settings WHERE name = ?`, [
+		RECORDING_ROW
+	]);
+	recording = parse(row?.value);
 	db = database;
 }
 
 export function storedRecording(): StoredRecording | undefined {
 	return recording;
-}
-
-export function storedWatchlist(): StoredWatchlist | undefined {
-	return lastWatchlist;
 }
 
 /** Write one JSON value into `tx`'s settings table. */
@@ -64,19 +56,14 @@ export async function writeJsonRow(tx: Queryable, name: string, value: unknown):
 	);
 }
 
-function database(): Database {
-	if (!db) throw new Error('the recording settings are written before the database was opened');
+/** The database the recording settings and lists are in (opened by the init hook). */
+export function recordingDatabase(): Database {
+	if (!db) throw new Error('the recording settings are used before the database was opened');
 	return db;
 }
 
 /** Store the recording settings (memory changes only once the database took them). */
 export async function saveRecording(value: StoredRecording): Promise<void> {
-	await writeJsonRow(database(), RECORDING_ROW, value);
+	await writeJsonRow(recordingDatabase(), RECORDING_ROW, value);
 	recording = value;
-}
-
-/** Store the last watchlist (memory changes only once the database took it). */
-export async function saveWatchlist(value: StoredWatchlist): Promise<void> {
-	await writeJsonRow(database(), LAST_WATCHLIST_ROW, value);
-	lastWatchlist = value;
 }

@@ -20,7 +20,10 @@ export class TokenAddresses {
 	) {}
 
 	/** Note a use of token `id` (named `name`) from `address`; audits a pair new to the table. */
-	async note(token: { id: string; name: string }, address: string | undefined): Promise<void> {
+	async note(
+		token: { id: string; name: string; ownerName: string },
+		address: string | undefined
+	): Promise<void> {
 		if (!address) return;
 		const key = `${token.id} ${address}`;
 		if (this.seen.has(key)) return;
@@ -36,7 +39,7 @@ export class TokenAddresses {
 			actor: `token ${token.name}`.slice(0, 64),
 			address,
 			action: 'token used from a new address',
-			detail: `token "${token.name}" (${token.id}) first used from ${address}`
+			detail: `token "${token.name}" (${token.id}) of ${token.ownerName} first used from ${address}`
 		});
 	}
 

@@ -5,6 +5,11 @@
  * the database's `tokens` table, with a name, its scopes, its creation time and its last use
  * (when, from which address). The `tokens.json` of older releases is imported once.
  *
+ * A token belongs to a user (its `owner`; '' is the implicit admin of a dashboard without users)
+ * and acts with that user's role: a trader's or an admin's token works, a viewer has none, and a
+ * disabled (or removed) owner's tokens are refused at the next check. A trader lists and revokes
+ * only their own tokens (another's id is as unknown as a missing one); an admin sees all.
+ *
  * Scopes say what a token opens: `feed` (the /feed/v1 routes) and `mcp`. A token opens nothing
  * else: the request gate never looks at it (requestGate.ts), only the feed's and MCP's handlers.
  *
@@ -14,6 +19,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index';
+import { IMPLICIT_OWNER, mayTouch, OWNER_ASKER, type Asker } from '../alerts/store';
 import { TokenAddresses } from './tokenAddresses';
 
 export const TOKEN_SCOPES = ['feed', 'mcp'] as const;
@@ -31,6 +37,8 @@ export interface StoredToken {
 	createdAt: number;
 	lastUsedAt: number | null;
 	lastUsedFrom: string | null;
+	/** The user id it belongs to (IMPLICIT_OWNER: the single-user mode's admin). */
+	owner: string;
 }
 
 /** A token as listed (never its hash). */
@@ -63,8 +71,8 @@ export function isTokensFile(v: unknown): v is TokensFile {
 export async function insertTokenRows(tx: Queryable, tokens: readonly StoredToken[]) {
 	for (const t of tokens) {
 		await tx.run(
-			`INSERT INTO tokens (id, name, scopes, hash, created_at, last_used_at, last_used_from)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO tokens (id, name, scopes, hash, created_at, last_used_at, last_used_from, owner)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			[
 				t.id,
 				t.name,
@@ -72,7 +80,8 @@ export async function insertTokenRows(tx: Queryable, tokens: readonly StoredToke
 				t.hash,
 				t.createdAt,
 				t.lastUsedAt ?? null,
-				t.lastUsedFrom ?? null
+				t.lastUsedFrom ?? null,
+				t.owner ?? IMPLICIT_OWNER
 			]
 		);
 	}
@@ -82,7 +91,9 @@ function sha256Hex(text: string): string {
 	return createHash('sha256').update(text).digest('hex');
 }
 
-export type TokenCheck = { ok: true; token: TokenInfo } | { ok: false; error: string };
+/** A live token and the role it acts with (its owner's). */
+export type TokenCheck =
+	{ ok: true; token: TokenInfo; role: 'admin' | 'trader' } | { ok: false; error: string };
 
 interface TokenRow extends Record<string, string | number | null> {
 	id: string;
@@ -91,9 +102,10 @@ interface TokenRow extends Record<string, string | number | null> {
 	created_at: number;
 	last_used_at: number | null;
 	last_used_from: string | null;
+	owner: string;
 }
 
-const COLUMNS = 'id, name, scopes, created_at, last_used_at, last_used_from';
+const COLUMNS = 'id, name, scopes, created_at, last_used_at, last_used_from, owner';
 
 function infoOf(r: TokenRow): TokenInfo {
 	return {
@@ -102,9 +114,47 @@ function infoOf(r: TokenRow): TokenInfo {
 		scopes: r.scopes.split(',').filter(Boolean) as TokenScope[],
 		createdAt: Number(r.created_at),
 		lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
-		lastUsedFrom: r.last_used_from
+		lastUsedFrom: r.last_used_from,
+		owner: r.owner
 	};
 }
+
+/**
+ * Why a token of `owner` may not act now, or its role: the implicit admin's while the dashboard
+ * has no users; a user's while they are enabled and not a viewer.
+ */
+function ownerRole(row: {
+	owner: string;
+	user_role: string | null;
+	user_name: string | null;
+	user_disabled: number | null;
+	users: number;
+}): { role: 'admin' | 'trader' } | { error: string } {
+	if (row.owner === IMPLICIT_OWNER) {
+		return Number(row.users) === 0
+			? { role: 'admin' }
+			: { error: 'This token has no owner: an admin makes a new one.' };
+	}
+	if (row.user_role === null || Number(row.user_disabled) !== 0) {
+		return { error: 'The owner of this token is disabled.' };
+	}
+	if (row.user_role === 'admin' || row.user_role === 'trader') return { role: row.user_role };
+	return { error: `The owner of this token has the ${row.user_role} role, which has no tokens.` };
+}
+
+interface OwnerRow extends TokenRow {
+	user_role: string | null;
+	user_name: string | null;
+	user_disabled: number | null;
+	users: number;
+}
+
+/** A token with its owner's role and state, and whether the dashboard has users at all. */
+const OWNER_QUERY = `SELECT ${COLUMNS.split(', ')
+	.map((c) => `t.${c}`)
+	.join(', ')}, u.role AS user_role, u.name AS user_name, u.disabled AS user_disabled,
+	(SELECT COUNT(*) FROM users) AS users
+	FROM tokens t LEFT JOIN users u ON u.id = t.owner`;
 
 export class TokenStore {
 	/** Last uses not yet written: id -> when, from where. */
@@ -122,7 +172,8 @@ export class TokenStore {
 	/** Creates a token; its text is returned here only, never stored or shown again. */
 	async create(
 		name: string,
-		scopes: readonly TokenScope[] = ['feed']
+		scopes: readonly TokenScope[] = ['feed'],
+		owner: string = IMPLICIT_OWNER
 	): Promise<{ token: string; info: TokenInfo }> {
 		const clean = name.trim().replace(/[^\x20-\x7e]/g, '');
 		if (!clean || clean.length > NAME_MAX) {
@@ -140,38 +191,52 @@ export class TokenStore {
 			hash: sha256Hex(token),
 			createdAt: this.now(),
 			lastUsedAt: null,
-			lastUsedFrom: null
+			lastUsedFrom: null,
+			owner
 		};
 		await this.db.transaction((tx) => insertTokenRows(tx, [stored]));
 		const { hash: _hash, ...info } = stored;
 		return { token, info };
 	}
 
-	async list(): Promise<TokenInfo[]> {
+	/** The tokens `who` sees: an admin's every token, anyone else's only their own. */
+	async list(who: Asker = OWNER_ASKER): Promise<TokenInfo[]> {
 		const rows = await this.db.all<TokenRow>(
 			`SELECT ${COLUMNS} FROM tokens ORDER BY created_at, id`
 		);
-		return rows.map((r) => {
-			const info = infoOf(r);
-			const mine = this.pending.get(info.id);
-			return mine ? { ...info, lastUsedAt: mine.at, lastUsedFrom: mine.from } : info;
-		});
+		return rows
+			.filter((r) => mayTouch(who, r.owner))
+			.map((r) => {
+				const info = infoOf(r);
+				const mine = this.pending.get(info.id);
+				return mine ? { ...info, lastUsedAt: mine.at, lastUsedFrom: mine.from } : info;
+			});
 	}
 
-	/** Revokes by id (or by name when unique); false when nothing matched. */
-	async revoke(idOrName: string): Promise<boolean> {
+	/** The ids of the tokens that may act now (their owner enabled and not a viewer). */
+	async liveIds(): Promise<Set<string>> {
+		const rows = await this.db.all<OwnerRow>(`${OWNER_QUERY}`);
+		return new Set(rows.filter((r) => 'role' in ownerRole(r)).map((r) => r.id));
+	}
+
+	/**
+	 * Revokes by id (or by name when unique) among the tokens `who` sees; resolves to the revoked
+	 * token, or undefined when nothing matched (another user's token is as unknown as none).
+	 */
+	async revoke(idOrName: string, who: Asker = OWNER_ASKER): Promise<TokenInfo | undefined> {
 		return this.db.transaction(async (tx) => {
-			const byId = await tx.all<{ id: string }>(`SELECT id FROM tokens WHERE id = ?`, [idOrName]);
-			const matches =
-				byId.length > 0
-					? byId
-					: await tx.all<{ id: string }>(`SELECT id FROM tokens WHERE name = ?`, [idOrName]);
-			if (matches.length !== 1) return false;
+			const visible = async (column: 'id' | 'name') =>
+				(
+					await tx.all<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE ${column} = ?`, [idOrName])
+				).filter((r) => mayTouch(who, r.owner));
+			const byId = await visible('id');
+			const matches = byId.length > 0 ? byId : await visible('name');
+			if (matches.length !== 1) return undefined;
 			await tx.run(`DELETE FROM tokens WHERE id = ?`, [matches[0].id]);
 			await tx.run(`DELETE FROM token_addresses WHERE token_id = ?`, [matches[0].id]);
 			this.pending.delete(matches[0].id);
 			this.addresses.forgetSeen(matches[0].id);
-			return true;
+			return infoOf(matches[0]);
 		});
 	}
 
@@ -190,20 +255,29 @@ export class TokenStore {
 				error: 'An integration token is required (Authorization: Bearer or ?token=).'
 			};
 		}
-		const row = await this.db.get<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`, [
+		const row = await this.db.get<OwnerRow>(`${OWNER_QUERY} WHERE t.hash = ?`, [
 			sha256Hex(presented)
 		]);
 		if (!row) return { ok: false, error: 'Unknown or revoked integration token.' };
+		const acting = ownerRole(row);
+		if ('error' in acting) return { ok: false, error: acting.error };
 		const found = infoOf(row);
 		if (!found.scopes.includes(scope)) {
 			return { ok: false, error: `This token is not allowed here (needs the "${scope}" scope).` };
 		}
-		await this.addresses.note(found, address);
+		await this.addresses.note(
+			{ ...found, ownerName: row.user_name ?? 'the single-user admin' },
+			address
+		);
 		const now = this.now();
 		const firstUse = found.lastUsedAt === null && !this.pending.has(found.id);
 		this.pending.set(found.id, { at: now, from: address ?? null });
 		if (firstUse || now - this.lastWriteAt >= LAST_USE_WRITE_MS) await this.flush();
-		return { ok: true, token: { ...found, lastUsedAt: now, lastUsedFrom: address ?? null } };
+		return {
+			ok: true,
+			token: { ...found, lastUsedAt: now, lastUsedFrom: address ?? null },
+			role: acting.role
+		};
 	}
 
 	/** Writes pending last-use times (also called on a timer and at shutdown). */

@@ -56,7 +56,7 @@ describe.each(engines)('TokenStore on $engine', ({ target }) => {
 		const { token, info } = await dashboard.create('bookmap');
 		expect((await dashboard.check(token, 'feed')).ok).toBe(true);
 		const cliDb = await openDatabase(t);
-		expect(await new TokenStore(cliDb).revoke(info.id)).toBe(true);
+		expect(await new TokenStore(cliDb).revoke(info.id)).toMatchObject({ id: info.id });
 		await cliDb.close();
 		expect(await dashboard.check(token, 'feed')).toMatchObject({ ok: false, error: /revoked/ });
 		expect(await dashboard.list()).toEqual([]);
@@ -69,10 +69,10 @@ describe.each(engines)('TokenStore on $engine', ({ target }) => {
 		await store.create('twin');
 		await store.create('twin');
 		const { info } = await store.create('single');
-		expect(await store.revoke('twin')).toBe(false);
-		expect(await store.revoke('single')).toBe(true);
+		expect(await store.revoke('twin')).toBeUndefined();
+		expect(await store.revoke('single')).toBeDefined();
 		expect((await store.list()).map((t) => t.name)).toEqual(['twin', 'twin']);
-		expect(await store.revoke(info.id)).toBe(false);
+		expect(await store.revoke(info.id)).toBeUndefined();
 		await db.close();
 	});
 
@@ -115,7 +115,9 @@ describe.each(engines)('TokenStore on $engine', ({ target }) => {
 				scopes: ['feed', 'mcp'],
 				createdAt: 5,
 				lastUsedAt: 7,
-				lastUsedFrom: '10.1.1.1'
+				lastUsedFrom: '10.1.1.1',
+				// The implicit admin's until teams mode starts (users/owners.ts).
+				owner: ''
 			}
 		]);
 		expect(await store.check(token, 'mcp')).toMatchObject({ ok: true });

@@ -66,7 +66,7 @@ describe.each(engines)('the audit log on $engine', ({ target }) => {
 		expect(seen.map((e) => e.address).sort()).toEqual(['10.0.0.5', '192.168.1.9']);
 		expect(seen[0]).toMatchObject({
 			actor: 'token sierra desk',
-			detail: `token "sierra desk" (${info.id}) first used from 192.168.1.9`
+			detail: `token "sierra desk" (${info.id}) of the single-user admin first used from 192.168.1.9`
 		});
 		// Another process (a replica, or after a restart) knows the pair from the table.
 		const other = await openDatabase(t);

@@ -19,7 +19,8 @@ export const AUDIT_ACTIONS = [
 	'token created',
 	'token used from a new address',
 	'token revoked',
-	'key changed'
+	'key changed',
+	'records reassigned'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

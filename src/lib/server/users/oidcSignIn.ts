@@ -9,6 +9,7 @@
  */
 import type { Database } from '../db';
 import { audit } from './audit';
+import { adoptImplicitRecords } from './owners';
 import { OidcRefusal, type VerifiedSignIn } from './oidcClient';
 import { roleFromClaims, type OidcSettings } from './oidcSettings';
 import { UserStore, type User } from './userStore';
@@ -61,6 +62,7 @@ export async function oidcUser(
 			action: 'user added',
 			detail: `${name} (${role}) at first sign-in through ${settings.name}`
 		});
+		if (role === 'admin') await adoptImplicitRecords(db, 'oidc');
 		return user;
 	}
 	if (known.disabled) {

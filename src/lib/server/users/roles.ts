@@ -4,11 +4,9 @@
  *
  * - admin: everything, including keys, upstream, recording settings, users, every integration
  *   token and the audit log;
- * - trader: every view, alert rules and webhooks, the watchlist being recorded;
+ * - trader: every view, their own alert rules, webhooks, integration tokens and always-record
+ *   list (the routes keep each to its owner);
  * - viewer: the views only (reads).
- *
- * Integration tokens are the account's (they have no owner yet), so creating or revoking one is
- * an admin's act until tokens belong to users.
  */
 export const ROLES = ['admin', 'trader', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -37,9 +35,10 @@ const ACTIONS: Readonly<Record<string, Readonly<Record<string, Permission>>>> = 
 		saveKeys: 'admin',
 		clearKeys: 'admin',
 		switchAccount: 'admin',
-		saveRecording: 'admin',
-		createToken: 'admin',
-		revokeToken: 'admin'
+		// each user's own always-record list; its retention part is refused to a non-admin
+		saveRecording: 'trade',
+		createToken: 'trade',
+		revokeToken: 'trade'
 	},
 	'/alerts': {
 		saveRule: 'trade',

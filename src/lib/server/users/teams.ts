@@ -5,11 +5,13 @@
  * this release a GEXDECK_PASSWORD setup becomes the admin user "admin" with that password.
  *
  * The acts on users (used by /admin and the CLI) live here so that each one ends the user's
- * sessions and writes the audit log the same way wherever it comes from.
+ * sessions and writes the audit log the same way wherever it comes from. When the first admin
+ * exists, what the single-user mode made becomes theirs (owners.ts).
  */
 import type { Database } from '../db';
 import { log } from '../log';
 import { audit, pruneAudit } from './audit';
+import { adoptImplicitRecords } from './owners';
 import type { Role } from './roles';
 import { endUserSessions, followSessions } from './sessionStore';
 import { UserError, UserStore, type User } from './userStore';
@@ -44,6 +46,8 @@ export async function startTeams(
 	oidcConfigured = oidc;
 	if (password && (await new UserStore(db).count()) === 0) await firstAdmin(db, password);
 	await refreshTeamsMode(db);
+	// Rows of the single-user mode left by a release before owners, or by an upgrade just now.
+	await adoptImplicitRecords(db);
 	await pruneAudit(db);
 	await followSessions(db);
 }
@@ -107,6 +111,7 @@ export async function addUser(
 		action: 'user added',
 		detail: `${name} (${role})`
 	});
+	if (role === 'admin') await adoptImplicitRecords(db, actor.name);
 	return user;
 }
 
@@ -125,6 +130,7 @@ export async function changeRole(
 		action: 'role changed',
 		detail: `${name}: ${before?.role ?? '?'} -> ${role}`
 	});
+	if (role === 'admin') await adoptImplicitRecords(db, actor.name);
 	return user;
 }
 
