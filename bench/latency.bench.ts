@@ -14,14 +14,21 @@
  *
  * Per SPX chain painted: latency = painted - published, split into relay (service publish ->
  * worker: the service's encode and send, the dashboard's relay, the socket), worker (decode
- * and the wait for the worker's flush), hop (postMessage to the page) and main thread + paint
- * (the page's update and render, to the frame that paints it). The relay leg is split again:
+ * and the wait for the worker's flush), hop (postMessage to the page, and the wait for the
+ * page's main thread), update (the page's handler and the Svelte flush that draws it) and frame
+ * (the wait for the animation frame that paints it). The relay leg is split again:
  * service (publish -> the watched chain handed to the relay's hub socket, HubConnection.deliver
  * wrapped), handed -> the tab's worker (the sockets and the dashboard's relay), and publish ->
  * this process's own Node viewer of the relay (the relay without a browser).
+ *
+ * What is load and what is waiting: alongside the wall-clock legs it prints the CPU each part
+ * used in the measured window (this process's service per tick, the dashboard's and the
+ * browser's processes per second, from /proc) and the load average, so a leg far longer than
+ * its CPU is queueing for a core (or a timer), not work.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
@@ -32,12 +39,14 @@ import { PAINTED_MARK, type PaintedDetail } from '../src/lib/stream/transport/la
 import { parseRelayFrame } from '../src/lib/relay/relayFrame';
 import { tryDecodeFrame } from '../src/lib/wire/decode';
 import { quantKey, startHubService } from '../tests/integration/service-support';
-import { launchChromium, quantile, root, startDashboard } from './support';
+import { launchChromium, quantile, root, spawnBuiltDashboard } from './support';
 
 const { values: flags } = parseArgs({
 	options: {
 		tabs: { type: 'string', default: '1,10,50' },
-		seconds: { type: 'string', default: '20' }
+		seconds: { type: 'string', default: '20' },
+		// Another checkout's build measured in the same run (before figures), in the order given.
+		checkout: { type: 'string', multiple: true }
 	},
 	strict: true
 });
@@ -52,9 +61,12 @@ const GROUPS = [
 const WATCHED = 'SPX_classic_gex_full';
 const wall = () => performance.timeOrigin + performance.now();
 
-if (!existsSync(join(root, 'build', 'index.js'))) {
-	console.error('latency bench: no build/ (run `npm run build` first)');
-	process.exit(2);
+const CHECKOUTS = flags.checkout?.length ? flags.checkout.map((c) => resolve(c)) : [root];
+for (const checkout of CHECKOUTS) {
+	if (!existsSync(join(checkout, 'build', 'index.js'))) {
+		console.error(`latency bench: no build/ in ${checkout} (run \`npm run build\` there first)`);
+		process.exit(2);
+	}
 }
 
 // Data time of each calculation -> wall clock its publishing started (Fanout.deliver: encode
@@ -63,16 +75,51 @@ if (!existsSync(join(root, 'build', 'index.js'))) {
 const publishedAt = new Map<number, number>();
 const handedAt = new Map<number, number>();
 let publishing: number | undefined;
+// The service's CPU per tick (Fanout's own measure: encode every group, hand every frame).
+const tickCpu: number[] = [];
 const deliver = Fanout.prototype.deliver;
 Fanout.prototype.deliver = function (this: Fanout, ...args: Parameters<typeof deliver>) {
 	publishing = args[0].timestamp;
 	if (!publishedAt.has(publishing)) publishedAt.set(publishing, wall());
 	try {
-		return deliver.apply(this, args);
+		const stats = deliver.apply(this, args);
+		if (stats.framesSent > 0) tickCpu.push(stats.cpuMs);
+		return stats;
 	} finally {
 		publishing = undefined;
 	}
 };
+
+/**
+ * CPU ms (user + system) of the processes under `root` (and of `root` itself unless
+ * `descendantsOnly`), leaving out the subtrees of `skip`, from /proc (100 ticks a second).
+ */
+function treeCpuMs(root: number, skip: number[] = [], descendantsOnly = false): number {
+	const stats = new Map<number, { ppid: number; ms: number }>();
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+			// Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15).
+			const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+			stats.set(Number(name), { ppid: Number(f[1]), ms: ((+f[11] + +f[12]) * 1000) / 100 });
+		} catch {
+			// gone meanwhile
+		}
+	}
+	let total = 0;
+	for (const [pid, s] of stats) {
+		if (skip.includes(pid) || (descendantsOnly && pid === root)) continue;
+		for (let p = pid; p > 1; p = stats.get(p)?.ppid ?? 0) {
+			if (skip.includes(p)) break;
+			if (p === root) {
+				total += s.ms;
+				break;
+			}
+		}
+	}
+	return total;
+}
 const WATCHED_HEAD = `"group":"${WATCHED}"`;
 // The relay speaks the reliable subprotocol (ReliableConnection overrides deliver): wrap both.
 for (const proto of [HubConnection.prototype, ReliableConnection.prototype]) {
@@ -95,39 +142,8 @@ const svc = await startHubService({
 	start: '2026-11-18T15:00:00Z',
 	seed: 5
 });
-const dash = await startDashboard(
-	{ GEXDECK_UPSTREAM: svc.service.url, GEXDECK_API_KEY: quantKey() },
-	'build'
-);
-
-// The 150 memberships: one viewer of every group. Its frames are counted, and the watched
-// chain's arrival here (a Node client of the relay, in this process) is stamped: the relay's
-// own part of the way, without the browser.
-const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`);
-let viewerFrames = 0;
-const viewerAt = new Map<number, number>();
-function onViewerFrame(data: Buffer): void {
-	viewerFrames++;
-	const arrived = wall();
-	const parsed = parseRelayFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-	if (!parsed.ok || parsed.frame.group !== WATCHED) return;
-	const decoded = tryDecodeFrame(parsed.frame.any);
-	if (decoded.ok && decoded.frame.kind === 'gex')
-		viewerAt.set(decoded.frame.value.timestamp, arrived);
-}
-await new Promise<void>((resolve, reject) => {
-	viewer.on('message', (data, isBinary) => {
-		if (isBinary) return void onViewerFrame(data as Buffer);
-		const m = JSON.parse(String(data)) as { type: string };
-		if (m.type === 'subscribed') resolve();
-	});
-	viewer.once('open', () =>
-		viewer.send(JSON.stringify({ type: 'subscribe', id: 1, groups: GROUPS }))
-	);
-	viewer.once('error', reject);
-});
-
 interface Row {
+	checkout: string;
 	tabs: number;
 	samples: number;
 	total: number[];
@@ -137,13 +153,68 @@ interface Row {
 	toNode: number[];
 	worker: number[];
 	hop: number[];
-	main: number[];
+	update: number[];
+	frame: number[];
 	unmatched: number;
+	/** CPU in the measured window: ms per tick (service), % of one core (dashboard, browser). */
+	serviceTickCpu: number[];
+	dashboardCpuPct: number;
+	browserCpuPct: number;
+	load: string;
 }
 
 const browser = await launchChromium();
 const rows: Row[] = [];
-try {
+let viewerFrames = 0;
+
+/** One checkout's built dashboard relaying the service, measured at every tab count. */
+async function measure(checkout: string): Promise<void> {
+	const dash = await spawnBuiltDashboard(checkout, {
+		GEXDECK_UPSTREAM: svc.service.url,
+		GEXDECK_API_KEY: quantKey(),
+		GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-latency-'))
+	});
+	// The 150 memberships: one viewer of every group. Its frames are counted, and the watched
+	// chain's arrival here (a Node client of the relay, in this process) is stamped: the relay's
+	// own part of the way, without the browser.
+	const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`);
+	const viewerAt = new Map<number, number>();
+	function onViewerFrame(data: Buffer): void {
+		viewerFrames++;
+		const arrived = wall();
+		const parsed = parseRelayFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+		if (!parsed.ok || parsed.frame.group !== WATCHED) return;
+		const decoded = tryDecodeFrame(parsed.frame.any);
+		if (decoded.ok && decoded.frame.kind === 'gex')
+			viewerAt.set(decoded.frame.value.timestamp, arrived);
+	}
+	await new Promise<void>((resolve, reject) => {
+		viewer.on('message', (data, isBinary) => {
+			if (isBinary) return void onViewerFrame(data as Buffer);
+			const m = JSON.parse(String(data)) as { type: string };
+			if (m.type === 'subscribed') resolve();
+		});
+		viewer.once('open', () =>
+			viewer.send(JSON.stringify({ type: 'subscribe', id: 1, groups: GROUPS }))
+		);
+		viewer.once('error', reject);
+	});
+	try {
+		await measureTabs(checkout, dash, viewerAt);
+	} finally {
+		viewer.close();
+		await new Promise((r) => {
+			dash.proc.once('exit', r);
+			dash.proc.kill('SIGTERM');
+		});
+	}
+}
+
+async function measureTabs(
+	checkout: string,
+	dash: { proc: { pid?: number }; base: string },
+	viewerAt: Map<number, number>
+): Promise<void> {
 	for (const tabs of TAB_COUNTS) {
 		// A context per tab: every tab holds an EventSource (/alerts/events), and one profile's six
 		// HTTP/1.1 connections to a host stall the seventh tab's page load behind them.
@@ -169,8 +240,20 @@ try {
 		}
 		await new Promise((r) => setTimeout(r, 3000));
 		await Promise.all(pages.map((p) => p.evaluate(() => performance.clearMarks())));
+		const dashPid = dash.proc.pid!;
+		const cpuAt = () => ({
+			t: performance.now(),
+			dash: treeCpuMs(dashPid),
+			browser: treeCpuMs(process.pid, [dashPid], true)
+		});
+		const ticksBefore = tickCpu.length;
+		const cpu0 = cpuAt();
+		const loadBefore = loadavg()[0];
 		await new Promise((r) => setTimeout(r, SECONDS * 1000));
+		const cpu1 = cpuAt();
+		const pct = (ms: number) => (100 * ms) / (cpu1.t - cpu0.t);
 		const row: Row = {
+			checkout,
 			tabs,
 			samples: 0,
 			total: [],
@@ -180,8 +263,14 @@ try {
 			toNode: [],
 			worker: [],
 			hop: [],
-			main: [],
-			unmatched: 0
+			update: [],
+			frame: [],
+			unmatched: 0,
+			serviceTickCpu: tickCpu.slice(ticksBefore),
+			dashboardCpuPct: pct(cpu1.dash - cpu0.dash),
+			// This process's children less the dashboard: Chromium's processes.
+			browserCpuPct: pct(cpu1.browser - cpu0.browser),
+			load: `${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`
 		};
 		for (const page of pages) {
 			const details = await page.evaluate(
@@ -207,20 +296,26 @@ try {
 				if (node !== undefined) row.toNode.push(node - published);
 				row.worker.push(d.postedAt - d.receivedAt);
 				row.hop.push(d.arrivedAt - d.postedAt);
-				row.main.push(d.paintedAt - d.arrivedAt);
+				// A build before the applied stamp marked arrival after the handler: n/a there.
+				if (d.appliedAt === undefined) continue;
+				row.update.push(d.appliedAt - d.arrivedAt);
+				row.frame.push(d.paintedAt - d.appliedAt);
 			}
 		}
 		rows.push(row);
 		for (const context of contexts) await context.close();
 	}
+}
+
+try {
+	for (const checkout of CHECKOUTS) await measure(checkout);
 } finally {
 	await browser.close();
-	viewer.close();
-	await dash.stop();
 	await svc.close();
 }
 
 const f = (x: number) => x.toFixed(1);
+const name = (r: Row) => (r.checkout === root ? 'this' : r.checkout);
 const ppp = (xs: number[]) => {
 	const s = [...xs].sort((a, b) => a - b);
 	return s.length === 0
@@ -230,23 +325,39 @@ const ppp = (xs: number[]) => {
 console.log('Tick-to-pixel, ms (p50 / p95 / p99), SPX classic gex_full (400 strikes) on Classic');
 console.log('');
 console.log(
-	'| tabs | chains painted | total | relay (service -> worker) | worker (decode + flush wait) | hop to page | main thread + paint | target |'
+	'| checkout | tabs | chains painted | total | relay (service -> worker) | worker (decode + flush wait) | hop to page (+ main thread queue) | page update (handler + Svelte flush) | frame wait (to the painting frame) | target |'
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
 	console.log(
-		`| ${r.tabs} | ${r.samples}${r.unmatched ? ` (+${r.unmatched} unmatched)` : ''} | ${ppp(r.total)} | ${ppp(r.relay)} | ${ppp(r.worker)} | ${ppp(r.hop)} | ${ppp(r.main)} | ${r.tabs === 10 ? 'p99 < 20' : '-'} |`
+		`| ${name(r)} | ${r.tabs} | ${r.samples}${r.unmatched ? ` (+${r.unmatched} unmatched)` : ''} | ${ppp(r.total)} | ${ppp(r.relay)} | ${ppp(r.worker)} | ${ppp(r.hop)} | ${ppp(r.update)} | ${ppp(r.frame)} | ${r.tabs === 10 ? 'p99 < 20' : '-'} |`
 	);
 }
 console.log('');
 console.log('The relay leg split, ms (p50 / p95 / p99):');
 console.log('');
 console.log(
-	'| tabs | service (publish -> the chain handed to its hub socket) | handed -> tab worker (sockets, dashboard relay) | publish -> a Node viewer of the relay (this process) |'
+	'| checkout | tabs | service (publish -> the chain handed to its hub socket) | handed -> tab worker (sockets, dashboard relay) | publish -> a Node viewer of the relay (this process) |'
 );
-console.log('|---|---|---|---|');
+console.log('|---|---|---|---|---|');
 for (const r of rows) {
-	console.log(`| ${r.tabs} | ${ppp(r.service)} | ${ppp(r.toWorker)} | ${ppp(r.toNode)} |`);
+	console.log(
+		`| ${name(r)} | ${r.tabs} | ${ppp(r.service)} | ${ppp(r.toWorker)} | ${ppp(r.toNode)} |`
+	);
+}
+console.log('');
+console.log(
+	'CPU in the measured window (a leg far longer than its CPU waited for a core; 2 cores = 200%):'
+);
+console.log('');
+console.log(
+	'| checkout | tabs | service CPU per tick, ms (p50 / p95 / p99) | dashboard CPU, % of a core | browser CPU, % of a core | load average (1 min) |'
+);
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) {
+	console.log(
+		`| ${name(r)} | ${r.tabs} | ${ppp(r.serviceTickCpu)} | ${r.dashboardCpuPct.toFixed(0)} | ${r.browserCpuPct.toFixed(0)} | ${r.load} |`
+	);
 }
 console.log(
 	`\n(${SECONDS} s measured per tab count after a 3 s settle; 150 relay memberships held by one viewer, which received ${viewerFrames} frames; Node ${process.version})`

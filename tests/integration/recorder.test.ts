@@ -99,8 +99,9 @@ describe('session recorder', () => {
 		const late = await backfill(first.port);
 		const recorded = entriesOf(late);
 		expect(recorded.length).toBeGreaterThan(10);
-		// Every frame is written before it is relayed: the recording holds at least what the early
-		// viewer has, and the early viewer's frames are its prefix, byte for byte.
+		// Every frame is written in the turn it is relayed, before the relay reads anything else:
+		// the recording holds at least what the early viewer had before it asked, and the early
+		// viewer's frames are its prefix, byte for byte.
 		expect(recorded.length).toBeGreaterThanOrEqual(live.length);
 		await until(() => framesOf(early).length >= recorded.length, 10_000, 'early viewer');
 		expect(framesOf(early).slice(0, recorded.length)).toEqual(recorded);
@@ -138,9 +139,12 @@ describe('session recorder', () => {
 		const second = await startDashboard();
 		expect(second.repaired).toMatchObject({ truncatedBytes: 40 });
 		const afterRestart = entriesOf(await backfill(second.port));
-		expect(afterRestart.slice(0, beforeKill.length)).toEqual(beforeKill);
-		// At most the frame being relayed at the kill is on disk but was not delivered.
-		expect(afterRestart.length - beforeKill.length).toBeLessThanOrEqual(2);
+		const common = Math.min(afterRestart.length, beforeKill.length);
+		expect(common).toBeGreaterThan(10);
+		expect(afterRestart.slice(0, common)).toEqual(beforeKill.slice(0, common));
+		// The relay sends a frame before it records it, in the same turn: at most the frames of the
+		// turn cut by the kill differ, delivered but not recorded (or recorded, not delivered).
+		expect(Math.abs(afterRestart.length - beforeKill.length)).toBeLessThanOrEqual(2);
 
 		// Recording resumes after the restart, appended to the same day.
 		const resumed = await StreamViewer.open(`ws://127.0.0.1:${second.port}/stream`);

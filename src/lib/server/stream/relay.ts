@@ -246,6 +246,8 @@ export class StreamRelay {
 
 	async close(): Promise<void> {
 		this.closed = true;
+		// The frames relayed in this turn still reach the recorder.
+		this.fanOut.flushTap();
 		clearTimeout(this.retryTimer);
 		await this.settled().catch(() => undefined);
 		this.hubs.closeAll();

@@ -3,8 +3,17 @@
  * bytes in a relay frame, to the viewers holding its group (spot frames: every viewer of the
  * ticker, newest only), and onto the update tap; and the groups the upstream refused, taken
  * back from their viewers with the reason.
+ *
+ * Viewers first, the tap after the turn: the tap's listeners (the recorder inflates each frame
+ * for its stamp and writes it synchronously, the overview decodes a chain every step, the feed
+ * holder decodes for alerts) cost far more than a send, and a tick's frames arrive in one burst:
+ * run before each send, they held the last groups of the burst behind the recording of all
+ * the earlier ones (tick-to-pixel, issue 26). The frames of a turn are queued, in arrival order
+ * with their arrival stamps, and handed to the tap on setImmediate, before the event loop reads
+ * anything else: a request a viewer makes after a frame reached it still finds it recorded.
  */
 import type { RefusedGroup } from '../../relay/protocol';
+import type { StreamFrameUpdate } from '../updates/tap';
 import { encodeRelayFrame } from '../../relay/relayFrame';
 import { tryDecodeFrame } from '../../wire/decode';
 import type { SubscriptionBook } from './book';
@@ -14,6 +23,9 @@ import type { Viewer } from './viewer';
 export class RelayFanOut {
 	/** Per spot group, the timestamp of the newest spot relayed (older and equal are dropped). */
 	private readonly lastSpotAt = new Map<string, number>();
+	/** Frames relayed this turn, waiting for the tap (flushTap). */
+	private tapQueue: StreamFrameUpdate[] = [];
+	private tapScheduled = false;
 
 	constructor(
 		private readonly book: SubscriptionBook<Viewer>,
@@ -43,8 +55,20 @@ export class RelayFanOut {
 			}
 			audience = this.book.viewersOfTicker(group.slice(0, -5));
 		} else audience = this.book.viewersOf(group);
-		this.tap?.publish({ source: 'stream', group, receivedAt: Date.now(), any });
-		if (!audience || audience.size === 0) return;
+		const receivedAt = Date.now();
+		if (audience && audience.size > 0) this.toViewers(audience, group, any, seq);
+		this.toTap({ source: 'stream', group, receivedAt, any });
+	}
+
+	/** Hands the frames queued for the tap to it now, in arrival order (also on close). */
+	flushTap(): void {
+		this.tapScheduled = false;
+		const queued = this.tapQueue;
+		this.tapQueue = [];
+		for (const u of queued) this.tap?.publish(u);
+	}
+
+	private toViewers(audience: ReadonlySet<Viewer>, group: string, any: Buffer, seq?: string): void {
 		let frame: Uint8Array;
 		try {
 			frame = encodeRelayFrame(group, any, seq);
@@ -55,6 +79,14 @@ export class RelayFanOut {
 			v.deliver(group, frame, seq);
 			this.counters.framesOut++;
 		}
+	}
+
+	private toTap(update: StreamFrameUpdate): void {
+		if (!this.tap) return;
+		this.tapQueue.push(update);
+		if (this.tapScheduled) return;
+		this.tapScheduled = true;
+		setImmediate(() => this.flushTap());
 	}
 
 	/**

@@ -6,7 +6,7 @@
 import type { PageToWorker, StreamStats, WorkerToPage, ConnectionState } from './messages';
 import { STREAM_PATH, type RelayMessage, type StatusMessage } from '../../relay/protocol';
 import type { StreamUpdate } from './updates';
-import { markPaintedFrame } from './latencyMarks';
+import { latencyArrival, markPaintedFrame } from './latencyMarks';
 
 export interface StreamClientOptions {
 	/** `/stream` URL; default: same origin as the page (ws/wss by its scheme). */
@@ -70,10 +70,12 @@ export function createStreamClient(options: StreamClientOptions = {}): StreamCli
 	const onMessage = (ev: MessageEvent<WorkerToPage>) => {
 		const m = ev.data;
 		switch (m.type) {
-			case 'updates':
+			case 'updates': {
+				const arrivedAt = latencyArrival();
 				options.onUpdates?.(m.updates);
-				markPaintedFrame(m);
+				markPaintedFrame(m, arrivedAt);
 				return;
+			}
 			case 'relay': {
 				const id = 'id' in m.message ? m.message.id : undefined;
 				const resolve = id === undefined ? undefined : waiting.get(id);
