@@ -25,6 +25,7 @@ import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/an
 import { GammaKernel } from '../../lib/analytics/gammaKernel';
 import { LaggedVolume } from './laggedVolume';
 import { deriveLongLags } from './subsetLags';
+import { LOOKBACK_DEPTH, SHORT_LAG_DEPTH } from './lookback';
 
 const YEAR_MS = 365 * 86_400_000;
 /** Time-to-expiry floor: a 0DTE contract at the close still has two minutes of gamma. */
@@ -103,7 +104,14 @@ export class TickerDay {
 	tick = -1;
 	spot = 0;
 
-	constructor(seed: number, ticker: string, date: string) {
+	/**
+	 * `lags`: how the zero / one sets read their 5- to 30-minute priors. 'derived' (the live loop:
+	 * a minute of rings, longer lags recomputed from that second's greeks, ./subsetLags.ts) or
+	 * 'rings' (a day generated second by second: 30-minute rings, about 10 MB more per chain, and
+	 * none of the derivation's greeks, which were a quarter to a third of a history part's CPU).
+	 * Both give the same values (subsetLags.test.ts).
+	 */
+	constructor(seed: number, ticker: string, date: string, lags: 'derived' | 'rings' = 'derived') {
 		this.seed = seed;
 		this.ticker = ticker;
 		this.date = date;
@@ -141,19 +149,23 @@ export class TickerDay {
 		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
 		const e = this.chain.expiryStart;
 		const nExp = this.chain.expiries.length;
+		const depth = lags === 'rings' ? LOOKBACK_DEPTH : SHORT_LAG_DEPTH;
 		this.subsets = {
 			full: makeSubset(this.chain, 'full', 0, n, [...Array(nExp).keys()]),
-			zero: makeSubset(this.chain, 'zero', e[0], e[Math.min(1, nExp)], nExp > 0 ? [0] : []),
+			zero: makeSubset(this.chain, 'zero', e[0], e[Math.min(1, nExp)], nExp > 0 ? [0] : [], depth),
 			one: makeSubset(
 				this.chain,
 				'one',
 				e[Math.min(1, nExp)],
 				e[Math.min(2, nExp)],
-				nExp > 1 ? [1] : []
+				nExp > 1 ? [1] : [],
+				depth
 			)
 		};
-		deriveLongLags(this, this.subsets.zero);
-		deriveLongLags(this, this.subsets.one);
+		if (lags === 'derived') {
+			deriveLongLags(this, this.subsets.zero);
+			deriveLongLags(this, this.subsets.one);
+		}
 	}
 
 	/** Unix seconds of a tick. */

@@ -72,7 +72,7 @@ export class DayGenerator {
 	) {
 		const view = viewOf(ticker);
 		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-		this.day = new TickerDay(seed, view.source, date);
+		this.day = new TickerDay(seed, view.source, date, 'rings');
 		// GEX categories need only gamma across the chain (see TickerDay.step).
 		this.mode = gammaOnly(categories) ? 'gamma' : 'rings';
 		this.writers = categories.map(() => new ArrayWriter());

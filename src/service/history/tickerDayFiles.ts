@@ -166,7 +166,7 @@ export async function writeDayCategories(
 	const { seed, ticker, date, dir, endTick, signal, onProgress, profile } = options;
 	const view = viewOf(ticker);
 	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-	const day = new TickerDay(seed, view.source, date);
+	const day = new TickerDay(seed, view.source, date, 'rings');
 	const stamp = `${process.pid}.${Date.now().toString(36)}.tmp`;
 	const files = keys.map((c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`)));
 	try {
