@@ -74,6 +74,9 @@ import { GREEK_NAMES, makeSubset, type Flows, type Subset, type SubsetName } fro
 
 export { GREEK_NAMES, type Flows, type GreekName, type Subset, type SubsetName } from './subset';
 
+/** What a step computes (TickerDay.step). */
+export type StepMode = 'rings' | 'gamma' | 'front' | 'trades';
+
 export class TickerDay {
 	readonly seed: number;
 	readonly ticker: string;
@@ -181,11 +184,15 @@ export class TickerDay {
 	 *   engine's bsmGamma, the same arithmetic as its full greeks), every greek only for the two
 	 *   front expiries and the contracts that print. History of a GEX category regenerates this way;
 	 *   other categories' values are not valid after such a step;
+	 * - `front`: as `gamma` without the gamma of every contract, and without the all-expiries set's
+	 *   aggregates: for the zero / one sets' categories only (greek and volume profiles, orderflow,
+	 *   their GEX chains), whose contracts are the two front expiries. History of those categories
+	 *   regenerates this way (the live loop's values, tested in history/historyLags.test.ts);
 	 * - `trades`: only the trades, pricing just the contracts that print. A day is fast-forwarded
 	 *   this way up to 30 minutes before the first payload anyone needs; the state it leaves
 	 *   (volumes, flows, tick-test memory) is bit-identical to the `rings` path.
 	 */
-	step(mode: 'rings' | 'gamma' | 'trades' = 'rings'): boolean {
+	step(mode: StepMode = 'rings'): boolean {
 		if (this.tick >= this.closeTick) return false;
 		const tick = ++this.tick;
 		const chain = this.chain;
@@ -203,12 +210,13 @@ export class TickerDay {
 			computeGreeks(this.arrays, this.greeks);
 			this.trade(tick, spot, undefined);
 			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
-		} else if (mode === 'gamma') {
+		} else if (mode === 'gamma' || mode === 'front') {
 			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
 			const { strike, expiryYears, iv, rate, dividendYield } = this.arrays;
 			const gamma = this.greeks.gamma;
-			for (let c = 0; c < chain.n; c++)
-				gamma[c] = bsmGamma(spot, strike[c], expiryYears[c], iv[c], rate, dividendYield);
+			if (mode === 'gamma')
+				for (let c = 0; c < chain.n; c++)
+					gamma[c] = bsmGamma(spot, strike[c], expiryYears[c], iv[c], rate, dividendYield);
 			// Every greek where a GEX payload reads more than gamma: the front expiries (risk
 			// reversal) and the contracts that print (quotes, flows).
 			computeGreeks(this.arrays, this.greeks, this.frontContracts);
@@ -216,7 +224,9 @@ export class TickerDay {
 				this.single[0] = c;
 				computeGreeks(this.arrays, this.greeks, this.single);
 			});
-			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
+			if (mode === 'gamma') this.aggregate(this.subsets.full, spot);
+			this.aggregate(this.subsets.zero, spot);
+			this.aggregate(this.subsets.one, spot);
 		} else {
 			this.sliceTick.fill(-1);
 			this.trade(tick, spot, (c) => {

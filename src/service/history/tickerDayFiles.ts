@@ -16,7 +16,7 @@ import { HistoryUnavailableError } from '../source';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
-import { dayKeysOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
+import { dayKeysOf, dayValue, stepModeOf, type DayKey } from './dayKeys';
 import { viewOf } from '../market/universe';
 
 /**
@@ -171,9 +171,10 @@ export async function writeDayCategories(
 	const files = keys.map((c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`)));
 	try {
 		let slice = performance.now();
-		// A part of GEX chains only needs gamma across the chain (TickerDay.step's 'gamma' mode:
-		// the same GEX values for less engine work; see DAY_PARTS).
-		const mode = gammaOnly(keys) ? 'gamma' : 'rings';
+		// A part of GEX chains only needs gamma across the chain (TickerDay.step's 'gamma' mode),
+		// one of the front sets' categories only their contracts' greeks ('front'): the same
+		// values for less engine work (see DAY_PARTS).
+		const mode = stepModeOf(keys);
 		// The day ends at its own close (13:00 on an early close) whatever end was asked for.
 		while (day.tick < endTick && day.step(mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
