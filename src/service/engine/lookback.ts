@@ -7,7 +7,9 @@
 /** Lookbacks in seconds: the "current" change is against the previous second. */
 export const PRIOR_LAGS = [60, 300, 600, 900, 1800] as const;
 export const CHANGE_LAGS = [1, 60, 300, 600, 900, 1800] as const;
-const DEPTH = 1801;
+/** Seconds a full ring keeps: every lag of CHANGE_LAGS. */
+export const LOOKBACK_DEPTH = 1801;
+const DEPTH = LOOKBACK_DEPTH;
 /** Seconds the zero / one sets' rings keep (lags 1 and 60 s); longer lags are derived (./subsetLags). */
 export const SHORT_LAG_DEPTH = 61;
 

@@ -77,7 +77,9 @@ export function makeSubset(
 	name: SubsetName,
 	start: number,
 	end: number,
-	expiryIndexes: number[]
+	expiryIndexes: number[],
+	/** Seconds of rings the zero / one sets keep: SHORT_LAG_DEPTH (longer lags derived) or all 30 minutes. */
+	setDepth: number = SHORT_LAG_DEPTH
 ): Subset {
 	const model = chain.model;
 	// Rows shown: the set's strikes within a vol-scaled window around the previous close.
@@ -94,8 +96,9 @@ export function makeSubset(
 	const rowOfSlot = new Int32Array(chain.strikes.length).fill(-1);
 	slots.forEach((s, r) => (rowOfSlot[s] = r));
 	const rows = slots.length;
-	// The zero / one sets keep a minute; TickerDay derives their longer lags (./subsetLags).
-	const gexRing = new Lookback(rows, name === 'full' ? undefined : SHORT_LAG_DEPTH);
+	// The zero / one sets keep a minute (TickerDay derives their longer lags: ./subsetLags), or
+	// all 30 minutes where CPU matters more than memory (TickerDay's `lags`).
+	const gexRing = new Lookback(rows, name === 'full' ? undefined : setDepth);
 	const subset: Subset = {
 		name,
 		start,
@@ -132,9 +135,10 @@ export function makeSubset(
 				Float64Array
 			>;
 		const perGreekLookback = () =>
-			Object.fromEntries(
-				GREEK_NAMES.map((g) => [g, new Lookback(rows, SHORT_LAG_DEPTH)])
-			) as Record<GreekName, Lookback>;
+			Object.fromEntries(GREEK_NAMES.map((g) => [g, new Lookback(rows, setDepth)])) as Record<
+				GreekName,
+				Lookback
+			>;
 		subset.greekCall = perGreek();
 		subset.greekPut = perGreek();
 		subset.greekCallRing = subset.greekCallLookback = perGreekLookback();

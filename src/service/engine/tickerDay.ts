@@ -25,6 +25,7 @@ import { computeGreeks, createGreekArrays, type GreekArrays } from '../../lib/an
 import { GammaKernel } from '../../lib/analytics/gammaKernel';
 import { LaggedVolume } from './laggedVolume';
 import { deriveLongLags } from './subsetLags';
+import { LOOKBACK_DEPTH, SHORT_LAG_DEPTH } from './lookback';
 
 const YEAR_MS = 365 * 86_400_000;
 /** Time-to-expiry floor: a 0DTE contract at the close still has two minutes of gamma. */
@@ -73,6 +74,9 @@ import { GREEK_NAMES, makeSubset, type Flows, type Subset, type SubsetName } fro
 
 export { GREEK_NAMES, type Flows, type GreekName, type Subset, type SubsetName } from './subset';
 
+/** What a step computes (TickerDay.step). */
+export type StepMode = 'rings' | 'gamma' | 'front' | 'trades';
+
 export class TickerDay {
 	readonly seed: number;
 	readonly ticker: string;
@@ -103,7 +107,14 @@ export class TickerDay {
 	tick = -1;
 	spot = 0;
 
-	constructor(seed: number, ticker: string, date: string) {
+	/**
+	 * `lags`: how the zero / one sets read their 5- to 30-minute priors. 'derived' (the live loop:
+	 * a minute of rings, longer lags recomputed from that second's greeks, ./subsetLags.ts) or
+	 * 'rings' (a day generated second by second: 30-minute rings, about 10 MB more per chain, and
+	 * none of the derivation's greeks, which were a quarter to a third of a history part's CPU).
+	 * Both give the same values (subsetLags.test.ts).
+	 */
+	constructor(seed: number, ticker: string, date: string, lags: 'derived' | 'rings' = 'derived') {
 		this.seed = seed;
 		this.ticker = ticker;
 		this.date = date;
@@ -141,19 +152,23 @@ export class TickerDay {
 		this.frontContracts = Int32Array.from({ length: frontEnd }, (_, i) => i);
 		const e = this.chain.expiryStart;
 		const nExp = this.chain.expiries.length;
+		const depth = lags === 'rings' ? LOOKBACK_DEPTH : SHORT_LAG_DEPTH;
 		this.subsets = {
 			full: makeSubset(this.chain, 'full', 0, n, [...Array(nExp).keys()]),
-			zero: makeSubset(this.chain, 'zero', e[0], e[Math.min(1, nExp)], nExp > 0 ? [0] : []),
+			zero: makeSubset(this.chain, 'zero', e[0], e[Math.min(1, nExp)], nExp > 0 ? [0] : [], depth),
 			one: makeSubset(
 				this.chain,
 				'one',
 				e[Math.min(1, nExp)],
 				e[Math.min(2, nExp)],
-				nExp > 1 ? [1] : []
+				nExp > 1 ? [1] : [],
+				depth
 			)
 		};
-		deriveLongLags(this, this.subsets.zero);
-		deriveLongLags(this, this.subsets.one);
+		if (lags === 'derived') {
+			deriveLongLags(this, this.subsets.zero);
+			deriveLongLags(this, this.subsets.one);
+		}
 	}
 
 	/** Unix seconds of a tick. */
@@ -169,11 +184,15 @@ export class TickerDay {
 	 *   engine's bsmGamma, the same arithmetic as its full greeks), every greek only for the two
 	 *   front expiries and the contracts that print. History of a GEX category regenerates this way;
 	 *   other categories' values are not valid after such a step;
+	 * - `front`: as `gamma` without the gamma of every contract, and without the all-expiries set's
+	 *   aggregates: for the zero / one sets' categories only (greek and volume profiles, orderflow,
+	 *   their GEX chains), whose contracts are the two front expiries. History of those categories
+	 *   regenerates this way (the live loop's values, tested in history/historyLags.test.ts);
 	 * - `trades`: only the trades, pricing just the contracts that print. A day is fast-forwarded
 	 *   this way up to 30 minutes before the first payload anyone needs; the state it leaves
 	 *   (volumes, flows, tick-test memory) is bit-identical to the `rings` path.
 	 */
-	step(mode: 'rings' | 'gamma' | 'trades' = 'rings'): boolean {
+	step(mode: StepMode = 'rings'): boolean {
 		if (this.tick >= this.closeTick) return false;
 		const tick = ++this.tick;
 		const chain = this.chain;
@@ -191,12 +210,13 @@ export class TickerDay {
 			computeGreeks(this.arrays, this.greeks);
 			this.trade(tick, spot, undefined);
 			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
-		} else if (mode === 'gamma') {
+		} else if (mode === 'gamma' || mode === 'front') {
 			fillImpliedVols(this.smile, chain, tick, spot, this.years, this.iv);
 			const { strike, expiryYears, iv, rate, dividendYield } = this.arrays;
 			const gamma = this.greeks.gamma;
-			for (let c = 0; c < chain.n; c++)
-				gamma[c] = bsmGamma(spot, strike[c], expiryYears[c], iv[c], rate, dividendYield);
+			if (mode === 'gamma')
+				for (let c = 0; c < chain.n; c++)
+					gamma[c] = bsmGamma(spot, strike[c], expiryYears[c], iv[c], rate, dividendYield);
 			// Every greek where a GEX payload reads more than gamma: the front expiries (risk
 			// reversal) and the contracts that print (quotes, flows).
 			computeGreeks(this.arrays, this.greeks, this.frontContracts);
@@ -204,7 +224,9 @@ export class TickerDay {
 				this.single[0] = c;
 				computeGreeks(this.arrays, this.greeks, this.single);
 			});
-			for (const subset of Object.values(this.subsets)) this.aggregate(subset, spot);
+			if (mode === 'gamma') this.aggregate(this.subsets.full, spot);
+			this.aggregate(this.subsets.zero, spot);
+			this.aggregate(this.subsets.one, spot);
 		} else {
 			this.sliceTick.fill(-1);
 			this.trade(tick, spot, (c) => {

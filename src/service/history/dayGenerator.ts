@@ -4,7 +4,7 @@
  */
 import { HistoryUnavailableError, type CanonicalCategory } from '../source';
 import { sessionSeconds } from '../market/clock';
-import { dayValue, gammaOnly, type DayKey } from './dayKeys';
+import { dayValue, stepModeOf, type DayKey } from './dayKeys';
 import { viewOf } from '../market/universe';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
@@ -59,7 +59,7 @@ class ArrayWriter {
  */
 export class DayGenerator {
 	private readonly day: TickerDay;
-	private readonly mode: 'gamma' | 'rings';
+	private readonly mode: 'gamma' | 'front' | 'rings';
 	private readonly writers: ArrayWriter[];
 	private chain: Promise<unknown> = Promise.resolve();
 
@@ -72,9 +72,10 @@ export class DayGenerator {
 	) {
 		const view = viewOf(ticker);
 		if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-		this.day = new TickerDay(seed, view.source, date);
-		// GEX categories need only gamma across the chain (see TickerDay.step).
-		this.mode = gammaOnly(categories) ? 'gamma' : 'rings';
+		this.day = new TickerDay(seed, view.source, date, 'rings');
+		// GEX categories need only gamma across the chain, the front sets' only their greeks (see
+		// TickerDay.step).
+		this.mode = stepModeOf(categories);
 		this.writers = categories.map(() => new ArrayWriter());
 	}
 

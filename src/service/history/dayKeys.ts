@@ -45,6 +45,16 @@ export function gammaOnly(keys: readonly DayKey[]): boolean {
 	return keys.every((k) => k.replace(/^state_/, '').startsWith('gex_'));
 }
 
+/**
+ * The cheapest TickerDay.step mode that gives `keys` the live loop's values: 'gamma' for GEX
+ * chains only, 'front' when no key reads the all-expiries set (the zero / one sets and orderflow
+ * read only the two front expiries' contracts), else 'rings'.
+ */
+export function stepModeOf(keys: readonly DayKey[]): 'gamma' | 'front' | 'rings' {
+	if (gammaOnly(keys)) return 'gamma';
+	return keys.some((k) => k.endsWith('_full')) ? 'rings' : 'front';
+}
+
 /** One day key's value at the day's current tick, as the live loop publishes it. */
 export function dayValue(
 	day: TickerDay,

@@ -16,7 +16,7 @@ import { HistoryUnavailableError } from '../source';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
-import { dayKeysOf, dayValue, gammaOnly, type DayKey } from './dayKeys';
+import { dayKeysOf, dayValue, stepModeOf, type DayKey } from './dayKeys';
 import { viewOf } from '../market/universe';
 
 /**
@@ -166,14 +166,15 @@ export async function writeDayCategories(
 	const { seed, ticker, date, dir, endTick, signal, onProgress, profile } = options;
 	const view = viewOf(ticker);
 	if (!view) throw new HistoryUnavailableError(`Unknown ticker ${ticker}.`, 404);
-	const day = new TickerDay(seed, view.source, date);
+	const day = new TickerDay(seed, view.source, date, 'rings');
 	const stamp = `${process.pid}.${Date.now().toString(36)}.tmp`;
 	const files = keys.map((c) => new GzipArrayFile(join(dir, `${dayFileName(c)}.${stamp}`)));
 	try {
 		let slice = performance.now();
-		// A part of GEX chains only needs gamma across the chain (TickerDay.step's 'gamma' mode:
-		// the same GEX values for less engine work; see DAY_PARTS).
-		const mode = gammaOnly(keys) ? 'gamma' : 'rings';
+		// A part of GEX chains only needs gamma across the chain (TickerDay.step's 'gamma' mode),
+		// one of the front sets' categories only their contracts' greeks ('front'): the same
+		// values for less engine work (see DAY_PARTS).
+		const mode = stepModeOf(keys);
 		// The day ends at its own close (13:00 on an early close) whatever end was asked for.
 		while (day.tick < endTick && day.step(mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
