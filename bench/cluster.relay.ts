@@ -87,7 +87,8 @@ export async function relayFailover(redisUrl: string, kills = 10) {
 	};
 	try {
 		for (let i = 0; i < 3; i++) spawnOne();
-		let holder = (await waitFor((r) => r.kind === 'held')).pid;
+		// Three tsx processes starting on a loaded machine can take longer than a failover.
+		let holder = (await waitFor((r) => r.kind === 'held', 90_000)).pid;
 		const times: number[] = [];
 		for (let k = 0; k < kills; k++) {
 			// Frames flowing to every viewer first, as in service.
