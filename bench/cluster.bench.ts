@@ -20,11 +20,12 @@
  *
  * 8. What a recorded day costs on the shared recordings volume (cluster.recording.ts).
  *
- * BENCH_CLUSTER_ONLY=stream runs parts 6 to 8 alone.
+ * BENCH_CLUSTER_ONLY=stream runs parts 6 to 8 alone. The run ends with one summary table of the
+ * numbers issue 30 asks for (cluster.summary.ts) and the machine's load.
  */
 import { mkdtempSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clusterLimits } from '../src/lib/server/cluster/clusterLimits';
 import { sharedCall } from '../src/lib/server/cluster/sharedCall';
@@ -34,6 +35,7 @@ import { leaseFailover } from './cluster.lease';
 import { relayFailover } from './cluster.relay';
 import { redisHopLatency, viewersPerReplica } from './cluster.viewers';
 import { recordingDayCost } from './cluster.recording';
+import { summaryTable, type ClusterSummary } from './cluster.summary';
 import { forkServe, serveUnmetered, startDashboard, upstreamEnv, type Upstream } from './support';
 
 const ROUTE = 'SPX/classic/gex_full';
@@ -110,10 +112,12 @@ async function redisHop(url: string, n = N) {
 	return { shared: percentiles(shared), local: percentiles(local) };
 }
 
-async function streamParts(): Promise<void> {
+/** Stream parts 6 to 8, their numbers added to `summary`. */
+async function streamParts(summary: ClusterSummary): Promise<void> {
 	const redis = await startRedis();
 	try {
 		const hop = await redisHopLatency(redis.url);
+		summary.stream = hop;
 		const ms = (v: number) => `${v.toFixed(2)} ms`;
 		console.log(`\nStream frame, tick to viewer (${hop.single.n} frames each, one tick a second):`);
 		console.log('| relay | p50 | p99 |');
@@ -126,8 +130,9 @@ async function streamParts(): Promise<void> {
 			`| the hop alone: holder's receipt to the standby viewer (${hop.hop.n} frames) | ${ms(hop.hop.p50)} | ${ms(hop.hop.p99)} |`
 		);
 		const v = await viewersPerReplica(redis.url, Number(process.env.BENCH_CLUSTER_VIEWERS ?? 50));
+		summary.viewers = v;
 		const row = (name: string, r: typeof v.single) =>
-			`| ${name} | ${r.cpuMsPerViewerS.toFixed(2)} ms | ${((r.cpuMsPerViewerS * r.viewers * r.seconds * 1000) / r.frames).toFixed(1)} µs | ${(r.cpuShare * 100).toFixed(0)}% | ${Math.floor(1000 / r.cpuMsPerViewerS)} | ${r.frames} frames, ${r.gaps} gaps |`;
+			`| ${name} | ${r.cpuMsPerViewerS.toFixed(2)} ms | ${((r.cpuMsPerViewerS * r.viewers * r.seconds * 1000) / r.frames).toFixed(1)} µs | ${(r.cpuShare * 100).toFixed(0)}% | ${Math.floor(1000 / r.cpuMsPerViewerS)} | ${r.frames} frames, ${r.skips} skips (latest-wins), ${r.wrong} out of order or corrupt |`;
 		console.log(
 			`\n${v.viewers} viewers x 150 memberships on one relay process, market at 10 s/s, ${v.seconds} s measured:`
 		);
@@ -148,7 +153,15 @@ async function streamParts(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	if (process.env.BENCH_CLUSTER_ONLY === 'stream') return streamParts();
+	const summary: ClusterSummary = { load: { start: loadavg(), end: [] } };
+	if (process.env.BENCH_CLUSTER_ONLY !== 'stream') await restParts(summary);
+	await streamParts(summary);
+	summary.load.end = loadavg();
+	console.log(summaryTable(summary));
+}
+
+/** Parts 1 to 5, their numbers added to `summary`. */
+async function restParts(summary: ClusterSummary): Promise<void> {
 	const { child, ready: upstream } = await forkServe<Upstream>(import.meta.url);
 	const redis = await startRedis();
 	const dir = () => mkdtempSync(join(tmpdir(), 'gexdeck-bench-cluster-'));
@@ -162,6 +175,8 @@ async function main(): Promise<void> {
 		const one = await sequential(`${single.base}/api/${ROUTE}`);
 		const many = await sequential(`${replicas[0].base}/api/${ROUTE}`);
 		const hop = await redisHop(redis.url);
+		summary.rest = { single: one, replica: many };
+		summary.call = hop;
 		await new Promise((r) => setTimeout(r, 1100));
 		const answers = await Promise.all(
 			Array.from({ length: 100 }, (_, i) =>
@@ -188,10 +203,12 @@ async function main(): Promise<void> {
 		// A Redis of their own: the replicas above compete for the slot's lease on theirs.
 		const quiet = await startRedis();
 		const failover = await leaseFailover(quiet.url).finally(() => quiet.restart());
+		summary.lease = failover;
 		console.log(
 			`\nSlot lease hand-over after SIGKILL of the holder, ${failover.times.length} kills (3 s TTL): median ${failover.median} ms, max ${failover.max} ms (target < 5000; lease only, no negotiation)`
 		);
 		const relay = await relayFailover(quiet.url).finally(() => quiet.stop());
+		summary.relay = relay;
 		console.log(
 			`\nRelay failover, holder SIGKILLed to the first frame on a surviving replica's viewer, ${relay.times.length} kills (3 s TTL, market at 10 s/s): median ${relay.median} ms, max ${relay.max} ms`
 		);
@@ -200,8 +217,7 @@ async function main(): Promise<void> {
 		await redis.stop();
 		child.disconnect();
 	}
-	// With the dashboards above stopped: the stream parts measure a relay's own CPU.
-	await streamParts();
+	// The dashboards above are stopped before the stream parts measure a relay's own CPU.
 }
 
 if (process.argv[2] === 'serve') void serve();

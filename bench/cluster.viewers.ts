@@ -229,7 +229,10 @@ async function viewerCost(
 			seconds,
 			cpuMsPerViewerS: cpuMs / viewers / seconds,
 			cpuShare: cpuMs / (seconds * 1000),
-			gaps: Number(report.gaps) + Number(report.outOfOrder) + Number(report.corrupt),
+			// A skip: a viewer too slow for its socket gets the newest frame of a group instead
+			// of a queue (viewer.ts); out of order or corrupt would be the relay's fault.
+			skips: Number(report.gaps),
+			wrong: Number(report.outOfOrder) + Number(report.corrupt),
 			frames: Number(report.frames)
 		};
 	} finally {
