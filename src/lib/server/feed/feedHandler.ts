@@ -21,6 +21,7 @@ import type { FuturesBasis } from './futuresBasis';
 import { levelsAnswer } from './levelsAnswer';
 import { parseLevelsRequest } from './levelsRequest';
 import type { LevelsStore } from './levelsStore';
+import { userCaller } from '../usage/callShares';
 
 export { CLOSED_FETCH_MS } from './levelsAnswer';
 
@@ -32,7 +33,8 @@ export interface FeedDeps {
 	client: FeedClient;
 	basis: FuturesBasis;
 	/** GET of a feed's route through the proxy: the one fetch of a closed market's last value. */
-	fetchOnce: (route: string) => Promise<ProxyResult>;
+	/** One upstream GET of `route`, counted for `caller` (usage/callShares.ts). */
+	fetchOnce: (route: string, caller?: string) => Promise<ProxyResult>;
 }
 
 const TYPES = {
@@ -126,16 +128,18 @@ async function authorised(
 		refuse(res, parsed.status, parsed.error, head);
 		return;
 	}
-	await answer(res, parsed.value, d, head);
+	// What the answer fetches upstream counts as the token owner's (the Account page's shares).
+	await answer(res, parsed.value, d, head, userCaller(auth.token.owner));
 }
 
 async function answer(
 	res: ServerResponse,
 	r: import('./levelsRequest').LevelsRequest,
 	d: FeedDeps,
-	head: boolean
+	head: boolean,
+	caller: string
 ): Promise<void> {
-	const a = await levelsAnswer(r, d);
+	const a = await levelsAnswer(r, d, caller);
 	if (!a.ok) {
 		return refuse(
 			res,

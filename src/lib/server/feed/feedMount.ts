@@ -36,12 +36,13 @@ export function feedDeps(): FeedDeps {
 		limiter: new RateLimiter(),
 		store: new LevelsStore((listener) => client.subscribe(listener)),
 		client,
-		// What the feed fetches for a token's request counts as the integrations' (callShares.ts).
-		basis: new FuturesBasis((path, query) =>
-			upstreamProxy().handle('GET', path, query, INTEGRATIONS_CALLER)
+		// What the feed fetches for a token's request counts as the token owner's, else as the
+		// integrations' (callShares.ts).
+		basis: new FuturesBasis((path, query, caller) =>
+			upstreamProxy().handle('GET', path, query, caller ?? INTEGRATIONS_CALLER)
 		),
-		fetchOnce: (route) =>
-			upstreamProxy().handle('GET', route, new URLSearchParams(), INTEGRATIONS_CALLER)
+		fetchOnce: (route, caller) =>
+			upstreamProxy().handle('GET', route, new URLSearchParams(), caller ?? INTEGRATIONS_CALLER)
 	};
 	const flush = setInterval(() => {
 		tokenStore()

@@ -27,14 +27,22 @@ export class FuturesBasis {
 	private readonly cache = new Map<string, Cached>();
 
 	constructor(
-		private readonly fetch: (path: string, query: URLSearchParams) => Promise<ProxyResult>,
+		private readonly fetch: (
+			path: string,
+			query: URLSearchParams,
+			caller?: string
+		) => Promise<ProxyResult>,
 		private readonly now: () => number = Date.now
 	) {}
 
-	private async refresh(ticker: string, future: string, c: Cached): Promise<void> {
+	private async refresh(ticker: string, future: string, c: Cached, caller?: string): Promise<void> {
 		c.attemptAt = this.now();
 		try {
-			const r = await this.fetch('futures/conversion', new URLSearchParams({ ticker, future }));
+			const r = await this.fetch(
+				'futures/conversion',
+				new URLSearchParams({ ticker, future }),
+				caller
+			);
 			const text = typeof r.body === 'string' ? r.body : new TextDecoder().decode(r.body);
 			if (r.status !== 200) {
 				c.lastError = `upstream ${r.status}: ${text.slice(0, 200)}`;
@@ -53,7 +61,8 @@ export class FuturesBasis {
 		}
 	}
 
-	async get(ticker: string, future: string): Promise<BasisAnswer> {
+	/** `caller`: whose request a refresh made now is counted for (usage/callShares.ts). */
+	async get(ticker: string, future: string, caller?: string): Promise<BasisAnswer> {
 		const key = `${ticker}|${future}`;
 		let c = this.cache.get(key);
 		if (!c) {
@@ -63,7 +72,7 @@ export class FuturesBasis {
 		const due = this.now() - c.attemptAt >= REFRESH_MS;
 		if ((due || !c.conversion) && !c.pending) {
 			const entry = c;
-			entry.pending = this.refresh(ticker, future, entry).finally(
+			entry.pending = this.refresh(ticker, future, entry, caller).finally(
 				() => (entry.pending = undefined)
 			);
 		}

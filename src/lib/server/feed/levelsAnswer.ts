@@ -49,7 +49,11 @@ export function refusalStatus(reason: string): 403 | 409 | 503 {
 
 type LevelsDeps = Pick<FeedDeps, 'client' | 'store' | 'basis' | 'fetchOnce'>;
 
-export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<LevelsAnswer> {
+export async function levelsAnswer(
+	r: LevelsRequest,
+	d: LevelsDeps,
+	caller?: string
+): Promise<LevelsAnswer> {
 	const feed: Feed = feedOf(r.ticker, 'classic', r.category as CanonicalCategory);
 	const group = feedGroup(feed);
 	const known = d.client.wants(group);
@@ -65,7 +69,7 @@ export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<Lev
 			const key = feedRoute(feed);
 			if (Date.now() - (lastClosedFetch.get(key) ?? 0) > CLOSED_FETCH_MS) {
 				lastClosedFetch.set(key, Date.now());
-				void d.fetchOnce(key).catch(() => undefined);
+				void d.fetchOnce(key, caller).catch(() => undefined);
 			}
 		}
 		const status = reason ? refusalStatus(reason) : 503;
@@ -78,7 +82,7 @@ export async function levelsAnswer(r: LevelsRequest, d: LevelsDeps): Promise<Lev
 	}
 	let future: Parameters<typeof buildLevels>[0]['future'];
 	if (r.future) {
-		const basis = await d.basis.get(r.future.of, r.future.root);
+		const basis = await d.basis.get(r.future.of, r.future.root, caller);
 		if (!basis.ok) return { ok: false, status: basis.status, error: basis.reason, retryAfter: 60 };
 		future = { root: r.future.root, conversion: basis.conversion, fetchedAt: basis.fetchedAt };
 	}

@@ -22,7 +22,7 @@ import { etWindowIds } from '$lib/contract/newYorkTime';
 
 /** The dashboard's own calls: the recorder, the alert rules and the feed holder's polls. */
 export const GEXDECK_CALLER = 'gexdeck';
-/** Calls made for integration tokens (/feed, /mcp): until tokens have owners, one row. */
+/** The levels feed's stream (one for every token) and integration calls without a token. */
 export const INTEGRATIONS_CALLER = 'integrations';
 
 /** The caller key of a signed-in user (the implicit admin's id is ''). */
