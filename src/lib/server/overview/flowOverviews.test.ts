@@ -20,6 +20,7 @@ import { RecordFile } from '../recorder/recordFile';
 import { recorderRig } from '../recorder/sessionRecorder.test-support';
 import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
 import { overviewResponse } from './overviewResponse';
+import { encodeFlowRow } from './flowOverviewRow';
 
 const OPEN = 1795446000; // 2026-11-23 09:30 ET
 const DAY = '2026-11-23';
@@ -122,15 +123,17 @@ describe('flow overview (orderflow streams)', () => {
 		truncateSync(overviewPath(), readFileSync(overviewPath()).length - 5);
 		rig.reopen();
 		expect(overviewNow()).toEqual(expected);
-		// Rows of another kind in its place (a chain overview's, version 2): rebuilt too.
+		// Rows of another format in its place (the same size, another version byte): rebuilt too.
 		rig.reopen();
 		rmSync(overviewPath());
 		rmSync(`${overviewPath()}.idx`);
-		const chainRows = RecordFile.open(overviewPath());
-		const chainRow = Buffer.alloc(72);
-		chainRow[0] = 2;
-		for (const r of expected) chainRows.append(RecordKind.OverviewRow, r.timestamp, 0, chainRow);
-		chainRows.close();
+		const other = RecordFile.open(overviewPath());
+		for (const r of expected) {
+			const row = encodeFlowRow({ timestamp: r.timestamp, values: Float64Array.from(r.values) });
+			row[0] = 2;
+			other.append(RecordKind.OverviewRow, r.timestamp, 0, row);
+		}
+		other.close();
 		said.length = 0;
 		rig.reopen({ log: (m) => said.push(m) });
 		expect(overviewNow()).toEqual(expected);
