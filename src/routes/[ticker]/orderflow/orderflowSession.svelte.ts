@@ -187,8 +187,8 @@ export class OrderflowSession {
 	}
 
 	/**
-	 * The day's flow overview into the series: the first unix second the raw records are
-	 * needed from (the live edge), null when nothing more is (a finished past day), undefined
+	 * The day's flow overview into the series: the unix second the raw records are needed
+	 * from (the live edge), null when nothing more is (a finished past day), undefined
 	 * when the server has no overview of the day (it is read the raw way).
 	 */
 	private async loadOverview(): Promise<number | null | undefined> {
@@ -209,8 +209,9 @@ export class OrderflowSession {
 		this.revision = this.series.revision;
 		const last = o.last ?? o.times[o.times.length - 1];
 		this.overviewSpan = { lo: o.times[0], hi: last + o.header.step };
-		// Today, or a picked day still being recorded: the raw records after the last step.
-		if (this.day === null || o.recording) return Math.floor(last) + 1;
+		// Today, or a picked day still being recorded: the raw records from the last step on (its
+		// own record again, the same point: a following read then asks on from the one after it).
+		if (this.day === null || o.recording) return Math.floor(last);
 		this.backfilled = taken;
 		return null;
 	}
