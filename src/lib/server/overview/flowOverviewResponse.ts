@@ -6,7 +6,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { encodeFlowOverviewBody } from '../../relay/flowOverviewBody';
-import { FLOW_SERIES } from '../../stream/series/orderflowSeries';
+import { FLOW_SERIES } from '../../contract/flowSeries';
 import { isRecordedDay, type SessionRecorder } from '../recorder/sessionRecorder';
 import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
 import type { OverviewAnswer } from './overviewResponse';

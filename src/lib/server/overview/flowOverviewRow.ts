@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { parseGroup } from '../../contract/hubs';
 import { groupOfStream } from '../../contract/feeds';
 import type { OrderflowBody } from '../../contract/schemas';
-import { FLOW_SERIES, SERIES_COUNT, flowValues } from '../../stream/series/orderflowSeries';
+import { FLOW_SERIES, SERIES_COUNT, flowValues } from '../../contract/flowSeries';
 import { decodeColumnarFrame } from '../../wire';
 import { RecordKind } from '../recorder/recordFormat';
 import type { OverviewKind } from './dayOverviews';

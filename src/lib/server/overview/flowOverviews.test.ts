@@ -14,7 +14,7 @@ import { orderflowArb } from '../../wire/arbitraries.test-support';
 import { encodeFrame } from '../../wire/encode';
 import { decodeFlowOverviewBody } from '../../relay/flowOverviewBody';
 import type { OrderflowBody } from '../../contract/schemas';
-import { FLOW_SERIES } from '../../stream/series/orderflowSeries';
+import { FLOW_SERIES } from '../../contract/flowSeries';
 import { RecordKind, type StoredRecord } from '../recorder/recordFormat';
 import { RecordFile } from '../recorder/recordFile';
 import { recorderRig } from '../recorder/sessionRecorder.test-support';
