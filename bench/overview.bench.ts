@@ -403,7 +403,7 @@ console.log(
 console.log('|---|---|---|---|---|');
 for (const r of runs) {
 	console.log(
-		`| ${r.view}${r.before ? ' (before: raw day)' : ''}, ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} (${r.overviewAsks}) | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : r.view === 'heatmap' ? '< 1.5 s' : '-'} |`
+		`| ${r.view}${r.before ? ' (before: raw day)' : ''}, ${r.link} | ${f(r.drawnMs, 0)} ms | ${r.before ? `${mb(flowBefore.length)} (the raw day, read by the decode worker: its answer, as the Node row)` : `${mb(r.historyBytes)} (${r.overviewAsks})`} | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : r.view === 'heatmap' ? '< 1.5 s' : '-'} |`
 	);
 }
 console.log('');

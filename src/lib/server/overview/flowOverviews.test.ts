@@ -6,7 +6,7 @@
  * damage. And the served body decodes to the rows.
  */
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeFrame } from '../../wire';
@@ -68,6 +68,7 @@ function publish(ts: number, flow: OrderflowBody, asSnapshot: boolean) {
 	}
 }
 
+const stepOf = (t: number) => Math.floor(t / OVERVIEW_STEP_SECONDS);
 const overviewPath = () => rig.recorder.flowOverviews.pathOf(DAY, 'SPX', STREAM);
 
 describe('flow overview (orderflow streams)', () => {
@@ -138,6 +139,28 @@ describe('flow overview (orderflow streams)', () => {
 		rig.reopen({ log: (m) => said.push(m) });
 		expect(overviewNow()).toEqual(expected);
 		expect(said.join('\n')).toMatch(/older format; rebuilt from the raw records/);
+	});
+
+	it('is made the same way for an imported day (a history download, an opened EOD report)', () => {
+		const day = '2026-11-20';
+		const open = OPEN - 3 * 86_400;
+		const draft = rig.recorder.beginImport(day, 'SPX', STREAM)!;
+		fc.sample(orderflowArb, { numRuns: 80, seed: 20 }).forEach((flow, i) => {
+			const json = JSON.stringify({ ...flow, ticker: 'SPX', timestamp: open + i * 4 });
+			draft.append(RecordKind.SnapshotGzipJson, open + i * 4, gzipSync(json));
+		});
+		expect(rig.recorder.commitImport(day, draft)).toBe(true);
+		const expected: ReturnType<typeof expectedRow>[] = [];
+		for (const r of rig.recorder.read(day, 'SPX', STREAM)) {
+			if (
+				expected.at(-1)?.timestamp === undefined ||
+				stepOf(r.timestamp) !== stepOf(expected.at(-1)!.timestamp)
+			)
+				expected.push(expectedRow(r));
+		}
+		expect(expected).toHaveLength(32);
+		const rows = rig.recorder.flowOverviews.rows(day, 'SPX', STREAM)!;
+		expect(rows.map((r) => ({ timestamp: r.timestamp, values: [...r.values] }))).toEqual(expected);
 	});
 
 	it('is served as one gzip body that decodes to the rows, exactly', () => {
