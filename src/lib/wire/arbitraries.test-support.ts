@@ -117,7 +117,7 @@ export function spxChain(strikeCount = 400, seed = 1): ClassicChain {
  */
 export function spxOrderflow(open: number, s: number): OrderflowBody {
 	spxOrderflowTemplate ??= fc.sample(orderflowArb, { numRuns: 1, seed: 26 })[0];
-	return {
+	const body: Record<string, number | string> = {
 		...spxOrderflowTemplate,
 		ticker: 'SPX',
 		timestamp: open + s,
@@ -129,5 +129,6 @@ export function spxOrderflow(open: number, s: number): OrderflowBody {
 		one_gexoflow: -Math.round(s / 3),
 		one_cvroflow: s
 	};
+	return body as OrderflowBody;
 }
 let spxOrderflowTemplate: OrderflowBody | undefined;

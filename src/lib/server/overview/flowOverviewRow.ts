@@ -32,7 +32,7 @@ const HEAD = 8;
 /** Whether a recorded stream's frames are orderflow (the streams that get a flow overview). */
 export function hasFlowOverview(ticker: string, stream: string): boolean {
 	const parsed = parseGroup(groupOfStream(ticker, stream));
-	return parsed.ok && parsed.group.frame === 'orderflow';
+	return parsed.ok && parsed.group.kind !== 'spot' && parsed.group.frame === 'orderflow';
 }
 
 /**

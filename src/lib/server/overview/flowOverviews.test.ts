@@ -58,7 +58,7 @@ const overviewNow = () =>
 	}));
 
 function publish(ts: number, flow: OrderflowBody, asSnapshot: boolean) {
-	const body = { ...flow, ticker: 'SPX', timestamp: ts };
+	const body = { ...flow, ticker: 'SPX', timestamp: ts } as OrderflowBody;
 	if (asSnapshot) {
 		const json = JSON.stringify(body);
 		rig.tap.publish({ source: 'snapshot', ticker: 'SPX', stream: STREAM, receivedAt: 0, json });

@@ -139,7 +139,7 @@ export class OrderflowSession {
 	 */
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
-		let edge: number | undefined;
+		let edge: number | null | undefined;
 		try {
 			edge = await this.loadOverview();
 		} catch (err) {
