@@ -15,6 +15,11 @@
  * Classic's timeline on the day: its transfer, navigation to the histogram drawn at the day's
  * last moment, and the histogram drawn after a scrub; with `--before <checkout>` (a built
  * checkout of an earlier commit) the same on that build, in the same run.
+ *
+ * Orderflow: the day's orderflow (one payload a second, spxOrderflow) is recorded beside it.
+ * Before: the raw day the view read whole (`/history/SPX/orderflow_orderflow?day=`); in Chromium
+ * the same page with its overview answered 404, so it reads the day the raw way, as it did.
+ * After: its flow overview (10 s steps) and the live-edge/zoom reads only where needed.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +33,7 @@ import { overviewResponse } from '../src/lib/server/overview/overviewResponse';
 import { answerBytes, backfillResponse } from '../src/lib/server/recorder/backfillResponse';
 import { SessionRecorder } from '../src/lib/server/recorder/sessionRecorder';
 import { UpdateTap } from '../src/lib/server/updates/tap';
-import { spxChain } from '../src/lib/wire/arbitraries.test-support';
+import { spxChain, spxOrderflow } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { quantKey } from '../tests/integration/service-support';
 import { classicScrubs } from './overview.scrub';
@@ -69,6 +74,13 @@ for (let s = 0; s < SECONDS; s++) {
 	const t = performance.now();
 	tap.publish({ source: 'stream', group: `SPX_${STREAM}`, receivedAt: Date.now(), any });
 	recordMs.push(performance.now() - t);
+	const flow = encodeFrame('orderflow', spxOrderflow(OPEN, s));
+	tap.publish({
+		source: 'stream',
+		group: 'SPX_orderflow_orderflow',
+		receivedAt: Date.now(),
+		any: flow
+	});
 }
 const rawBytes = statSync(join(root, DAY, 'SPX', `${STREAM}.rec`)).size;
 const overviewPath = recorder.overviews.pathOf(DAY, 'SPX', STREAM);
@@ -89,6 +101,11 @@ const levelsBefore = await answerBytes(
 );
 const levelsBeforeMs = performance.now() - t;
 
+const flowQuery = new URLSearchParams(`day=${DAY}`);
+const flowBefore = await answerBytes(
+	await backfillResponse(recorder, 'SPX', 'orderflow_orderflow', flowQuery)
+);
+
 // ---- after: the overview ---------------------------------------------------------------------
 // Cold: the first answer of a recorder just opened (the overview file read and decoded whole).
 recorder.close();
@@ -106,6 +123,8 @@ const levelsAfter = overviewResponse(
 	STREAM,
 	new URLSearchParams(`day=${DAY}&cells=none`)
 ).body as Uint8Array;
+const flowAfter = overviewResponse(recorder, 'SPX', 'orderflow_orderflow', flowQuery)
+	.body as Uint8Array;
 const rowsMs: number[] = [];
 for (let i = 0; i < 3; i++) {
 	t = performance.now();
@@ -169,6 +188,8 @@ recorder.close();
 // ---- the page: a whole-day heatmap in Chromium, on loopback and on a 20 Mbit/s, 50 ms link ----
 interface PageRun {
 	view: string;
+	/** The view read its day the raw way (its overview answered 404), as before the overview. */
+	before?: boolean;
 	link: string;
 	drawnMs: number;
 	historyBytes: number;
@@ -207,6 +228,8 @@ interface ViewRun {
 	/** Drawn when every element's attribute is at least its minimum and `present` is there. */
 	ready: { checks: { selector: string; attr: string; min: number }[]; present?: string };
 	classic?: boolean;
+	/** The page with its overview answered 404: it reads the raw day, as before the overview. */
+	before?: boolean;
 }
 const steps = Math.floor(SECONDS / 10);
 const lastAt = OPEN + SECONDS - 10;
@@ -234,7 +257,18 @@ const VIEWS: ViewRun[] = [
 			present: '[data-testid=histogram] .bar, [data-testid=histogram] path'
 		},
 		classic: true
-	}
+	},
+	...[true, false].map((before) => ({
+		view: 'Orderflow series',
+		before,
+		path: `/SPX/orderflow?day=${DAY}`,
+		// The raw day draws every second; its overview every 10 s step.
+		ready: {
+			checks: [
+				{ selector: '[data-testid=timeline]', attr: 'data-points', min: before ? SECONDS : steps }
+			]
+		}
+	}))
 ];
 
 async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<PageRun[]> {
@@ -247,9 +281,10 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 	const browser = await launchChromium();
 	const runs: PageRun[] = [];
 	try {
-		for (const { view, path, ready, classic } of views)
+		for (const { view, path, ready, classic, before } of views)
 			for (const link of ['loopback', '20 Mbit/s + 50 ms']) {
 				const context = await browser.newContext();
+				if (before) await context.route('**/overview?*', (r) => r.fulfill({ status: 404 }));
 				await context.addInitScript(() => {
 					const w = window as unknown as { __longTasks: number[] };
 					w.__longTasks = [];
@@ -343,6 +378,7 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 				);
 				runs.push({
 					view: `${view}${label}`,
+					before,
 					link,
 					drawnMs,
 					historyBytes: drawnBytes,
@@ -401,6 +437,9 @@ console.log(
 );
 console.log(`| on disk: raw day / overview | ${mb(rawBytes)} | ${mb(overviewDisk)} | - |`);
 console.log(
+	`| whole-day Orderflow series transfer | ${mb(flowBefore.length)} (the raw day, ${SECONDS} payloads) | ${(flowAfter.length / 1024).toFixed(1)} KB gzip (flow overview, ${Math.floor(SECONDS / 10)} steps) | < 1 MB |`
+);
+console.log(
 	`| server: cold first overview answer (recorder just opened) | - | ${f(coldMs)} ms (CPU ${f(coldCpuMs)} ms) | - |`
 );
 console.log(
@@ -416,7 +455,7 @@ console.log(
 console.log('|---|---|---|---|---|');
 for (const r of runs) {
 	console.log(
-		`| ${r.view}, ${r.link} | ${f(r.drawnMs, 0)} ms | ${mb(r.historyBytes)} (${r.overviewAsks}) | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : r.view === 'heatmap' ? '< 1.5 s' : '-'} |`
+		`| ${r.view}${r.before ? ' (before: raw day)' : ''}, ${r.link} | ${f(r.drawnMs, 0)} ms | ${r.before ? `${mb(flowBefore.length)} (the raw day, read by the decode worker: its answer, as the Node row)` : `${mb(r.historyBytes)} (${r.overviewAsks})`} | ${r.longTasks.length ? r.longTasks.map((d) => f(d, 0)).join(', ') + ' ms' : 'none'} | ${r.link === 'loopback' ? '< 300 ms, no task > 50 ms' : r.view === 'heatmap' ? '< 1.5 s' : '-'} |`
 	);
 }
 console.log('');
@@ -427,7 +466,7 @@ console.log('|---|---|---|---|---|---|---|');
 for (const r of runs) {
 	const p = r.phases;
 	console.log(
-		`| ${r.view}, ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
+		`| ${r.view}${r.before ? ' (before: raw day)' : ''}, ${r.link} | ${f(p.dcl, 0)} | ${f(p.askedAt, 0)} | ${f(p.firstByte, 0)} | ${f(p.received, 0)} | ${f(p.drawn, 0)} | ${f(median(r.scrubMs), 1)} / ${f(Math.max(...r.scrubMs), 1)} ms |`
 	);
 }
 console.log('');

@@ -109,3 +109,26 @@ export function spxChain(strikeCount = 400, seed = 1): ClassicChain {
 	}
 	return { ...base, ticker: 'SPX', strikes };
 }
+
+/**
+ * The SPX orderflow payload of second `s` of a session opening at `open` (bench and e2e): one
+ * payload of orderflowArb's (seed 26) with cumulative flows that wander through the day, in
+ * whole cents as the wire carries them.
+ */
+export function spxOrderflow(open: number, s: number): OrderflowBody {
+	spxOrderflowTemplate ??= fc.sample(orderflowArb, { numRuns: 1, seed: 26 })[0];
+	const body: Record<string, number | string> = {
+		...spxOrderflowTemplate,
+		ticker: 'SPX',
+		timestamp: open + s,
+		spot: 5800 + Math.round(2000 * Math.sin(s / 900)) / 100,
+		dexoflow: Math.round(s * 3 + 500 * Math.sin(s / 300)),
+		gexoflow: Math.round(-s + 300 * Math.cos(s / 500)),
+		cvroflow: s * 2,
+		one_dexoflow: Math.round(s / 2),
+		one_gexoflow: -Math.round(s / 3),
+		one_cvroflow: s
+	};
+	return body as OrderflowBody;
+}
+let spxOrderflowTemplate: OrderflowBody | undefined;

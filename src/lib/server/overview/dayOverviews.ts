@@ -13,12 +13,15 @@
  * overview is opened (missing, behind after a kill, or a day imported from the service or an
  * EOD report: the same rows from the same records); rebuilt whole from the raw file when it is
  * damaged (a record inside it fails its checksum).
+ *
+ * What a row holds is its kind's (OverviewKind): the chain streams' (overviewRow.ts, the
+ * default) or the orderflow streams' (flowOverviewRow.ts), each its own DayOverviews.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecordFile } from '../recorder/recordFile';
 import { RecordKind } from '../recorder/recordFormat';
-import { decodeRow, encodeRow, hasOverview, rowOfRecord, type OverviewRow } from './overviewRow';
+import { chainOverview, type OverviewRow } from './overviewRow';
 
 export const OVERVIEW_STEP_SECONDS = 10;
 /** Raw records are read back this many seconds at a time when an overview is caught up. */
@@ -26,24 +29,37 @@ const CATCH_UP_WINDOW_S = 1800;
 
 type RawOf = (day: string, ticker: string, stream: string) => RecordFile | undefined;
 
-interface OpenOverview {
+/** What one kind of overview keeps of a raw record, and its rows' bytes. */
+export interface OverviewKind<R extends { timestamp: number }> {
+	/** Whether a recorded stream gets this kind of overview. */
+	has(ticker: string, stream: string): boolean;
+	/** The row of a raw record (undefined: not this kind's payload, or it does not decode). */
+	ofRecord(kind: RecordKind, timestamp: number, payload: Uint8Array): R | undefined;
+	/** A row's bytes; `previous` is the row written just before it since the open, if any. */
+	encode(row: R, previous: R | undefined): Buffer;
+	/** The row of a payload (undefined: damaged or not this kind's); `previous` the row before. */
+	decode(timestamp: number, payload: Buffer, previous: R | undefined): R | undefined;
+}
+
+interface OpenOverview<R> {
 	file: RecordFile;
 	/** Step of the newest raw record this overview has seen (a row or not). */
 	seenStep: number;
-	/** Strikes of the last row written since the open (a row with the same stores none). */
-	lastStrikes?: ArrayLike<number>;
+	/** The last row written since the open (a chain row with its strikes stores none). */
+	lastRow?: R;
 }
 
 const stepOf = (t: number) => Math.floor(t / OVERVIEW_STEP_SECONDS);
 
-export class DayOverviews {
-	private readonly open = new Map<string, OpenOverview>();
+export class DayOverviews<R extends { timestamp: number } = OverviewRow> {
+	private readonly open = new Map<string, OpenOverview<R>>();
 
 	constructor(
 		private readonly root: string,
 		/** The raw file of a recorded stream (the recorder's), undefined when not recorded. */
 		private readonly rawOf: RawOf,
-		private readonly log: (message: string) => void = () => undefined
+		private readonly log: (message: string) => void = () => undefined,
+		private readonly kind: OverviewKind<R> = chainOverview as unknown as OverviewKind<R>
 	) {}
 
 	pathOf(day: string, ticker: string, stream: string): string {
@@ -62,7 +78,7 @@ export class DayOverviews {
 		timestamp: number,
 		payload: Uint8Array
 	): void {
-		if (!hasOverview(ticker, stream)) return;
+		if (!this.kind.has(ticker, stream)) return;
 		try {
 			const key = `${day}/${ticker}/${stream}`;
 			const o = this.open.get(key);
@@ -71,7 +87,7 @@ export class DayOverviews {
 			const step = stepOf(timestamp);
 			if (step <= o.seenStep) return;
 			o.seenStep = step;
-			const row = rowOfRecord(kind, timestamp, payload);
+			const row = this.kind.ofRecord(kind, timestamp, payload);
 			if (row) this.append(o, [row]);
 		} catch (e) {
 			this.log(`overview: ${day}/${ticker}/${stream}: ${e instanceof Error ? e.message : e}`);
@@ -79,8 +95,8 @@ export class DayOverviews {
 	}
 
 	/** The day's overview rows, caught up first (built when missing, rebuilt when damaged). */
-	rows(day: string, ticker: string, stream: string): OverviewRow[] | undefined {
-		if (!hasOverview(ticker, stream)) return undefined;
+	rows(day: string, ticker: string, stream: string): R[] | undefined {
+		if (!this.kind.has(ticker, stream)) return undefined;
 		let o = this.synced(day, ticker, stream);
 		if (!o) return undefined;
 		let rows = this.decoded(o.file);
@@ -91,13 +107,13 @@ export class DayOverviews {
 		return rows;
 	}
 
-	private decoded(file: RecordFile): OverviewRow[] | undefined {
+	private decoded(file: RecordFile): R[] | undefined {
 		const records = file.read();
-		const rows: OverviewRow[] = [];
+		const rows: R[] = [];
 		for (const r of records) {
 			const row =
 				r.kind === RecordKind.OverviewRow
-					? decodeRow(r.timestamp, r.payload, rows.at(-1)?.strikes)
+					? this.kind.decode(r.timestamp, r.payload, rows.at(-1))
 					: undefined;
 			if (!row) return undefined;
 			rows.push(row);
@@ -106,7 +122,7 @@ export class DayOverviews {
 	}
 
 	/** The open overview of a stream, caught up with its raw file; undefined when not recorded. */
-	private synced(day: string, ticker: string, stream: string): OpenOverview | undefined {
+	private synced(day: string, ticker: string, stream: string): OpenOverview<R> | undefined {
 		const key = `${day}/${ticker}/${stream}`;
 		const o = this.open.get(key);
 		if (o) return o;
@@ -117,7 +133,7 @@ export class DayOverviews {
 			file.close();
 			return this.rebuild(day, ticker, stream, `${file.recovery.skipped} damaged rows`);
 		}
-		const opened = { file, seenStep: Number.NEGATIVE_INFINITY };
+		const opened: OpenOverview<R> = { file, seenStep: Number.NEGATIVE_INFINITY };
 		this.catchUp(opened, raw);
 		this.open.set(key, opened);
 		return opened;
@@ -128,7 +144,7 @@ export class DayOverviews {
 		ticker: string,
 		stream: string,
 		why: string
-	): OpenOverview | undefined {
+	): OpenOverview<R> | undefined {
 		this.log(`overview: ${day}/${ticker}/${stream}: ${why}; rebuilt from the raw records`);
 		this.close((k) => k === `${day}/${ticker}/${stream}`);
 		const path = this.pathOf(day, ticker, stream);
@@ -138,7 +154,7 @@ export class DayOverviews {
 	}
 
 	/** Rows for the raw records after the overview's last step, read an hour-half at a time. */
-	private catchUp(o: OpenOverview, raw: RecordFile): void {
+	private catchUp(o: OpenOverview<R>, raw: RecordFile): void {
 		const last = o.file.lastTimestamp;
 		const end = raw.lastTimestamp;
 		if (end === undefined) return;
@@ -148,9 +164,9 @@ export class DayOverviews {
 		from = stepOf(from) * OVERVIEW_STEP_SECONDS;
 		while (from <= end) {
 			const to = from + CATCH_UP_WINDOW_S;
-			const rows: OverviewRow[] = [];
+			const rows: R[] = [];
 			for (const r of raw.read(from, to - 1e-6, OVERVIEW_STEP_SECONDS)) {
-				const row = rowOfRecord(r.kind, r.timestamp, r.payload);
+				const row = this.kind.ofRecord(r.kind, r.timestamp, r.payload);
 				if (row) rows.push(row);
 			}
 			this.append(o, rows);
@@ -159,12 +175,12 @@ export class DayOverviews {
 		o.seenStep = Math.max(o.seenStep, stepOf(end));
 	}
 
-	private append(o: OpenOverview, rows: readonly OverviewRow[]): void {
+	private append(o: OpenOverview<R>, rows: readonly R[]): void {
 		if (rows.length === 0) return;
-		let previous = o.lastStrikes;
+		let previous = o.lastRow;
 		const records = rows.map((row) => {
-			const payload = encodeRow(row, previous);
-			previous = row.strikes;
+			const payload = this.kind.encode(row, previous);
+			previous = row;
 			return {
 				kind: RecordKind.OverviewRow,
 				timestamp: row.timestamp,
@@ -173,9 +189,9 @@ export class DayOverviews {
 			};
 		});
 		// A failed write may have kept some of the rows: the next row then stores its strikes.
-		o.lastStrikes = undefined;
+		o.lastRow = undefined;
 		o.file.appendAll(records);
-		o.lastStrikes = previous;
+		o.lastRow = previous;
 	}
 
 	/** Closes the open overviews whose `day/ticker/stream` key `which` picks. */

@@ -2,6 +2,7 @@
  * GET /history/<ticker>/<stream>/overview?day=YYYY-MM-DD&metric=vol|oi[&cells=none]: a whole day
  * of one chain stream as its day overview (src/lib/relay/overviewBody.ts), one gzip-encoded body:
  * what a whole-day view draws first, before it asks /history for raw detail where it needs it.
+ * An orderflow stream's day is its flow overview (flowOverviewResponse.ts).
  * `cells=none` leaves the strikes out (no rows): the lines only (spot, zero gamma, the majors),
  * what the levels path and Classic's timeline draw, ~40 KB for a full day.
  * Framework-free so the SvelteKit route and the integration tests use the same code.
@@ -16,6 +17,8 @@ import {
 } from '../recorder/sessionRecorder';
 import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
 import { hasOverview } from './overviewRow';
+import { hasFlowOverview } from './flowOverviewRow';
+import { flowOverviewResponse } from './flowOverviewResponse';
 
 export interface OverviewAnswer {
 	status: number;
@@ -39,6 +42,8 @@ export function overviewResponse(
 ): OverviewAnswer {
 	if (!isRecordedTicker(ticker)) return problem(400, `Not a ticker: ${ticker}`);
 	if (!isStreamName(stream)) return problem(400, `Not a stream name: ${stream}`);
+	// Orderflow streams have their own kind of overview: the flow series per step.
+	if (hasFlowOverview(ticker, stream)) return flowOverviewResponse(recorder, ticker, stream, query);
 	if (!hasOverview(ticker, stream)) return problem(400, `${stream} has no overview (not chains)`);
 	const metric = query.get('metric') ?? 'vol';
 	if (metric !== 'vol' && metric !== 'oi') return problem(400, `metric must be vol or oi`);

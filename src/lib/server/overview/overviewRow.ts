@@ -21,6 +21,7 @@ import { parseGroup } from '../../contract/hubs';
 import { groupOfStream } from '../../contract/feeds';
 import { columnarGex, decodeColumnarFrame, type ColumnarGex } from '../../wire';
 import { RecordKind } from '../recorder/recordFormat';
+import type { OverviewKind } from './dayOverviews';
 
 export interface OverviewRow {
 	/** Data time of the calculation (unix s). */
@@ -191,3 +192,11 @@ export function decodeRow(
 		gexOi: values(n, payload.readDoubleLE(64))
 	};
 }
+
+/** The chain streams' overview kind (DayOverviews' default). */
+export const chainOverview: OverviewKind<OverviewRow> = {
+	has: hasOverview,
+	ofRecord: rowOfRecord,
+	encode: (row, previous) => encodeRow(row, previous?.strikes),
+	decode: (timestamp, payload, previous) => decodeRow(timestamp, payload, previous?.strikes)
+};

@@ -23,6 +23,7 @@ import { DayImport, preparePrivateRoot } from './dayImport';
 import { RecordFile, RecordKind, type RecordSpan, type StoredRecord } from './recordFile';
 import { daySizes, daysToRemove, diskUsageOf, type DiskUsage } from './retention';
 import { DayOverviews } from '../overview/dayOverviews';
+import { flowOverview, type FlowRow } from '../overview/flowOverviewRow';
 
 export interface SessionRecorderOptions {
 	/** Folder of the recordings (created on first write). */
@@ -96,10 +97,14 @@ export class SessionRecorder {
 		const raw = (d: string, t: string, s: string) =>
 			this.has(d, t, s) ? this.file(d, t, s) : undefined;
 		this.overviews = new DayOverviews(options.root, raw, this.log);
+		this.flowOverviews = new DayOverviews(options.root, raw, this.log, flowOverview);
 	}
 
 	/** Each chain stream's day overview, written beside it as it is recorded (../overview). */
 	readonly overviews: DayOverviews;
+	/** Each orderflow stream's day overview: the flow series per step (../overview). */
+	readonly flowOverviews: DayOverviews<FlowRow>;
+	private allOverviews = () => [this.overviews, this.flowOverviews];
 
 	/**
 	 * New retention limits, applied now. The recorder itself goes on: its open day files, its tap
@@ -215,7 +220,7 @@ export class SessionRecorder {
 		// by them restores the exact order the relay received (and delivered) the frames.
 		this.lastArrival = Math.max(receivedAt, this.lastArrival + 0.001);
 		this.file(day, ticker, stream).append(kind, ts, this.lastArrival, payload);
-		this.overviews.recorded(day, ticker, stream, kind, ts, payload);
+		for (const o of this.allOverviews()) o.recorded(day, ticker, stream, kind, ts, payload);
 		this.counters.records++;
 		this.counters.bytes += payload.length + 44;
 	}
@@ -409,7 +414,7 @@ export class SessionRecorder {
 
 	/** Closes the open files of the days `which` picks (removed days, days before a new one). */
 	private closeDays(which: (day: string) => boolean): void {
-		this.overviews.close((key) => which(key.slice(0, 10)));
+		for (const o of this.allOverviews()) o.close((key) => which(key.slice(0, 10)));
 		for (const [key, f] of this.files) {
 			if (which(key.slice(0, 10))) {
 				f.close();
@@ -428,7 +433,7 @@ export class SessionRecorder {
 				this.files.delete(key);
 			}
 		}
-		this.overviews.close((key) => !this.files.has(key));
+		for (const o of this.allOverviews()) o.close((key) => !this.files.has(key));
 	}
 
 	close(): void {
@@ -440,6 +445,6 @@ export class SessionRecorder {
 		this.retentionTimer = undefined;
 		for (const f of this.files.values()) f.close();
 		this.files.clear();
-		this.overviews.close();
+		for (const o of this.allOverviews()) o.close();
 	}
 }

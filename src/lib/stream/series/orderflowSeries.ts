@@ -4,22 +4,17 @@
  * typed arrays in time order. Points come from the stream or the 1 s poller in any order and
  * any number of times: a timestamp is stored once (the newest value wins), so a day holds at
  * most one point per second, 23,401 in a session. A point of a later ET day starts a new series.
+ * The series and their order are the contract's (flowSeries.ts), shared with the day overview.
  */
-import type { OrderflowBody } from '$lib/contract/schemas';
 import { etDay, etInstant } from '../../contract/newYorkTime';
+import { FLOW_SERIES, SERIES_COUNT } from '../../contract/flowSeries';
 
-/** The series kept, in storage order (a stored chunk names them, so the list may grow). */
-export const FLOW_SERIES = [
-	'dexoflow',
-	'gexoflow',
-	'cvroflow',
-	'one_dexoflow',
-	'one_gexoflow',
-	'one_cvroflow',
-	'spot'
-] as const;
-export type FlowSeriesKey = (typeof FLOW_SERIES)[number];
-export const SERIES_COUNT = FLOW_SERIES.length;
+export {
+	FLOW_SERIES,
+	SERIES_COUNT,
+	flowValues,
+	type FlowSeriesKey
+} from '../../contract/flowSeries';
 
 /** Points of one storage chunk: times and, per series of FLOW_SERIES, the values. */
 export interface SeriesChunk {
@@ -33,11 +28,6 @@ export interface SeriesChunk {
 export const CHUNK_SECONDS = 600;
 
 export class SeriesError extends Error {}
-
-/** The series values of an orderflow payload, in FLOW_SERIES order. */
-export function flowValues(body: OrderflowBody): number[] {
-	return FLOW_SERIES.map((k) => body[k]);
-}
 
 export function isSeriesTimestamp(t: number): boolean {
 	return Number.isInteger(t) && t > 0 && t <= 0xffffffff;

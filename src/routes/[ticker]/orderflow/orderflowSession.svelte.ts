@@ -6,10 +6,20 @@
  * cache off with the layout's notice; the series keeps working in memory. A past day (`?day=`)
  * is read once from the server's recording and stays still (a picked day still being recorded
  * follows its new records).
+ *
+ * A day the server recorded arrives first as its flow overview (one point per 10 s step, ~0.2 MB
+ * for a full day instead of the raw day's megabytes); the raw records are read only for the
+ * live edge (after the overview's last step, today or a picked day still being recorded) and
+ * for a zoomed window (detail()).
  */
 import { cacheDatabase, cacheStatus, disableCache } from '$lib/cache/snapshotCache.svelte';
 import { loadNewestDay, pruneDaysBefore, saveChunks } from '$lib/cache/seriesStore';
-import { DaySeries, flowValues, type SeriesChunk } from '$lib/stream/series/orderflowSeries';
+import {
+	DaySeries,
+	FLOW_SERIES,
+	flowValues,
+	type SeriesChunk
+} from '$lib/stream/series/orderflowSeries';
 import { etDay } from '$lib/contract/newYorkTime';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import {
@@ -19,9 +29,13 @@ import {
 	sessionQuery
 } from '$lib/stream/backfill/backfillClient';
 import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import { fetchFlowOverview } from '$lib/stream/backfill/flowOverviewClient';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
 
 export const FLUSH_INTERVAL_MS = 2_000;
+const STREAM = 'orderflow_orderflow';
+/** A zoomed window this short or shorter gets the raw records (1 s) where the overview has 10 s. */
+export const DETAIL_MAX_SECONDS = 3_600;
 
 export class OrderflowSession {
 	readonly series = new DaySeries();
@@ -39,6 +53,14 @@ export class OrderflowSession {
 	pending: DayPendingNote | null = $state(null);
 	/** A picked day still being recorded whose new records this view follows. */
 	following = $state(false);
+	/** Steps the day's flow overview supplied; null when the day was read the raw way. */
+	overviewPoints: number | null = $state(null);
+	/** Raw points read for zoomed windows. */
+	detailPoints = $state(0);
+	/** The span the overview covers (unix s), where a zoomed window reads raw detail. */
+	private overviewSpan: { lo: number; hi: number } | null = null;
+	/** Windows whose raw records were read (or are being read). */
+	private readonly detailed: { lo: number; hi: number }[] = [];
 
 	private writing: Promise<void> = Promise.resolve();
 	/** Stops the backfill's wait for a day the service is still generating. */
@@ -117,9 +139,19 @@ export class OrderflowSession {
 	 */
 	async backfill(): Promise<void> {
 		if (typeof Worker === 'undefined') return;
+		let edge: number | null | undefined;
+		try {
+			edge = await this.loadOverview();
+		} catch (err) {
+			if (isAbort(err) || this.stop.signal.aborted) return;
+			// A failed overview: the day is read the raw way.
+		}
+		if (edge === null) return;
 		try {
 			// A past day this server did not record comes from the service's 90 days (Quant).
-			const query = sessionQuery(this.day);
+			// After an overview, only its live edge: the records after its last step.
+			const query =
+				edge === undefined ? sessionQuery(this.day) : { ...sessionQuery(this.day), from: edge };
 			// The series fills from the open batch by batch while the rest of the day decodes,
 			// each batch its own short task.
 			let count = 0;
@@ -143,14 +175,83 @@ export class OrderflowSession {
 			});
 			this.pending = null;
 			take(result.updates);
-			this.backfilled = count;
+			this.backfilled = (this.overviewPoints ?? 0) + count;
 		} catch (err) {
 			if (isAbort(err)) return;
 			this.pending = null;
-			this.backfilled = 0;
+			this.backfilled = this.overviewPoints ?? 0;
 			if (!(err instanceof BackfillError && err.status === 404)) {
 				this.backfillError = (err as Error).message;
 			}
+		}
+	}
+
+	/**
+	 * The day's flow overview into the series: the unix second the raw records are needed
+	 * from (the live edge), null when nothing more is (a finished past day), undefined
+	 * when the server has no overview of the day (it is read the raw way).
+	 */
+	private async loadOverview(): Promise<number | null | undefined> {
+		const o = await fetchFlowOverview(this.ticker, STREAM, this.day, this.stop.signal);
+		if (!o || o.header.columns === 0 || this.stop.signal.aborted) return undefined;
+		const series = o.header.series;
+		const order = FLOW_SERIES.map((k) => series.indexOf(k));
+		if (order.includes(-1)) return undefined;
+		const row = new Float64Array(FLOW_SERIES.length);
+		let taken = 0;
+		for (let i = 0; i < o.times.length; i++) {
+			for (let s = 0; s < row.length; s++) row[s] = o.values[order[s]][i];
+			const before = this.series.revision;
+			this.addPoint(o.times[i], row);
+			if (this.series.revision !== before) taken++;
+		}
+		this.overviewPoints = taken;
+		this.revision = this.series.revision;
+		const last = o.last ?? o.times[o.times.length - 1];
+		this.overviewSpan = { lo: o.times[0], hi: last + o.header.step };
+		// Today, or a picked day still being recorded: the raw records from the last step on (its
+		// own record again, the same point: a following read then asks on from the one after it).
+		if (this.day === null || o.recording) return Math.floor(last);
+		this.backfilled = taken;
+		return null;
+	}
+
+	/** A point of this session's day (as add(), from numbers in FLOW_SERIES order). */
+	private addPoint(t: number, values: ArrayLike<number>): void {
+		if (this.day !== null && etDay(t) !== this.day) return;
+		this.series.append(t, values);
+	}
+
+	/**
+	 * A zoomed window (unix s): when it is DETAIL_MAX_SECONDS or shorter and inside the span the
+	 * overview drew at 10 s steps, its raw records (every point) are read once and merged.
+	 */
+	async detail(lo: number, hi: number): Promise<void> {
+		const span = this.overviewSpan;
+		if (!span || typeof Worker === 'undefined' || hi - lo > DETAIL_MAX_SECONDS) return;
+		const from = Math.max(Math.floor(lo), span.lo);
+		const to = Math.min(Math.ceil(hi), span.hi);
+		if (to <= from || this.detailed.some((w) => w.lo <= from && w.hi >= to)) return;
+		this.detailed.push({ lo: from, hi: to });
+		try {
+			const query = { ...sessionQuery(this.day), from, to };
+			const result = await fetchSessionDay(this.ticker, STREAM, query, {
+				signal: this.stop.signal
+			});
+			let count = 0;
+			for (const u of result.updates) {
+				if (u.kind !== 'orderflow') continue;
+				this.add(u.value);
+				count++;
+			}
+			this.detailPoints += count;
+		} catch (err) {
+			if (isAbort(err)) return;
+			// Asked again the next time the window is zoomed to.
+			this.detailed.splice(
+				this.detailed.findIndex((w) => w.lo === from && w.hi === to),
+				1
+			);
 		}
 	}
 

@@ -1,0 +1,52 @@
+/**
+ * GET /history/<ticker>/<orderflow stream>/overview?day=YYYY-MM-DD: a whole day of an orderflow
+ * stream as its flow overview (src/lib/relay/flowOverviewBody.ts), one gzip-encoded body: what
+ * Orderflow's series draw first, before they ask /history for the raw records of the live edge
+ * or a zoomed window. overviewResponse.ts answers through this for orderflow streams.
+ */
+import { gzipSync } from 'node:zlib';
+import { encodeFlowOverviewBody } from '../../relay/flowOverviewBody';
+import { FLOW_SERIES } from '../../contract/flowSeries';
+import { isRecordedDay, type SessionRecorder } from '../recorder/sessionRecorder';
+import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
+import type { OverviewAnswer } from './overviewResponse';
+
+function problem(status: number, error: string): OverviewAnswer {
+	return {
+		status,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+		body: JSON.stringify({ error })
+	};
+}
+
+export function flowOverviewResponse(
+	recorder: SessionRecorder,
+	ticker: string,
+	stream: string,
+	query: URLSearchParams
+): OverviewAnswer {
+	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
+	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
+	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
+	const rows = recorder.flowOverviews.rows(day, ticker, stream);
+	if (!rows) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
+	const body = encodeFlowOverviewBody(
+		{ ticker, stream, day, step: OVERVIEW_STEP_SECONDS, series: [...FLOW_SERIES] },
+		rows
+	);
+	const last = rows.at(-1)?.timestamp;
+	return {
+		status: 200,
+		headers: {
+			'content-type': 'application/octet-stream',
+			'content-encoding': 'gzip',
+			'cache-control': 'no-store',
+			'x-gexdeck-day': day,
+			'x-gexdeck-records': String(rows.length),
+			// The day is still being recorded: a view of it follows the raw records after `last`.
+			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
+			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
+		},
+		body: gzipSync(body, { level: 1 })
+	};
+}
