@@ -115,6 +115,18 @@ describe('upgrade from the release before (3d9a57c)', () => {
 			expect(keys.map((k) => k.idem_key)).toEqual(
 				[1, 2, 3, 4, 5].map((i) => `zg-release@${T0 + i}`)
 			);
+			// The single-user release's records are the admin's that its password became: no rule,
+			// firing, token or always-record list is left to the implicit admin of no users.
+			const admin = await db.get<{ id: string }>(`SELECT id FROM users WHERE name = 'admin'`);
+			expect(admin?.id).toBeTruthy();
+			for (const table of ['alert_rules', 'alert_firings', 'tokens', 'user_recording']) {
+				expect(await db.all(`SELECT DISTINCT owner FROM ${table}`), table).toEqual([
+					{ owner: admin!.id }
+				]);
+			}
+			expect(
+				await db.get(`SELECT always_record FROM user_recording WHERE owner = ?`, [admin!.id])
+			).toEqual({ always_record: JSON.stringify(['SPX']) });
 		} finally {
 			await db.close();
 		}
