@@ -12,13 +12,19 @@
  * and are told where the hand-over's gap is; the killed replica's viewer reconnects to a
  * survivor with its last stream id and gets exactly what it missed, the gap reported. Then Redis
  * is restarted: no replica crashes, they report ready again and the survivors' viewers continue
- * with every frame of the new stream, the gap reported.
+ * with every frame of the new stream, the gap reported. Last, an alert rule saved on the Alerts
+ * page fires to a webhook receiver on loopback while the holder is SIGKILLed with a delivery
+ * unanswered: each firing reaches the receiver once (at most once: the one in flight at the kill
+ * is not sent again), and the new holder does not fire inside the cooldown the old one started.
  * (The lease and the jobs alone: cluster-slot.test.ts; relay processes: cluster-resume.test.ts.)
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertFiring } from '../../src/lib/alerts/firing';
+import { firingKey } from '../../src/lib/server/alerts/firingLog';
 import { connectRedis } from '../../src/lib/server/cluster/redis';
+import { openDatabase } from '../../src/lib/server/db/index';
 import { compareIds } from '../../src/lib/server/cluster/slotStream';
 import type { RelayMessage } from '../../src/lib/relay/protocol';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
@@ -28,6 +34,7 @@ import { TcpProxy } from '../support/tcpProxy';
 import { ManualMarket } from './service-hubs.market';
 import { StreamViewer } from './stream-relay.viewer';
 import { quantKey, startHubService, type HubService } from './service-support';
+import { WebhookReceiver } from './webhook-receiver';
 
 const market = new ManualMarket();
 const GROUP = 'SPX_classic_gex_full';
@@ -38,6 +45,8 @@ let clock = Date.UTC(2026, 10, 20, 15, 0, 0);
 let redis: RunningRedis;
 let postgres: RunningPostgres;
 let t: HubService;
+let database: string;
+let receiver: WebhookReceiver;
 const proxies: TcpProxy[] = [];
 const replicas: RunningDashboard[] = [];
 let ticker: NodeJS.Timeout | undefined;
@@ -50,10 +59,11 @@ const replicaOf = (req: IncomingMessage) =>
 	proxies.findIndex((p) => req.headers.host === `127.0.0.1:${p.port}`);
 
 beforeAll(async () => {
-	[redis, postgres, t] = await Promise.all([
+	[redis, postgres, t, receiver] = await Promise.all([
 		startRedis(),
 		startPostgres(),
-		startHubService({ market, hubs: { now: () => clock } })
+		startHubService({ market, hubs: { now: () => clock } }),
+		WebhookReceiver.start()
 	]);
 	t.service.server.prependListener('request', (req: IncomingMessage) => {
 		if (req.url?.endsWith('/negotiate')) {
@@ -67,14 +77,15 @@ beforeAll(async () => {
 		socket.once('close', () => (c.closed = Date.now()));
 	});
 	for (let i = 0; i < 3; i++) proxies.push(await TcpProxy.start(t.service.port));
-	const database = await postgres.freshDatabase();
+	database = await postgres.freshDatabase();
 	const start = (i: number) =>
 		startDashboard(
 			{
 				GEXDECK_UPSTREAM: `http://127.0.0.1:${proxies[i].port}/v2`,
 				GEXDECK_API_KEY: quantKey(),
 				GEXDECK_REDIS_URL: redis.url,
-				GEXDECK_DATABASE_URL: database
+				GEXDECK_DATABASE_URL: database,
+				GEXDECK_WEBHOOK_ALLOW: '127.0.0.1'
 			},
 			'build'
 		);
@@ -88,6 +99,7 @@ afterAll(async () => {
 	await Promise.all(replicas.map((r) => r.stop()));
 	await Promise.all(proxies.map((p) => p.close()));
 	await t?.close();
+	await receiver?.close();
 	await redis?.stop();
 	postgres?.stop();
 });
@@ -159,6 +171,9 @@ function expectOneReplicaAtATime() {
 		}
 	}
 }
+
+const running = (i: number) =>
+	replicas[i].proc.exitCode === null && replicas[i].proc.signalCode === null;
 
 let survivors: StreamViewer[] = [];
 let next = -1;
@@ -235,8 +250,6 @@ describe('three full replicas, the slot holder SIGKILLed mid-stream', () => {
 	}, 120_000);
 
 	it('recover from a Redis restart: nothing crashes, the viewers continue, the gap reported', async () => {
-		const running = (i: number) =>
-			replicas[i].proc.exitCode === null && replicas[i].proc.signalCode === null;
 		const alive = [0, 1, 2].filter(running);
 		expect(alive).toHaveLength(2);
 		const before = survivors.map((v) => seqs(v).length);
@@ -278,4 +291,93 @@ describe('three full replicas, the slot holder SIGKILLed mid-stream', () => {
 		expectOneReplicaAtATime();
 		await Promise.all(survivors.map((v) => v.close()));
 	}, 90_000);
+});
+
+/** A form action of replica `i`'s Alerts page, as its form posts it; resolves to the status. */
+async function alertsAct(i: number, action: string, fields: Record<string, string>) {
+	const res = await fetch(`${replicas[i].base}/alerts?/${action}`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: {
+			origin: replicas[i].base,
+			accept: 'text/html',
+			cookie: 'gexdeck_csrf=fire30',
+			'content-type': 'application/x-www-form-urlencoded'
+		},
+		body: new URLSearchParams({ csrf: 'fire30', ...fields }).toString()
+	});
+	await res.arrayBuffer();
+	return res.status;
+}
+
+/** Data seconds the rule stays quiet after a firing. */
+const COOLDOWN = 10;
+
+describe('an alert firing across a failover of the slot holder', () => {
+	it('reaches the webhook once, the cooldown holds, the delivery cut by the kill is not repeated', async () => {
+		const tick = () => {
+			clock += 1_000;
+			market.tick();
+		};
+		const alive = [0, 1, 2].filter(running);
+		expect(alive.length).toBeGreaterThanOrEqual(2);
+		const holder = await holderAmong(alive, 30_000);
+		// As a user would: the Alerts page's forms, on a replica that does not hold the slot.
+		const page = alive.find((i) => i !== holder)!;
+		const hook = { id: 'hook', name: 'receiver', url: receiver.url, format: 'json' };
+		expect(await alertsAct(page, 'saveWebhook', hook)).toBe(200);
+		// Spot crosses the market's zero gamma on about every second tick (one data second each).
+		const rule = {
+			...{ id: 'zg', name: 'zero gamma', ticker: 'SPX', kind: 'cross', package: 'classic' },
+			...{ category: 'gex_full', level: 'zero_gamma', lookback: 'current', direction: 'either' },
+			...{ hysteresis: '0', cooldownSeconds: String(COOLDOWN), allWebhooks: 'on' }
+		};
+		expect(await alertsAct(page, 'saveRule', rule)).toBe(200);
+		ticker = setInterval(tick, 150);
+		await until(() => receiver.keys().length >= 3, 40_000, 'firings from the holder');
+
+		// The holder's next firing: its delivery left unanswered, the market stopped at once
+		// (no data moves on while nobody holds the slot), and the holder killed.
+		const cut = await new Promise<AlertFiring>((ok) =>
+			receiver.holdNextFiring((f) => {
+				clearInterval(ticker);
+				ok(f);
+			})
+		);
+		replicas[holder].proc.kill('SIGKILL');
+		await holderAmong(
+			alive.filter((i) => i !== holder),
+			10_000
+		);
+		ticker = setInterval(tick, 150);
+		const after = () => receiver.received.filter((f) => !f.test && f.at > cut.at);
+		await until(() => after().length >= 3, 40_000, 'firings from the new holder');
+		clearInterval(ticker);
+		// Longer than a delivery takes on loopback: a second delivery would have arrived.
+		await new Promise((r) => setTimeout(r, 1_500));
+
+		// Each firing once, and every firing stored reached the receiver: the cut one once, as
+		// the old holder sent it (at most once: the new holder does not send it again).
+		const keys = receiver.keys();
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(keys.filter((k) => k === firingKey(cut))).toHaveLength(1);
+		const db = await openDatabase({ url: database, dataDir: '' });
+		try {
+			const rows = await db.all<{ idem_key: string }>(
+				`SELECT idem_key FROM alert_firings WHERE test = 0`
+			);
+			expect(rows.map((r) => r.idem_key).sort()).toEqual([...keys].sort());
+		} finally {
+			await db.close();
+		}
+		// The new holder's engine started afresh but kept the cooldown the old one started.
+		const ats = receiver.received
+			.filter((f) => !f.test)
+			.map((f) => f.at)
+			.sort((a, b) => a - b);
+		for (let j = 1; j < ats.length; j++) {
+			expect(ats[j] - ats[j - 1], `firing ${j} after ${j - 1}`).toBeGreaterThanOrEqual(COOLDOWN);
+		}
+		expect(after()[0].at - cut.at).toBeGreaterThanOrEqual(COOLDOWN);
+	}, 150_000);
 });

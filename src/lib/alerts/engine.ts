@@ -175,6 +175,23 @@ export class AlertEngine {
 		}
 	}
 
+	/**
+	 * Forgets every rule's state (sides, references: the next observation only establishes it,
+	 * as after a gap) and starts each rule's cooldown at its last firing's data time (unix s,
+	 * from the firing log): an engine taking over another's evaluation (a failover, a restart)
+	 * neither acts on a state it kept from an earlier turn nor fires again inside a cooldown
+	 * the other one started.
+	 */
+	restart(lastFiredAt: ReadonlyMap<string, number>): void {
+		const rules = [...this.states.values()].map((s) => s.rule);
+		this.states.clear();
+		this.setRules(rules);
+		for (const [id, t] of lastFiredAt) {
+			const s = this.states.get(id);
+			if (s) s.lastFiredT = t;
+		}
+	}
+
 	/** Does any active rule read this ticker's `stream` (or, for `spot`, any of its chains)? */
 	wants(ticker: string, stream: string): boolean {
 		const t = this.byTicker.get(ticker);

@@ -45,10 +45,10 @@ export function mountAlerts(): Promise<AlertService> {
 	});
 	if (signal) {
 		// Cluster mode: evaluated only while this replica holds the slot.
-		s.setEvaluating(false);
+		void s.setEvaluating(false);
 		evaluation = new SingletonJob(
 			'the alert evaluation',
-			{ start: () => s.setEvaluating(true), stop: () => s.setEvaluating(false) },
+			{ start: () => void s.setEvaluating(true), stop: () => void s.setEvaluating(false) },
 			signal
 		);
 	}

@@ -26,7 +26,7 @@ async function replica(db: Database, evaluating: boolean) {
 		watch: false,
 		followFirings: true
 	});
-	alerts.setEvaluating(evaluating);
+	await alerts.setEvaluating(evaluating);
 	await alerts.start();
 	const heard: AlertFiring[] = [];
 	alerts.onFiring((f) => heard.push(f));

@@ -114,6 +114,8 @@ export class AlertService {
 	/** Firings being stored and delivered (idle() waits for them). */
 	private readonly pending = new Set<Promise<unknown>>();
 	private evaluating = true;
+	/** Bumped by every setEvaluating (a take-over let go of meanwhile does not subscribe). */
+	private turn = 0;
 	private started = false;
 	private readonly follower: FiringFollower | undefined;
 	private readonly log: (message: string) => void;
@@ -128,20 +130,33 @@ export class AlertService {
 	}
 
 	/**
-	 * Whether the rules are evaluated here (cluster mode: on the slot holder only, see
-	 * alertsMount.ts): off lets go of their feeds and reads no update; on holds them again.
+	 * Whether the rules are evaluated here (cluster mode: the slot holder only, alertsMount.ts): off
+	 * lets go of their feeds; on (a take-over) restarts the engine from the log and holds them.
 	 */
-	setEvaluating(on: boolean): void {
+	async setEvaluating(on: boolean): Promise<void> {
 		if (on === this.evaluating) return;
 		this.evaluating = on;
+		const turn = ++this.turn;
 		if (!on) {
 			this.unsubscribeFeeds?.();
 			this.unsubscribeFeeds = undefined;
 			this.options.feeds.release();
 		} else if (this.started) {
 			this.applyRules();
+			await this.resume();
+			if (turn !== this.turn) return;
 			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
 		}
+	}
+
+	/** The engine afresh, each rule's cooldown from its last firing in the log (any process's). */
+	private async resume(): Promise<void> {
+		try {
+			this.lastFired = await this.firingLog.lastFired();
+		} catch (e) {
+			this.log(`alerts: cannot read the last firings: ${(e as Error).message}`);
+		}
+		this.engine.restart(new Map([...this.lastFired].map(([id, ms]) => [id, ms / 1000])));
 	}
 
 	/**
@@ -151,8 +166,8 @@ export class AlertService {
 	 */
 	async start(): Promise<this> {
 		await this.store.load();
-		this.lastFired = await this.firingLog.lastFired();
 		this.applyRules();
+		await this.resume();
 		this.started = true;
 		if (this.evaluating) {
 			this.unsubscribeFeeds ??= this.options.feeds.subscribe((u) => this.onUpdate(u));
