@@ -26,7 +26,7 @@ import { forbiddenAnswer, wantsPage } from '$lib/server/forbiddenPage';
 import { openAppDatabase } from '$lib/server/db/appDb';
 import { SESSION_COOKIE } from '$lib/server/auth';
 import { touchSession } from '$lib/server/users/sessionStore';
-import { adoptClusterSession } from '$lib/server/users/clusterSession';
+import { adoptClusterSession, followClusterSessionEnds } from '$lib/server/users/clusterSession';
 import { startTeams, teamsMode } from '$lib/server/users/teams';
 import { startOidc } from '$lib/server/users/oidcClient';
 import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
@@ -62,8 +62,10 @@ export const init: ServerInit = async () => {
 	await loadSettings(db);
 	await loadQuotaLedger(db);
 	await loadRecordingStore(db);
-	// Cluster mode (GEXDECK_REDIS_URL): connect and join the replica list now.
+	// Cluster mode (GEXDECK_REDIS_URL): connect and join the replica list now; a session ended
+	// on one replica ends at once on all of them.
 	sharedLimits();
+	followClusterSessionEnds();
 	onHttpServer((server) => guardHttpServer(server, [STREAM_PATH]));
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();

@@ -12,7 +12,10 @@ import { endSession, SESSION_COOKIE, sessionOf } from '../auth';
 import { cookieValue } from '../cookies';
 import { appDatabase } from '../db/appDb';
 import { errorText, log } from '../log';
+import { connectRedis } from '../cluster/redis';
+import { config } from '../config';
 import { sharedLimits } from '../services';
+import { shareSessionEnds } from './sessionEnds';
 import { adoptSession } from './sessionStore';
 import { teamsMode } from './teams';
 
@@ -36,4 +39,17 @@ export async function adoptClusterSession(
 	} catch (err) {
 		log.warn('session lookup failed', { error: errorText(err) });
 	}
+}
+
+let sharing: (() => void) | undefined;
+
+/**
+ * Cluster mode: sessions ended here end at once on the other replicas, and theirs here
+ * (sessionEnds.ts); nothing in one process. Called once at start.
+ */
+export function followClusterSessionEnds(): void {
+	const shared = sharedLimits();
+	const { redisUrl } = config();
+	if (sharing || !shared || !redisUrl) return;
+	sharing = shareSessionEnds(shared.redis, connectRedis(redisUrl, 'gexdeck-sessions'));
 }

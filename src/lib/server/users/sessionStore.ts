@@ -44,12 +44,27 @@ export async function deleteSession(db: Queryable, token: string): Promise<void>
 	await db.run(`DELETE FROM sessions WHERE id_hash = ?`, [sessionKey(token)]);
 }
 
-/** End every session of a user, in the database and here, at once. */
-export async function endUserSessions(db: Queryable, userId: string): Promise<number> {
-	const n = await db.run(`DELETE FROM sessions WHERE user_id = ?`, [userId]);
+type UserEndedListener = (userId: string) => void;
+const userEndedListeners = new Set<UserEndedListener>();
+
+/** Called with a user whose every session was ended here (other replicas follow: sessionEnds.ts). */
+export function onUserSessionsEnded(listener: UserEndedListener): () => void {
+	userEndedListeners.add(listener);
+	return () => userEndedListeners.delete(listener);
+}
+
+/** End the sessions of `userId` this process holds (their connections close with them). */
+export function dropUserSessions(userId: string): void {
 	const keys = new Set<string>();
 	for (const [key, entry] of heldSessions()) if (entry.user?.id === userId) keys.add(key);
 	dropSessions(keys);
+}
+
+/** End every session of a user, in the database and here, at once. */
+export async function endUserSessions(db: Queryable, userId: string): Promise<number> {
+	const n = await db.run(`DELETE FROM sessions WHERE user_id = ?`, [userId]);
+	dropUserSessions(userId);
+	for (const listener of userEndedListeners) listener(userId);
 	return n;
 }
 
