@@ -421,7 +421,7 @@ console.log(
 	`| whole-day heatmap transfer | ${mb(before.length)} (${Math.round(SECONDS / 5)} frames) | ${mb(body.length)} gzip (${mb(inflated.length)} inflated, ${columns} columns) | < 1 MB |`
 );
 console.log(
-	`| server: answer built | ${f(beforeMs)} ms (read, body) | ${f(median(answerMs))} ms median of 5 (of which reading the rows ${f(median(rowsMs))} ms) | - |`
+	`| server: answer asked again | ${f(beforeMs)} ms (read, body) | ${f(median(answerMs))} ms median of 5 (its body kept until the day grows; reading the rows again ${f(median(rowsMs))} ms) | - |`
 );
 console.log(
 	`| page: decode + grid (Node) | (worker decode of every frame) | ${f(median(decodeMs))} + ${f(median(gridMs))} ms | draw < 300 ms after navigation |`
