@@ -117,6 +117,13 @@ const coldMs = performance.now() - t;
 // CPU time too: on a shared machine the wall time is mostly the wait for a core.
 const coldCpu = process.cpuUsage(cpu0);
 const coldCpuMs = (coldCpu.user + coldCpu.system) / 1000;
+// The lines alone, cold (the levels path's and Classic's first answer): no cell is decoded.
+recorder.close();
+recorder = new SessionRecorder({ root });
+const linesCpu0 = process.cpuUsage();
+overviewResponse(recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&cells=none`));
+const linesCpu = process.cpuUsage(linesCpu0);
+const coldLinesCpuMs = (linesCpu.user + linesCpu.system) / 1000;
 const levelsAfter = overviewResponse(
 	recorder,
 	'SPX',
@@ -421,7 +428,7 @@ console.log(
 	`| whole-day heatmap transfer | ${mb(before.length)} (${Math.round(SECONDS / 5)} frames) | ${mb(body.length)} gzip (${mb(inflated.length)} inflated, ${columns} columns) | < 1 MB |`
 );
 console.log(
-	`| server: answer built | ${f(beforeMs)} ms (read, body) | ${f(median(answerMs))} ms median of 5 (of which reading the rows ${f(median(rowsMs))} ms) | - |`
+	`| server: answer asked again | ${f(beforeMs)} ms (read, body) | ${f(median(answerMs))} ms median of 5 (its body kept until the day grows; reading the rows again ${f(median(rowsMs))} ms) | - |`
 );
 console.log(
 	`| page: decode + grid (Node) | (worker decode of every frame) | ${f(median(decodeMs))} + ${f(median(gridMs))} ms | draw < 300 ms after navigation |`
@@ -440,7 +447,7 @@ console.log(
 	`| whole-day Orderflow series transfer | ${mb(flowBefore.length)} (the raw day, ${SECONDS} payloads) | ${(flowAfter.length / 1024).toFixed(1)} KB gzip (flow overview, ${Math.floor(SECONDS / 10)} steps) | < 1 MB |`
 );
 console.log(
-	`| server: cold first overview answer (recorder just opened) | - | ${f(coldMs)} ms (CPU ${f(coldCpuMs)} ms) | - |`
+	`| server: cold first overview answer (recorder just opened) | - | ${f(coldMs)} ms (CPU ${f(coldCpuMs)} ms; the lines alone, cells=none: CPU ${f(coldLinesCpuMs)} ms) | - |`
 );
 console.log(
 	`| scrubbed moment: its chain read (answer + split, Node) | whole day first: ${f(beforeMs)} ms, ${mb(before.length)} | one record by the index: median ${f(median(scrubMs), 2)} ms, max ${f(Math.max(...scrubMs), 2)} ms, ${(scrubBytes / 1024).toFixed(1)} KB (20 moments) | histogram < 100 ms after the scrub |`

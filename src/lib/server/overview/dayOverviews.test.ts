@@ -263,4 +263,37 @@ describe('day overview', () => {
 		const cells = new URLSearchParams(`day=${DAY}&cells=some`);
 		expect(overviewResponse(rig.recorder, 'SPX', STREAM, cells).status).toBe(400);
 	});
+
+	it("keeps a day's encoded answer until the day grows: asked again, it is not made again", () => {
+		for (let s = 0; s < 60; s += 1) publish(OPEN + s, spxChain(30, s % 5), false);
+		const ask = (q: string) =>
+			overviewResponse(rig.recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&${q}`));
+		const columns = (a: ReturnType<typeof ask>) =>
+			decodeOverviewBody(gunzipSync(a.body as Uint8Array)).header.columns;
+		const first = ask('metric=vol');
+		expect(columns(first)).toBe(6);
+		// The same body object: neither read, encoded nor compressed again.
+		expect(ask('metric=vol').body).toBe(first.body);
+		// Each metric and cells choice is its own body.
+		const lines = ask('metric=vol&cells=none');
+		expect(lines.body).not.toBe(first.body);
+		expect(decodeOverviewBody(gunzipSync(lines.body as Uint8Array)).header.strikes).toEqual([]);
+		expect(ask('metric=oi').body).not.toBe(first.body);
+		// A record inside the last step adds no row: still the same answer.
+		publish(OPEN + 59.5, spxChain(30, 1), false);
+		expect(ask('metric=vol').body).toBe(first.body);
+		// A record opening a new step grows the day: every kept body is made again.
+		publish(OPEN + 60, spxChain(30, 2), false);
+		const grown = ask('metric=vol');
+		expect(columns(grown)).toBe(7);
+		expect(grown.headers['x-gexdeck-records']).toBe('7');
+		expect(grown.headers['x-gexdeck-last']).toBe(String(OPEN + 60));
+		expect(columns(ask('metric=vol&cells=none'))).toBe(7);
+		expect(ask('metric=vol').body).toBe(grown.body);
+		// Reopened (a restart), the answer is made from the file again, equal to the kept one.
+		rig.reopen();
+		const reopened = ask('metric=vol');
+		expect(reopened.body).not.toBe(grown.body);
+		expect(Buffer.from(reopened.body as Uint8Array).equals(grown.body as Buffer)).toBe(true);
+	});
 });

@@ -47,6 +47,8 @@ interface OpenOverview<R> {
 	seenStep: number;
 	/** The last row written since the open (a chain row with its strikes stores none). */
 	lastRow?: R;
+	/** What answers made of the rows as they are now (made()), dropped when a row is added. */
+	made?: Map<string, unknown>;
 }
 
 const stepOf = (t: number) => Math.floor(t / OVERVIEW_STEP_SECONDS);
@@ -105,6 +107,30 @@ export class DayOverviews<R extends { timestamp: number } = OverviewRow> {
 			rows = o && this.decoded(o.file);
 		}
 		return rows;
+	}
+
+	/**
+	 * Something made of the day's rows (an answer's encoded gzip body), kept with the open
+	 * overview under `variant` until a row is added (the day grows) or the overview is rebuilt
+	 * or closed: a finished day is read, encoded and compressed once, however often it is asked.
+	 * Undefined when the stream was not recorded that day.
+	 */
+	made<T>(
+		day: string,
+		ticker: string,
+		stream: string,
+		variant: string,
+		make: (rows: R[]) => T
+	): T | undefined {
+		const kept = this.open.get(`${day}/${ticker}/${stream}`)?.made;
+		if (kept?.has(variant)) return kept.get(variant) as T;
+		const rows = this.rows(day, ticker, stream);
+		if (!rows) return undefined;
+		const value = make(rows);
+		// Rows read (and caught up, rebuilt) just now: the open overview they are of.
+		const o = this.open.get(`${day}/${ticker}/${stream}`);
+		if (o) (o.made ??= new Map()).set(variant, value);
+		return value;
 	}
 
 	private decoded(file: RecordFile): R[] | undefined {
@@ -177,6 +203,7 @@ export class DayOverviews<R extends { timestamp: number } = OverviewRow> {
 
 	private append(o: OpenOverview<R>, rows: readonly R[]): void {
 		if (rows.length === 0) return;
+		o.made = undefined;
 		let previous = o.lastRow;
 		const records = rows.map((row) => {
 			const payload = this.kind.encode(row, previous);

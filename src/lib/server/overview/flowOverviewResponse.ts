@@ -28,13 +28,20 @@ export function flowOverviewResponse(
 	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
 	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
 	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
-	const rows = recorder.flowOverviews.rows(day, ticker, stream);
-	if (!rows) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
-	const body = encodeFlowOverviewBody(
-		{ ticker, stream, day, step: OVERVIEW_STEP_SECONDS, series: [...FLOW_SERIES] },
-		rows
-	);
-	const last = rows.at(-1)?.timestamp;
+	// Encoded and compressed once until the day grows (dayOverviews.ts made()).
+	const made = recorder.flowOverviews.made(day, ticker, stream, 'flow', (rows) => ({
+		records: rows.length,
+		last: rows.at(-1)?.timestamp,
+		body: gzipSync(
+			encodeFlowOverviewBody(
+				{ ticker, stream, day, step: OVERVIEW_STEP_SECONDS, series: [...FLOW_SERIES] },
+				rows
+			),
+			{ level: 1 }
+		)
+	}));
+	if (!made) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
+	const { records, last, body } = made;
 	return {
 		status: 200,
 		headers: {
@@ -42,11 +49,11 @@ export function flowOverviewResponse(
 			'content-encoding': 'gzip',
 			'cache-control': 'no-store',
 			'x-gexdeck-day': day,
-			'x-gexdeck-records': String(rows.length),
+			'x-gexdeck-records': String(records),
 			// The day is still being recorded: a view of it follows the raw records after `last`.
 			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
 			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
 		},
-		body: gzipSync(body, { level: 1 })
+		body
 	};
 }

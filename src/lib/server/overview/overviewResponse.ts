@@ -53,22 +53,34 @@ export function overviewResponse(
 	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
 	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
 	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
-	const rows = recorder.overviews.rows(day, ticker, stream);
-	if (!rows) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
 	const vol = (metric as OverviewMetric) === 'vol';
-	const body = encodeOverviewBody(
-		{ ticker, stream, day, metric: metric as OverviewMetric, step: OVERVIEW_STEP_SECONDS },
-		rows.map((r) => ({
-			timestamp: r.timestamp,
-			spot: r.spot,
-			zeroGamma: r.zeroGamma,
-			majorPos: vol ? r.majorPosVol : r.majorPosOi,
-			majorNeg: vol ? r.majorNegVol : r.majorNegOi,
-			strikes: cells === 'none' ? none : r.strikes,
-			values: cells === 'none' ? none : vol ? r.gexVol : r.gexOi
-		}))
-	);
-	const last = rows.at(-1)?.timestamp;
+	// Encoded and compressed once per overview and variant until the day grows (dayOverviews.ts):
+	// the same day asked again (another tab, Classic's second metric after the levels path's)
+	// is answered without reading, decoding or compressing the rows again.
+	const made = recorder.overviews.made(day, ticker, stream, `${metric}/${cells}`, (rows) => ({
+		records: rows.length,
+		last: rows.at(-1)?.timestamp,
+		// Level 1: a full day's ~1 MB compresses in ~10-25 ms instead of ~115-250 ms at 6, for
+		// 0.47 MB instead of 0.41 MB (npm run bench -- overview): the answer's time was most of
+		// the page's wait, 50 KB is 20 ms at 20 Mbit/s.
+		body: gzipSync(
+			encodeOverviewBody(
+				{ ticker, stream, day, metric: metric as OverviewMetric, step: OVERVIEW_STEP_SECONDS },
+				rows.map((r) => ({
+					timestamp: r.timestamp,
+					spot: r.spot,
+					zeroGamma: r.zeroGamma,
+					majorPos: vol ? r.majorPosVol : r.majorPosOi,
+					majorNeg: vol ? r.majorNegVol : r.majorNegOi,
+					strikes: cells === 'none' ? none : r.strikes,
+					values: cells === 'none' ? none : vol ? r.gexVol : r.gexOi
+				}))
+			),
+			{ level: 1 }
+		)
+	}));
+	if (!made) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
+	const { records, last, body } = made;
 	return {
 		status: 200,
 		headers: {
@@ -76,14 +88,11 @@ export function overviewResponse(
 			'content-encoding': 'gzip',
 			'cache-control': 'no-store',
 			'x-gexdeck-day': day,
-			'x-gexdeck-records': String(rows.length),
+			'x-gexdeck-records': String(records),
 			// The day is still being recorded: a view of it follows the raw records after `last`.
 			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
 			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
 		},
-		// Level 1: a full day's ~1 MB compresses in ~10-25 ms instead of ~115-250 ms at 6, for
-		// 0.47 MB instead of 0.41 MB (npm run bench -- overview): the answer's time was most of
-		// the page's wait, 50 KB is 20 ms at 20 Mbit/s.
-		body: gzipSync(body, { level: 1 })
+		body
 	};
 }

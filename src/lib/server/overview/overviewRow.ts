@@ -170,8 +170,11 @@ export function decodeRow(
 		Uint8Array.prototype.slice.call(payload, from, from + bytes).buffer;
 	// A shared list is the previous row's own array: the body's encoder maps it to rows once.
 	const strikes = shared ? previous! : new Float64Array(column(HEAD, n * 8));
-	const cells = new Int16Array(column(HEAD + (shared ? 0 : n * 8), n * 4));
+	// The cells are decoded when first read: an answer of the lines alone (`cells=none`, the
+	// levels path's and Classic's) never pays for a day's ~1.9 million of them.
+	let cells: Int16Array | undefined;
 	const values = (from: number, scale: number) => {
+		cells ??= new Int16Array(column(HEAD + (shared ? 0 : n * 8), n * 4));
 		const out = new Float32Array(n);
 		for (let i = 0; i < n; i++) {
 			const q = cells[from + i];
@@ -179,6 +182,10 @@ export function decodeRow(
 		}
 		return out;
 	};
+	const volScale = payload.readDoubleLE(56);
+	const oiScale = payload.readDoubleLE(64);
+	let gexVol: Float32Array | undefined;
+	let gexOi: Float32Array | undefined;
 	return {
 		timestamp,
 		spot: scalar(0),
@@ -188,8 +195,12 @@ export function decodeRow(
 		majorNegVol: scalar(4),
 		majorNegOi: scalar(5),
 		strikes,
-		gexVol: values(0, payload.readDoubleLE(56)),
-		gexOi: values(n, payload.readDoubleLE(64))
+		get gexVol() {
+			return (gexVol ??= values(0, volScale));
+		},
+		get gexOi() {
+			return (gexOi ??= values(n, oiScale));
+		}
 	};
 }
 

@@ -142,6 +142,15 @@ function backfillWorker(): Worker {
 }
 
 /**
+ * Starts the decode worker ahead of its first request (a no-op once started): a view that will
+ * soon read a record (Classic's moment after its overview lines) overlaps the worker's start-up,
+ * ~100-400 ms on a loaded machine, with the answers it waits for first.
+ */
+export function warmBackfillWorker(): void {
+	if (typeof Worker !== 'undefined') backfillWorker();
+}
+
+/**
  * Fetches and decodes a backfill in the worker; rejects with BackfillError (404 = none yet).
  * While it loads, `backfillActivity` (and `options.onProgress`) say how far it is.
  */

@@ -29,6 +29,7 @@ import {
 import {
 	BackfillError,
 	fetchBackfill,
+	warmBackfillWorker,
 	fetchSessionDay,
 	followRecordingDay,
 	isAbort,
@@ -224,6 +225,8 @@ export class SessionReplay {
 			const raw = () => this.readRaw(group, day, ticker, stream, read, stop.signal);
 			if (!overview) raw();
 			else {
+				// The moment's record is read in the worker once the lines arrive: it starts now.
+				if (read === fetchBackfill) warmBackfillWorker();
 				void this.readOverview(group, ticker, stream, day, overview, read, stop.signal).then(
 					(found) => found || stop.signal.aborted || raw()
 				);
