@@ -66,7 +66,7 @@ const STATE_ZEROED =
  * JSON.stringify(observedStateChain(chain)) from JSON.stringify(chain), without building or
  * serialising the State chain again: the same text with the OI values and the zeroed fields
  * replaced by 0 (strike rows are the only arrays of three scalars and an array; the zeroed
- * fields' names occur nowhere else). A history day's State chains spent a third of their
+ * fields' names occur nowhere else; the ticker is a symbol, src/service/market/universe.ts). A history day's State chains spent a third of their
  * part's serialisation here.
  */
 export function observedStateChainJson(chainJson: string): string {
