@@ -66,8 +66,8 @@ const STATE_ZEROED =
  * JSON.stringify(observedStateChain(chain)) from JSON.stringify(chain), without building or
  * serialising the State chain again: the same text with the OI values and the zeroed fields
  * replaced by 0 (strike rows are the only arrays of three scalars and an array; the zeroed
- * fields' names occur nowhere else; the ticker is a symbol, src/service/market/universe.ts). A history day's State chains spent a third of their
- * part's serialisation here.
+ * fields' names occur nowhere else; the ticker is a symbol of src/service/market/universe.ts).
+ * A history day's GEX part spends a quarter of its serialisation here instead of a half.
  */
 export function observedStateChainJson(chainJson: string): string {
 	return chainJson.replace(STRIKE_ROW_OI, '[$1,$2,0,[').replace(STATE_ZEROED, '"$1":0');
