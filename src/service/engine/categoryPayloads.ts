@@ -33,6 +33,7 @@ import {
 	type OrderflowValue
 } from './orderflow';
 import { r2, r3, r4 } from './rounding';
+import { OBSERVED_GREEK_PRIORS } from './profiles';
 import { riskReversal25 } from './riskReversal';
 import { expiryLookbacks } from './expiryHistory';
 import type { ExpiryState } from './expiryState';
@@ -224,10 +225,16 @@ export function maxChangeValue(day: TickerDay, subset: Subset): MaxChangeValue {
  * largest / most negative net (call + put) value of this greek by volume; major_long_gamma /
  * major_short_gamma: strikes of the largest positive / negative net GEX by volume of the set.
  */
+/**
+ * `observed`: observedGreekProfile's value (./profiles.ts) built directly, without the calls /
+ * puts split and the priors it drops (the same roundings in the same order, so the same bits: a
+ * history day's delta, gamma, vanna and charm files spent a fifth of their CPU on the split).
+ */
 export function greekProfileValue(
 	day: TickerDay,
 	subset: Subset,
-	greek: GreekName
+	greek: GreekName,
+	observed = false
 ): GreekProfileValue {
 	const [minDte, secDte] = dtes(day, subset);
 	const calls = subset.greekCall?.[greek];
@@ -242,7 +249,16 @@ export function greekProfileValue(
 	const netMajors = analyticsMajors(subset.rowStrikes, net, day.spot);
 	const majors = majorStrikes(day, subset);
 	const mini: GreekProfileValue['mini_contracts'] = [];
-	for (let r = 0; r < rows; r++) {
+	for (let r = 0; r < rows && observed; r++) {
+		const p: number[] = [];
+		for (let i = 0; i < OBSERVED_GREEK_PRIORS; i++)
+			p.push(r2(r2(callLb.at(r, PRIOR_LAGS[i])) + r2(putLb.at(r, PRIOR_LAGS[i]))));
+		const k = subset.rowStrikes[r];
+		const civ = r4((subset.callIv as Float64Array)[r]);
+		const piv = r4((subset.putIv as Float64Array)[r]);
+		mini.push([k, civ, piv, r2(r2(calls[r]) + r2(puts[r])), p, null, null]);
+	}
+	for (let r = 0; r < rows && !observed; r++) {
 		mini.push([
 			subset.rowStrikes[r],
 			r4((subset.callIv as Float64Array)[r]),

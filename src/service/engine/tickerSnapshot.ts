@@ -148,6 +148,8 @@ export function categoryValue(
 		return same ? v : viewVolumeProfile(v, view);
 	}
 	const greek = category.split('_')[0] as GreekName;
+	if (same && profile === 'observed')
+		return memo(day, `${category}/observed`, () => greekProfileValue(day, subset, greek, true));
 	const v = memo(day, category, () => greekProfileValue(day, subset, greek));
 	const viewed = same ? v : viewGreekProfile(v, view);
 	return profile === 'observed' ? observedGreekProfile(viewed) : viewed;

@@ -15,7 +15,11 @@ import { crc32, createGzip, type Gzip } from 'node:zlib';
 import { HistoryUnavailableError } from '../source';
 import { TickerDay } from '../engine/tickerDay';
 import { viewFormatAt } from '../engine/live';
-import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from '../engine/profiles';
+import {
+	DEFAULT_PAYLOAD_PROFILE,
+	observedStateChainJson,
+	type PayloadProfile
+} from '../engine/profiles';
 import { dayKeysOf, dayValue, stepModeOf, type DayKey } from './dayKeys';
 import { viewOf } from '../market/universe';
 
@@ -175,11 +179,22 @@ export async function writeDayCategories(
 		// one of the front sets' categories only their contracts' greeks ('front'): the same
 		// values for less engine work (see DAY_PARTS).
 		const mode = stepModeOf(keys);
+		// A State chain's JSON from its classic chain's of the same tick when this part writes
+		// both (the classic keys come first in every profile's order): the same text, a third of
+		// the State chain's serialisation (profiles.ts).
+		const classicOf = keys.map((k) => keys.indexOf(k.replace(/^state_/, '') as DayKey));
+		const json: string[] = [];
 		// The day ends at its own close (13:00 on an early close) whatever end was asked for.
 		while (day.tick < endTick && day.step(mode)) {
 			const format = viewFormatAt(seed, ticker, date, day.tick);
-			for (let i = 0; i < files.length; i++)
-				files[i].push(JSON.stringify(dayValue(day, keys[i], format, profile)));
+			for (let i = 0; i < files.length; i++) {
+				const c = classicOf[i];
+				json[i] =
+					c >= 0 && c < i
+						? observedStateChainJson(json[c])
+						: JSON.stringify(dayValue(day, keys[i], format, profile));
+				files[i].push(json[i]);
+			}
 			if (performance.now() - slice > SLICE_MS) {
 				for (const f of files) await f.settle();
 				await yieldToLoop();
