@@ -143,11 +143,13 @@ describe('slot lease', () => {
 		const { made, held } = replicas(3, fast);
 		for (const r of made) r.lease.start();
 		for (let kill = 0; kill < 5; kill++) {
-			await until(() => held.filter((h) => h.to === undefined).length === 1, 6_000);
+			// Liveness waits are generous (a loaded machine delays timers by seconds); what the
+			// test guards is the safety below: never two holders, tokens only grow.
+			await until(() => held.filter((h) => h.to === undefined).length === 1, 15_000);
 			const holder = made.find((r) => r.lease.holding)!;
 			// Cut it, then bring a fresh connection back as a new replica in its place.
 			holder.conn.disconnect();
-			await until(() => held.filter((h) => h.to === undefined).length === 0, 3_000);
+			await until(() => held.filter((h) => h.to === undefined).length === 0, 10_000);
 			await holder.lease.stop().catch(() => undefined);
 			const conn = connectRedis(redis.url);
 			clients.push(conn);
@@ -168,9 +170,9 @@ describe('slot lease', () => {
 			Object.assign(holder, { id, conn, lease });
 			lease.start();
 		}
-		await until(() => held.length >= 6, 6_000);
+		await until(() => held.length >= 6, 15_000);
 		expectOneAtATime(held);
-	}, 40_000);
+	}, 150_000);
 
 	it('refuses settings whose renewals would not come inside the TTL minus the margin', () => {
 		const conn = connectRedis(redis.url);
