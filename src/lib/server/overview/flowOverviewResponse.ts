@@ -9,15 +9,7 @@ import { encodeFlowOverviewBody } from '../../relay/flowOverviewBody';
 import { FLOW_SERIES } from '../../contract/flowSeries';
 import { isRecordedDay, type SessionRecorder } from '../recorder/sessionRecorder';
 import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
-import type { OverviewAnswer } from './overviewResponse';
-
-function problem(status: number, error: string): OverviewAnswer {
-	return {
-		status,
-		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-		body: JSON.stringify({ error })
-	};
-}
+import { bodyAnswer, problem, type OverviewAnswer } from './overviewAnswer';
 
 export function flowOverviewResponse(
 	recorder: SessionRecorder,
@@ -40,20 +32,5 @@ export function flowOverviewResponse(
 			{ level: 1 }
 		)
 	}));
-	if (!made) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
-	const { records, last, body } = made;
-	return {
-		status: 200,
-		headers: {
-			'content-type': 'application/octet-stream',
-			'content-encoding': 'gzip',
-			'cache-control': 'no-store',
-			'x-gexdeck-day': day,
-			'x-gexdeck-records': String(records),
-			// The day is still being recorded: a view of it follows the raw records after `last`.
-			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
-			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
-		},
-		body
-	};
+	return bodyAnswer(made, recorder, ticker, stream, day);
 }

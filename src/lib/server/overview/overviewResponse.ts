@@ -19,20 +19,9 @@ import { OVERVIEW_STEP_SECONDS } from './dayOverviews';
 import { hasOverview } from './overviewRow';
 import { hasFlowOverview } from './flowOverviewRow';
 import { flowOverviewResponse } from './flowOverviewResponse';
+import { bodyAnswer, problem, type OverviewAnswer } from './overviewAnswer';
 
-export interface OverviewAnswer {
-	status: number;
-	headers: Record<string, string>;
-	body: Uint8Array | string;
-}
-
-function problem(status: number, error: string): OverviewAnswer {
-	return {
-		status,
-		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-		body: JSON.stringify({ error })
-	};
-}
+export type { OverviewAnswer } from './overviewAnswer';
 
 export function overviewResponse(
 	recorder: SessionRecorder,
@@ -79,20 +68,5 @@ export function overviewResponse(
 			{ level: 1 }
 		)
 	}));
-	if (!made) return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
-	const { records, last, body } = made;
-	return {
-		status: 200,
-		headers: {
-			'content-type': 'application/octet-stream',
-			'content-encoding': 'gzip',
-			'cache-control': 'no-store',
-			'x-gexdeck-day': day,
-			'x-gexdeck-records': String(records),
-			// The day is still being recorded: a view of it follows the raw records after `last`.
-			...(recorder.recordingDay() === day ? { 'x-gexdeck-recording': '1' } : {}),
-			...(last !== undefined ? { 'x-gexdeck-last': String(last) } : {})
-		},
-		body
-	};
+	return bodyAnswer(made, recorder, ticker, stream, day);
 }
