@@ -221,12 +221,20 @@ describe('negotiation faults', () => {
 			let i = 0;
 			drip.push(setInterval(() => i < body.length && res.write(body[i++]), 1000));
 		};
-		await until('a cut-off answer', () =>
-			statuses.some((s) => /answer \(200\) was cut off/.test(s.reason ?? ''))
-		);
-		expect(relay.state).toBe('reconnecting');
-		for (const t of drip) clearInterval(t);
-		for (const res of held) res.destroy();
+		try {
+			// Up to the 2 s backoff plus an attempt; generous for a loaded machine.
+			await until(
+				'a cut-off answer',
+				() => statuses.some((s) => /answer \(200\) was cut off/.test(s.reason ?? '')),
+				15_000
+			);
+			expect(relay.state).toBe('reconnecting');
+		} finally {
+			// Stop the drip and the held answers even when the wait failed (else closing the relay
+			// waits on them and the failure hides behind a hook timeout).
+			for (const t of drip) clearInterval(t);
+			for (const res of held) res.destroy();
+		}
 		// Every attempt waited its timeout (300 ms) plus a growing delay: a handful, not a storm.
 		expect(upstream.posts).toBeLessThanOrEqual(postsWhileHanging + 3);
 	});
