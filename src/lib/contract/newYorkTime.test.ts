@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+	ET_ZONE,
+	RULE_YEARS,
 	etParts,
 	etWindowIds,
 	formatEtClock,
+	formatEtDateTime,
+	formatEtMonthDay,
 	formatTimeOfDay,
 	isRegularTradingHours,
 	sessionBounds
@@ -102,5 +106,97 @@ describe('sessionBounds', () => {
 			}),
 			{ numRuns: 300 }
 		);
+	});
+
+	// The offset is computed by the US rule for 2007-2099 (no Intl on a page's critical path);
+	// the platform's tz database is the reference it must equal, to the second, on every field.
+	describe('the DST rule equals the tz database (Intl)', () => {
+		const reference = new Intl.DateTimeFormat('en-US', {
+			timeZone: ET_ZONE,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			weekday: 'short'
+		});
+		const intl = (ms: number) => {
+			const f: Record<string, string> = {};
+			for (const p of reference.formatToParts(ms)) f[p.type] = p.value;
+			const wd = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(f.weekday);
+			return {
+				year: Number(f.year),
+				month: Number(f.month),
+				day: Number(f.day),
+				hour: Number(f.hour),
+				minute: Number(f.minute),
+				second: Number(f.second),
+				weekday: wd,
+				date: `${f.year}-${f.month}-${f.day}`
+			};
+		};
+		const labels = (ms: number) => {
+			const at = (o: Intl.DateTimeFormatOptions) =>
+				new Intl.DateTimeFormat('en-US', { timeZone: ET_ZONE, ...o }).format(ms);
+			const clock = {
+				hour: '2-digit',
+				minute: '2-digit',
+				second: '2-digit',
+				hourCycle: 'h23'
+			} as const;
+			return [
+				at(clock),
+				at({ month: 'short', day: 'numeric' }),
+				at({ month: 'short', day: 'numeric', ...clock })
+			];
+		};
+		const covered = fc.integer({
+			min: Date.UTC(RULE_YEARS.first - 1, 11, 31),
+			max: Date.UTC(RULE_YEARS.last + 1, 0, 2)
+		});
+
+		it('at random instants of every year the rule covers, and just past either end', () => {
+			fc.assert(
+				fc.property(covered, (ms) => {
+					expect(etParts(ms)).toEqual(intl(ms));
+				}),
+				{ numRuns: 20_000 }
+			);
+		});
+
+		it('within an hour of every switch, second by second around it', () => {
+			for (let year = RULE_YEARS.first; year <= RULE_YEARS.last; year++) {
+				for (const month of [2, 10]) {
+					// The switch instants: 07:00 UTC in March, 06:00 UTC in November, on a Sunday.
+					for (let day = 1; day <= 14; day++) {
+						const hour = month === 2 ? 7 : 6;
+						const at = Date.UTC(year, month, day, hour);
+						if (new Date(at).getUTCDay() !== 0) continue;
+						for (const d of [-3_600_000, -1000, -1, 0, 1, 999, 1000, 3_600_000])
+							expect(etParts(at + d)).toEqual(intl(at + d));
+					}
+				}
+			}
+		});
+
+		it("formats the clock and the day as Intl's en-US does", () => {
+			fc.assert(
+				fc.property(covered, fc.integer({ min: 0, max: 999 }), (ms, frac) => {
+					const s = (ms + frac) / 1000;
+					expect([formatEtClock(s), formatEtMonthDay(s), formatEtDateTime(s)]).toEqual(
+						labels(ms + frac)
+					);
+				}),
+				{ numRuns: 3_000 }
+			);
+		});
+
+		it('asks Intl outside the covered years, and refuses an invalid time as Intl does', () => {
+			for (const ms of [Date.UTC(1999, 6, 4, 12), Date.UTC(2150, 0, 1), -1, 0.5])
+				expect(etParts(ms)).toEqual(intl(ms));
+			expect(() => etParts(Number.NaN)).toThrow(RangeError);
+		});
 	});
 });

@@ -3,28 +3,82 @@
  * America/New_York wall clock of an instant, the instant of a wall time, ET day keys (the key of
  * a day's series and files, and of the quota windows that reset at 00:00 ET), the regular session
  * of a day (09:30 to 16:00, or 13:00 on an NYSE early close: ./marketCalendar.ts) and ET labels.
- * Intl resolves the DST offset of every instant, so nothing here hard-codes -4 or -5; New York's
- * offset is a whole number of hours, so ET minutes are unix minutes. (src/lib/analytics/nyDates.ts
- * keeps its own DST rule because analytics imports nothing of the project.)
+ *
+ * The offset comes from the US rule in force since 2007 (the Energy Policy Act of 2005): daylight
+ * time from 02:00 EST on March's second Sunday to 02:00 EDT on November's first Sunday. It is
+ * computed, not asked of Intl, for instants of 2007 through 2099: a time-zone Intl.DateTimeFormat
+ * costs a page ~25 ms of main-thread time when the module loads (the zone data) and ~5 us per
+ * formatToParts, which the whole-day views call thousands of times. Before 2007 and from 2100 on,
+ * Intl (the platform's tz database) answers, its formatter made on first use. The property test
+ * (newYorkTime.test.ts) checks the rule against Intl at random instants of every year it covers.
+ * New York's offset is a whole number of hours, so ET minutes are unix minutes.
  */
 import { SESSION_OPEN_MINUTE, isSessionDay, sessionCloseMinute } from './marketCalendar';
 
 export const ET_ZONE = 'America/New_York';
 
-const partsFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: ET_ZONE,
-	hourCycle: 'h23',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	weekday: 'short'
-});
+let partsFormatter: Intl.DateTimeFormat | undefined;
+
+/** Intl's answer, outside the years the rule covers. */
+function intlParts(at: Date | number): EtParts {
+	partsFormatter ??= new Intl.DateTimeFormat('en-US', {
+		timeZone: ET_ZONE,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		weekday: 'short'
+	});
+	const f: Record<string, string> = {};
+	for (const part of partsFormatter.formatToParts(at)) f[part.type] = part.value;
+	return {
+		year: Number(f.year),
+		month: Number(f.month),
+		day: Number(f.day),
+		hour: Number(f.hour),
+		minute: Number(f.minute),
+		second: Number(f.second),
+		weekday: WEEKDAYS[f.weekday] ?? 0,
+		date: `${f.year}-${f.month}-${f.day}`
+	};
+}
 
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 
+const HOUR_MS = 3_600_000;
+/** The first and last UTC years the rule answers for (Intl outside them). */
+export const RULE_YEARS = { first: 2007, last: 2099 } as const;
+
+/** Day of the month of the n-th (1-based) Sunday of a month. */
+function nthSunday(year: number, month: number, n: number): number {
+	const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+	return 1 + ((7 - first) % 7) + 7 * (n - 1);
+}
+
+/** Daylight time's start and end in `year` (unix ms): 07:00 and 06:00 UTC on the switch days. */
+const switches = new Map<number, [number, number]>();
+function daylightSpan(year: number): [number, number] {
+	let span = switches.get(year);
+	if (!span) {
+		span = [
+			Date.UTC(year, 2, nthSunday(year, 3, 2), 7),
+			Date.UTC(year, 10, nthSunday(year, 11, 1), 6)
+		];
+		switches.set(year, span);
+	}
+	return span;
+}
+
+/** New York's offset from UTC in hours (-4 or -5) at unix ms `ms` of a year the rule covers. */
+function ruleOffsetHours(ms: number, year: number): number {
+	const [start, end] = daylightSpan(year);
+	return ms >= start && ms < end ? -4 : -5;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 export interface EtParts {
 	year: number;
 	month: number;
@@ -40,17 +94,24 @@ export interface EtParts {
 
 /** Wall-clock fields of an instant (a Date or unix ms) in New York. */
 export function etParts(at: Date | number): EtParts {
-	const f: Record<string, string> = {};
-	for (const part of partsFormatter.formatToParts(at)) f[part.type] = part.value;
+	const ms = typeof at === 'number' ? at : at.getTime();
+	// Intl formats the whole millisecond (and throws on an invalid time value, as before).
+	const whole = Math.floor(ms);
+	const year = Number.isFinite(whole) ? new Date(whole).getUTCFullYear() : Number.NaN;
+	if (!(year >= RULE_YEARS.first && year <= RULE_YEARS.last)) return intlParts(at);
+	const wall = new Date(whole + ruleOffsetHours(whole, year) * HOUR_MS);
+	const y = wall.getUTCFullYear();
+	const month = wall.getUTCMonth() + 1;
+	const day = wall.getUTCDate();
 	return {
-		year: Number(f.year),
-		month: Number(f.month),
-		day: Number(f.day),
-		hour: Number(f.hour),
-		minute: Number(f.minute),
-		second: Number(f.second),
-		weekday: WEEKDAYS[f.weekday] ?? 0,
-		date: `${f.year}-${f.month}-${f.day}`
+		year: y,
+		month,
+		day,
+		hour: wall.getUTCHours(),
+		minute: wall.getUTCMinutes(),
+		second: wall.getUTCSeconds(),
+		weekday: wall.getUTCDay(),
+		date: `${y}-${pad2(month)}-${pad2(day)}`
 	};
 }
 
@@ -164,39 +225,36 @@ export function formatTimeOfDay(secondOfDay: number, withSeconds = false): strin
 	return `${hh}:${mm}:${String(s % 60).padStart(2, '0')}`;
 }
 
-const clockFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: ET_ZONE,
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
-const monthDayFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: ET_ZONE,
-	month: 'short',
-	day: 'numeric'
-});
-const dateTimeFormatter = new Intl.DateTimeFormat('en-US', {
-	timeZone: ET_ZONE,
-	month: 'short',
-	day: 'numeric',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
+const MONTH_NAMES = [
+	'Jan',
+	'Feb',
+	'Mar',
+	'Apr',
+	'May',
+	'Jun',
+	'Jul',
+	'Aug',
+	'Sep',
+	'Oct',
+	'Nov',
+	'Dec'
+] as const;
+
+const clockOf = (p: EtParts) => `${pad2(p.hour)}:${pad2(p.minute)}:${pad2(p.second)}`;
 
 /** ET wall clock of unix seconds: "14:31:05". */
 export function formatEtClock(unixSeconds: number): string {
-	return clockFormatter.format(unixSeconds * 1000);
+	return clockOf(etParts(unixSeconds * 1000));
 }
 
 /** ET calendar day of unix seconds: "Nov 22". */
 export function formatEtMonthDay(unixSeconds: number): string {
-	return monthDayFormatter.format(unixSeconds * 1000);
+	const p = etParts(unixSeconds * 1000);
+	return `${MONTH_NAMES[p.month - 1]} ${p.day}`;
 }
 
 /** ET date and wall clock of unix seconds: "Nov 20, 15:59:58". */
 export function formatEtDateTime(unixSeconds: number): string {
-	return dateTimeFormatter.format(unixSeconds * 1000);
+	const p = etParts(unixSeconds * 1000);
+	return `${MONTH_NAMES[p.month - 1]} ${p.day}, ${clockOf(p)}`;
 }
