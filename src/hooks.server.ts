@@ -33,9 +33,11 @@ import { loadQuotaLedger, sharedLimits } from '$lib/server/services';
 import { loadSettings } from '$lib/server/settings';
 import { mountAlerts } from '$lib/server/alerts/alertsMount';
 import { mountRecorder } from '$lib/server/recorder/recorderMount';
+import { warmNewestOverviews } from '$lib/server/overview/overviewWarmup';
 import { loadRecordingStore } from '$lib/server/recorder/recordingStore';
 import { mountStreamRelay } from '$lib/server/stream/relayMount';
 import { warmUp } from '$lib/server/upstream';
+import { fetchPreloads, withFetchPreloads } from '$lib/server/preloadHeader';
 import { STREAM_PATH } from '$lib/relay/protocol';
 
 export const init: ServerInit = async () => {
@@ -70,7 +72,9 @@ export const init: ServerInit = async () => {
 	// The account's single WebSocket slot is held here and shared by every tab (/stream).
 	mountStreamRelay();
 	// Everything relayed or polled is recorded per ticker, stream and day (/history backfills).
-	mountRecorder();
+	const recorder = mountRecorder();
+	// The newest day's overviews made now, so the first whole-day view after a start finds them.
+	void warmNewestOverviews(recorder);
 	// Alert rules run on every update the server receives, with or without a tab (/alerts).
 	await mountAlerts();
 	// GET /api/* skips SvelteKit's pipeline: the proxy's node:http fast path (fastApi.ts).
@@ -184,10 +188,16 @@ export const handle: Handle = async ({ event, resolve }) => {
 	// The theme is applied in the server's HTML, so a light-theme user never sees a dark flash.
 	const theme = themeOf(event.url.searchParams.get('theme') ?? verdict.cookies.get(THEME_COOKIE));
 	const palette = verdict.cookies.get(PALETTE_COOKIE) === 'cb' ? 'cb' : 'standard';
+	const preloads: string[] = [];
 	const response = await resolve(event, {
-		transformPageChunk: ({ html }) =>
-			html.replace('data-theme="dark"', `data-theme="${theme}" data-palette="${palette}"`)
+		transformPageChunk: ({ html }) => {
+			preloads.push(...fetchPreloads(html));
+			return html.replace('data-theme="dark"', `data-theme="${theme}" data-palette="${palette}"`);
+		}
 	});
+	// A whole-day view's overview goes first in the Link header, before the page's scripts.
+	const link = withFetchPreloads(response.headers.get('link'), preloads);
+	if (link !== null && preloads.length > 0) response.headers.set('link', link);
 	for (const [name, value] of Object.entries(headers)) {
 		if (!response.headers.has(name)) response.headers.set(name, value);
 	}

@@ -93,7 +93,14 @@ test('the levels path of a recorded full day: every 10 s step from the overview 
 
 test('the heatmap of a recorded full day: all 2,340 columns from under 1 MB', async ({ page }) => {
 	const history = historyOf(page);
-	await page.goto(`/SPX/heatmap/gex_full?day=${DAY}`);
+	const doc = await page.goto(`/SPX/heatmap/gex_full?day=${DAY}`);
+	// The overview is announced first in the Link header, before the page's ~60 scripts and
+	// styles (it queued behind them otherwise); the head's preload and the view take that one.
+	expect(doc?.headers().link).toMatch(
+		new RegExp(
+			`^</history/SPX/classic_gex_full/overview\\?metric=vol&day=${DAY}>; rel="preload"; as="fetch"; crossorigin, <`
+		)
+	);
 	const heat = page.getByTestId('heatmap');
 	await expect(heat).toHaveAttribute('data-columns', String(STEPS), { timeout: 30_000 });
 	await expect(heat).toHaveAttribute('data-rows', '400');
