@@ -21,6 +21,7 @@ import {
 	type SeriesChunk
 } from '$lib/stream/series/orderflowSeries';
 import { etDay } from '$lib/contract/newYorkTime';
+import { nextTask } from '$lib/stream/nextTask';
 import type { OrderflowBody } from '$lib/contract/schemas';
 import {
 	BackfillError,
@@ -206,6 +207,9 @@ export class OrderflowSession {
 			if (this.series.revision !== before) taken++;
 		}
 		this.overviewPoints = taken;
+		// The series is filled in this task, drawn in the next: one task doing both ran over 50 ms.
+		await nextTask();
+		if (this.stop.signal.aborted) return undefined;
 		this.revision = this.series.revision;
 		const last = o.last ?? o.times[o.times.length - 1];
 		this.overviewSpan = { lo: o.times[0], hi: last + o.header.step };
