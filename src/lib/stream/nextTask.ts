@@ -5,12 +5,13 @@
  * it: each half stays under the 50 ms a long task starts at (issue 26).
  *
  * Chromium's scheduler.yield() where it exists (the continuation keeps its priority), else a
- * MessageChannel message (a task without setTimeout's clamping); elsewhere setTimeout(0).
+ * MessageChannel message (a task without setTimeout's clamping, and one fake timers leave
+ * alone); setTimeout(0) where there is neither.
  */
 export function nextTask(): Promise<void> {
 	const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
 	if (typeof scheduler?.yield === 'function') return scheduler.yield();
-	if (typeof MessageChannel === 'function' && typeof window !== 'undefined') {
+	if (typeof MessageChannel === 'function') {
 		return new Promise((resolve) => {
 			const channel = new MessageChannel();
 			channel.port1.onmessage = () => {
