@@ -13,8 +13,10 @@
  * the recorder's cost per frame, the overview's bytes on disk, its rebuild from the raw file,
  * the server's answer time and the page's decode (Node here; Chromium's is in the e2e numbers).
  * Classic's timeline on the day: its transfer, navigation to the histogram drawn at the day's
- * last moment, and the histogram drawn after a scrub; with `--before <checkout>` (a built
- * checkout of an earlier commit) the same on that build, in the same run.
+ * last moment, and the histogram drawn after a scrub. Every whole-day view is loaded `--repeat`
+ * times on loopback (5: first, median, max) and also opened in-app (its day picked in its live
+ * page); with `--before <checkout>` (a built checkout of an earlier commit) every view the same
+ * way on that build, in the same run.
  *
  * Orderflow: the day's orderflow (one payload a second, spxOrderflow) is recorded beside it.
  * Before: the raw day the view read whole (`/history/SPX/orderflow_orderflow?day=`); in Chromium
@@ -50,8 +52,8 @@ const { values: flags } = parseArgs({
 		// Loopback navigations per view (each in a new browser context): the median is reported,
 		// the first (a freshly started dashboard for the first view) beside it.
 		repeat: { type: 'string', default: '5' },
-		// Another checkout's build (e.g. the commit before Classic drew from the overview): its
-		// Classic is measured on the same day in the same run, the "before" row.
+		// Another checkout's build (an earlier commit): its whole-day views are measured on the
+		// same day in the same run, the "before" rows.
 		before: { type: 'string' }
 	},
 	strict: true
@@ -467,7 +469,8 @@ const runs = [
 	...(flags.before
 		? await pageRuns(
 				flags.before,
-				VIEWS.filter((v) => v.classic),
+				// Every view that reads an overview (not the raw-day row, the same on any build).
+				VIEWS.filter((v) => !v.before),
 				` (before: ${flags.before})`
 			)
 		: []),
