@@ -206,10 +206,12 @@ export class OrderflowSession {
 			this.addPoint(o.times[i], row);
 			if (this.series.revision !== before) taken++;
 		}
-		this.overviewPoints = taken;
 		// The series is filled in this task, drawn in the next: one task doing both ran over 50 ms.
+		// What the view reacts to (the points, the revision, the span a zoom reads detail in) is
+		// set together after the yield, so an effect never sees the points without the span.
 		await nextTask();
 		if (this.stop.signal.aborted) return undefined;
+		this.overviewPoints = taken;
 		this.revision = this.series.revision;
 		const last = o.last ?? o.times[o.times.length - 1];
 		this.overviewSpan = { lo: o.times[0], hi: last + o.header.step };
