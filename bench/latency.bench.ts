@@ -30,6 +30,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Page } from 'playwright';
 import WebSocket from 'ws';
 import { ALL_TICKERS } from '../src/lib/contract/tickers';
 import { Fanout } from '../src/service/hubs/fanout';
@@ -64,6 +65,7 @@ const GROUPS = [
 const WATCHED = 'SPX_classic_gex_full';
 /** Tabs loaded at once (see measureTabs). */
 const OPEN_BATCH = 5;
+const PASSWORD = 'latency-bench';
 const wall = () => performance.timeOrigin + performance.now();
 
 const CHECKOUTS = flags.checkout?.length ? flags.checkout.map((c) => resolve(c)) : [root];
@@ -178,17 +180,37 @@ const rows: Row[] = [];
 const profiles: string[] = [];
 let viewerFrames = 0;
 
+/** Signs `page`'s context in to the dashboard at `base` (a session of its own). */
+async function signIn(page: Page, base: string): Promise<void> {
+	await page.goto(`${base}/login`, { timeout: 300_000 });
+	await page.locator('#password').fill(PASSWORD);
+	await Promise.all([
+		page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 300_000 }),
+		page.getByRole('button', { name: 'Log in' }).click()
+	]);
+}
+
 /** One checkout's built dashboard relaying the service, measured at every tab count. */
 async function measure(checkout: string): Promise<void> {
 	const dash = await spawnBuiltDashboard(checkout, {
 		GEXDECK_UPSTREAM: svc.service.url,
 		GEXDECK_API_KEY: quantKey(),
-		GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-latency-'))
+		GEXDECK_DATA_DIR: mkdtempSync(join(tmpdir(), 'gexdeck-latency-')),
+		// Each tab signs in (its own session, so its own client of the relay: see measureTabs),
+		// from its own address (X-Forwarded-For: the login's rate limit is per address).
+		GEXDECK_PASSWORD: PASSWORD,
+		ADDRESS_HEADER: 'x-forwarded-for'
 	});
 	// The 150 memberships: one viewer of every group. Its frames are counted, and the watched
 	// chain's arrival here (a Node client of the relay, in this process) is stamped: the relay's
 	// own part of the way, without the browser.
-	const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`);
+	const login = await browser.newContext();
+	await signIn(await login.newPage(), dash.base);
+	const cookie = (await login.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+	await login.close();
+	const viewer = new WebSocket(`ws://127.0.0.1:${dash.port}/stream`, {
+		headers: { cookie, origin: dash.base }
+	});
 	const viewerAt = new Map<number, number>();
 	function onViewerFrame(data: Buffer): void {
 		viewerFrames++;
@@ -229,7 +251,16 @@ async function measureTabs(
 	for (const tabs of TAB_COUNTS) {
 		// A context per tab: every tab holds an EventSource (/alerts/events), and one profile's six
 		// HTTP/1.1 connections to a host stall the seventh tab's page load behind them.
-		const contexts = await Promise.all(Array.from({ length: tabs }, () => browser.newContext()));
+		// Each tab its own session and client address: the relay takes at most
+		// MAX_VIEWERS_PER_CLIENT (32) viewers from one client (session, else address), and 50
+		// tabs of one address left 19 of them without a stream.
+		const contexts = await Promise.all(
+			Array.from({ length: tabs }, (_, i) =>
+				browser.newContext({
+					extraHTTPHeaders: { 'x-forwarded-for': `127.0.${1 + (i >> 8)}.${1 + (i & 255)}` }
+				})
+			)
+		);
 		for (const context of contexts) {
 			await context.addInitScript('globalThis.__gexdeckLatencyMarks = true');
 		}
@@ -250,14 +281,18 @@ async function measureTabs(
 		for (let i = 0; i < pages.length; i += OPEN_BATCH) {
 			const batch = pages.slice(i, i + OPEN_BATCH);
 			await Promise.all(
-				batch.map((page) =>
-					page.goto(`${dash.base}/SPX/classic/gex_full`, {
+				batch.map(async (page) => {
+					await signIn(page, dash.base);
+					await page.goto(`${dash.base}/SPX/classic/gex_full`, {
 						timeout: 300_000,
 						waitUntil: 'domcontentloaded'
-					})
-				)
+					});
+				})
 			);
-			await Promise.all(batch.map(painting));
+			const painted = await Promise.all(batch.map(painting));
+			console.error(
+				`latency: tabs ${i + 1}-${i + batch.length} open, ${painted.filter(Boolean).length} painting`
+			);
 		}
 		// A settle before measuring, longer with more tabs (their first loads' work to drain).
 		await new Promise((r) => setTimeout(r, 3000 + 100 * tabs));
