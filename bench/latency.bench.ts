@@ -204,6 +204,10 @@ async function measure(checkout: string): Promise<void> {
 	// The 150 memberships: one viewer of every group. Its frames are counted, and the watched
 	// chain's arrival here (a Node client of the relay, in this process) is stamped: the relay's
 	// own part of the way, without the browser.
+	dash.proc.once('exit', (code, signal) =>
+		console.error(`latency: the dashboard exited (${code ?? signal})`)
+	);
+	dash.proc.stderr?.on('data', (d: Buffer) => process.stderr.write(`dashboard: ${d}`));
 	const login = await browser.newContext();
 	await signIn(await login.newPage(), dash.base);
 	const cookie = (await login.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

@@ -5,7 +5,7 @@
  * tab's main thread per tick for a 400-strike chain: its copy to REST shape, the structured clone
  * and the IndexedDB transaction) sat in the tick-to-pixel path of every tab (issue 26). The cache
  * is for a reload's first paint (marked stale): a value up to this old is as good, and the
- * pending one is written at once when the page is hidden or the view goes away (`flush`).
+ * pending one is written at once on pagehide or when the view goes away (`flush`).
  */
 
 /** At most one streamed snapshot written per this many ms. */
@@ -31,7 +31,7 @@ export class SnapshotPacer {
 		this.timer = setTimeout(() => this.flush(), delay);
 	}
 
-	/** Writes the pending value now (the page is hidden, the view goes away). */
+	/** Writes the pending value now (pagehide, the view goes away). */
 	flush(): void {
 		if (this.timer !== undefined) clearTimeout(this.timer);
 		this.timer = undefined;
