@@ -429,21 +429,22 @@ console.log(
 );
 console.log('');
 console.log(
-	"| checkout | tabs | service CPU per tick, ms (p50 / p95 / p99) | dashboard CPU, % of a core | browser CPU, % of a core | browser CPU per tab per tick, ms | floor: one tick's CPU / 2 cores, ms | load average (1 min) |"
+	"| checkout | tabs | service CPU per tick, ms (p50 / p95 / p99) | dashboard CPU, % of a core | browser CPU, % of a core | browser CPU per tab per tick, ms | one tick's CPU (service + dashboard + browser) / 2 cores, ms | load average (1 min) |"
 );
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-	// One tick a second: % of a core x 10 = ms per tick. The floor is the last tab's earliest
-	// paint if the tick's CPU (service, dashboard, every tab) ran on both cores with no gap.
+	// One tick a second: % of a core x 10 = ms per tick. For every tab to paint within T ms
+	// the part of this on the tick's path must fit in 2 x T ms (not all of it is: the browser's
+	// GPU process and compositor, the ring's writes, timers).
 	const service = r.serviceTickCpu.length
 		? quantile(
 				[...r.serviceTickCpu].sort((a, b) => a - b),
 				0.5
 			)
 		: 0;
-	const floor = (service + 10 * r.dashboardCpuPct + 10 * r.browserCpuPct) / 2;
+	const perTick = (service + 10 * r.dashboardCpuPct + 10 * r.browserCpuPct) / 2;
 	console.log(
-		`| ${name(r)} | ${r.tabs} | ${ppp(r.serviceTickCpu)} | ${r.dashboardCpuPct.toFixed(0)} | ${r.browserCpuPct.toFixed(0)} | ${((10 * r.browserCpuPct) / r.tabs).toFixed(1)} | ${floor.toFixed(0)} | ${r.load} |`
+		`| ${name(r)} | ${r.tabs} | ${ppp(r.serviceTickCpu)} | ${r.dashboardCpuPct.toFixed(0)} | ${r.browserCpuPct.toFixed(0)} | ${((10 * r.browserCpuPct) / r.tabs).toFixed(1)} | ${perTick.toFixed(0)} | ${r.load} |`
 	);
 }
 for (const p of profiles) console.log(`\n${p}`);
