@@ -12,6 +12,7 @@ import { clock, CLOCK_TICK_MS } from './clock.svelte';
 import { chain, GROUP, liveStreamOnFakeWorker } from './fakeStream.test-support';
 import { LiveView, type LiveViewSource } from './liveView.svelte';
 import { STREAM_STALL_MS } from './streamFeed.svelte';
+import { FIRST_SNAPSHOT_DELAY_MS } from './snapshotPacer';
 
 const cache = vi.hoisted(() => ({ writes: [] as { route: string; data: unknown }[] }));
 const api = vi.hoisted(() => ({ routes: [] as string[], body: undefined as unknown }));
@@ -75,6 +76,21 @@ function classicView(
 }
 
 describe('LiveView', () => {
+	it('writes streamed chains to the cache paced, and the newest when the view goes away', async () => {
+		const { live: stream, push } = liveStreamOnFakeWorker();
+		const { stop } = classicView({ open: () => stream });
+		for (let t = 1; t <= 5; t++) {
+			push(t);
+			flushSync();
+			vi.advanceTimersByTime(1_000);
+		}
+		// Five chains in five seconds: the first one written, the newest still pending.
+		expect(cache.writes.map((w) => (w.data as { timestamp: number }).timestamp)).toEqual([1]);
+		stop();
+		expect(cache.writes.at(-1)).toMatchObject({ route: ROUTE, data: { timestamp: 5 } });
+		await settle();
+	});
+
 	it('shows and caches streamed values, then polls the route when the stream goes silent', async () => {
 		const { live: stream, push } = liveStreamOnFakeWorker();
 		const { view, stop } = classicView({ open: () => stream });
@@ -83,6 +99,9 @@ describe('LiveView', () => {
 		expect(view.streaming).toBe(true);
 		expect(view.value?.timestamp).toBe(1);
 		expect(view.polled).toBeUndefined();
+		// Paced (snapshotPacer.ts): written in a timer task after the update, not in it.
+		expect(cache.writes).toEqual([]);
+		vi.advanceTimersByTime(FIRST_SNAPSHOT_DELAY_MS);
 		expect(cache.writes.at(-1)).toMatchObject({ route: ROUTE, data: { timestamp: 1 } });
 		await settle();
 		expect(api.routes).toEqual([]);

@@ -2,7 +2,7 @@
  * One live view of one upstream route, as the Classic, State, Orderflow, heatmap and levels
  * pages show it: the group streamed through the tab's relay connection when the account may
  * (StreamFeed), else the route polled through /api (LiveRoute, painted first from IndexedDB);
- * the streamed values written to the same IndexedDB snapshot the poller writes, so a reload
+ * the streamed values written (paced) to the same IndexedDB snapshot the poller writes, so a reload
  * paints what was last seen; and the state the badge, the status line and the age readout need.
  * Construct during component init: it registers its own effects.
  */
@@ -12,6 +12,7 @@ import type { RouteError } from '$lib/cache/routeFetch';
 import { writeSnapshot } from '$lib/cache/snapshotCache.svelte';
 import type { LiveStream, StreamUpdate } from '$lib/stream';
 import { sharedLiveStream } from './sharedStream';
+import { SnapshotPacer } from './snapshotPacer';
 import { StreamFeed, gexColumns, type StreamAccess } from './streamFeed.svelte';
 
 export interface LiveViewSource<T> {
@@ -87,11 +88,22 @@ export class LiveView<T> {
 			source.shape ?? (gexColumns as (u: StreamUpdate) => T | undefined),
 			source.open ?? sharedLiveStream
 		);
+		// Streamed values reach the cache paced (snapshotPacer.ts): not one write per chain.
+		const pacer = new SnapshotPacer((route, body) => void writeSnapshot(route, body));
 		$effect(() => {
 			const value = this.feed.streaming ? this.feed.value : undefined;
 			if (value !== undefined) {
-				void writeSnapshot(this.routeNow, source.restBody ? source.restBody(value) : value);
+				pacer.offer(this.routeNow, () => (source.restBody ? source.restBody(value) : value));
 			}
+		});
+		$effect(() => {
+			const hidden = () => pacer.flush();
+			// (No window in the unit tests' runtime.)
+			globalThis.addEventListener?.('pagehide', hidden);
+			return () => {
+				globalThis.removeEventListener?.('pagehide', hidden);
+				pacer.flush();
+			};
 		});
 		$effect(() => {
 			if (!live() || this.feed.streaming) return;
