@@ -48,5 +48,5 @@ describe('ResearchCapture', () => {
 		advanceDay(day, 960);
 		expect(day.volume).not.toEqual(Float64Array.from(expected.contracts.map((c) => c.volume)));
 		expect(JSON.stringify(capture.toChain())).toBe(JSON.stringify(expected));
-	});
+	}, 30_000);
 });

@@ -1,10 +1,9 @@
 /**
  * The path model's build caches (the log paths and daily shocks behind each spot path and close)
- * are dropped once the live days are built (dropBuildCaches): nothing they held may change a
- * value computed after the drop, and a live engine whose chains are all live holds none of them.
+ * are dropped once the live days are built (dropBuildCaches, called by the live engine:
+ * engine/liveBuildCaches.test.ts): nothing they held may change a value computed after the drop.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { SessionClock } from './clock';
 
 type PathModule = typeof import('./path');
 
@@ -36,21 +35,5 @@ describe('dropBuildCaches', () => {
 		expect(untouched.sessionPath(SEED, 'VIX', DATE)).toEqual(vix);
 		expect(untouched.sessionPath(SEED, 'UVXY', DATE)).toEqual(after.uvxy);
 		expect(untouched.sessionClose(SEED, 'SPY', '2026-11-19')).toBe(after.close);
-	});
-
-	it('is called by the live engine once every chain is live', async () => {
-		vi.resetModules();
-		const path = await import('./path');
-		const { LiveEngine } = await import('../engine/live');
-		// A minute into the session: a short catch-up.
-		const wall = Date.parse('2026-11-18T14:31:00Z');
-		const clock = new SessionClock({ mode: 'real', wall: () => wall });
-		const engine = new LiveEngine(SEED, ['AAPL', 'VIX'], clock);
-		await engine.advance(Infinity);
-		expect(engine.allReady()).toBe(true);
-		expect(engine.latest('VIX')?.spot).toBe(path.sessionPath(SEED, 'VIX', '2026-11-18')[60]);
-		// sessionPath above reads the spot cache, which stays: the build caches are empty.
-		expect(path.buildCacheSizes()).toEqual({ paths: 0, shocks: 0 });
-		engine.stop();
-	});
+	}, 30_000);
 });
