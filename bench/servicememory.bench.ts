@@ -3,9 +3,16 @@
  * item 5), measured from outside.
  *
  * The service is started as `npm start` starts it (build/service/main.js with --ready-json on a
- * fresh data folder, the whole universe, the session clock, NODE_ENV=production), plus
- * --heapsnapshot-signal so the bench can ask it for a heap snapshot. Measured:
- * - idle RSS: the service alone, 20 s after it is ready (median of the last 5 s of samples);
+ * fresh data folder, the whole universe, the session clock, NODE_ENV=production, and the V8 flags
+ * that checkout's embedded.ts starts it with, SERVICE_HEAP_FLAGS), plus --heapsnapshot-signal so
+ * the bench can ask it for a heap snapshot. Measured:
+ * - idle RSS: the service process alone (its children are counted only for the EOD peak; an
+ *   idle service has none), sampled every second for `--idle` s (default 30) once it has
+ *   settled: at least `--settle` s (default 90) after its ready line, and 30 s after it logs
+ *   that every chain is live (the chains beyond the headline ones catch up after the ready line;
+ *   a build that does not log it is given SETTLE_S + 120 s). Sampled 15-20 s after ready as
+ *   before, the figure rode that catch-up's ramp and moved by +-25 MB between runs. Median, min
+ *   and max, the anonymous / file-backed split, and the CPU of the live loop over the window;
  * - the first EOD request (GET /v2/hist/eod/SPX, a day nobody generated yet): the time to its
  *   200 (a 504 with progress is asked again, its time counted) and the peak RSS of the service
  *   and all its children (the day's generating processes), sampled every 50 ms;
@@ -20,7 +27,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { median, root, rssBytes } from './support';
@@ -28,13 +35,17 @@ import { median, root, rssBytes } from './support';
 const { values: flags } = parseArgs({
 	options: {
 		checkout: { type: 'string', multiple: true },
-		idle: { type: 'string', default: '20' },
+		idle: { type: 'string', default: '30' },
+		settle: { type: 'string', default: '90' },
+		/** Replaces the checkouts' own SERVICE_HEAP_FLAGS (to try V8 flags); repeatable. */
+		'node-flag': { type: 'string', multiple: true },
 		'skip-eod': { type: 'boolean', default: false }
 	},
 	strict: true
 });
-const checkouts = flags.checkout?.length ? flags.checkout : [root];
+const checkouts = (flags.checkout?.length ? flags.checkout : [root]).map((c) => resolve(c));
 const IDLE_S = Number(flags.idle);
+const SETTLE_S = Number(flags.settle);
 const MB = 1024 * 1024;
 
 interface Ready {
@@ -84,6 +95,25 @@ function treeRss(pid: number): number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Anonymous and file-backed (code, mapped libraries) parts of a process's RSS, bytes. */
+function rssParts(pid: number): { anon: number; file: number } {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+	return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') };
+}
+
+/**
+ * The V8 flags `npm start` gives the checkout's service (embedded.ts's SERVICE_HEAP_FLAGS; none
+ * for a checkout from before they existed), unless --node-flag replaces them.
+ */
+async function serviceFlags(checkout: string): Promise<string[]> {
+	if (flags['node-flag']) return flags['node-flag'];
+	const source = join(checkout, 'src', 'lib', 'server', 'embedded.ts');
+	if (!existsSync(source)) return [];
+	const mod = (await import(source)) as { SERVICE_HEAP_FLAGS?: string[] };
+	return mod.SERVICE_HEAP_FLAGS ?? [];
+}
 
 /** Self sizes of a heap snapshot's nodes grouped by constructor (the top `n`), and typed
  * arrays' backing stores grouped by the property of the object that holds them. */
@@ -212,9 +242,11 @@ async function measure(checkout: string): Promise<void> {
 	const entry = join(checkout, 'build', 'service', 'main.js');
 	if (!existsSync(entry)) throw new Error(`${entry} is missing: build that checkout first`);
 	const dataDir = mkdtempSync(join(tmpdir(), 'gexdeck-bench-servicememory-'));
+	const nodeFlags = await serviceFlags(checkout);
 	const child: ChildProcess = spawn(
 		process.execPath,
 		[
+			...nodeFlags,
 			'--heapsnapshot-signal=SIGUSR2',
 			`--diagnostic-dir=${dataDir}`,
 			entry,
@@ -230,33 +262,59 @@ async function measure(checkout: string): Promise<void> {
 			env: { ...process.env, NODE_ENV: 'production' }
 		}
 	);
-	try {
-		const started = performance.now();
-		let ready: Ready | undefined;
-		for await (const line of createInterface({ input: child.stdout! })) {
-			if (!line.startsWith('{')) continue;
+	const started = performance.now();
+	// Its stdout: the ready line, then its info log, where a build that says so tells when every
+	// chain is live (timed, to show the idle window starts after it).
+	let allLiveS: number | undefined;
+	const readyLine = new Promise<Ready | undefined>((resolveReady) => {
+		const lines = createInterface({ input: child.stdout! });
+		lines.on('line', (line) => {
+			if (allLiveS === undefined && /all \d+ chains live/.test(line))
+				allLiveS = (performance.now() - started) / 1000;
+			if (!line.startsWith('{')) return;
 			const msg = JSON.parse(line) as Ready & { event: string };
-			if (msg.event === 'ready') {
-				ready = msg;
-				break;
-			}
-		}
+			if (msg.event === 'ready') resolveReady(msg);
+		});
+		lines.once('close', () => resolveReady(undefined));
+	});
+	try {
+		const ready = await readyLine;
 		if (!ready) throw new Error('the service exited before it was ready');
-		child.stdout!.resume();
 		const readyS = (performance.now() - started) / 1000;
 		const pid = child.pid!;
 
+		// Settled: `--settle` s after ready and, for a build that reports it, 30 s after every chain
+		// is live (its build caches dropped, the catch-up's garbage collected); a build that does
+		// not say so gets the longest wait, SETTLE_S + 120 s.
+		const sinceReady = () => (performance.now() - started) / 1000 - readyS;
+		while (
+			sinceReady() < SETTLE_S ||
+			(allLiveS === undefined
+				? sinceReady() < SETTLE_S + 120
+				: (performance.now() - started) / 1000 - allLiveS < 30)
+		)
+			await sleep(1000);
+		const settledS = sinceReady();
 		const idle: number[] = [];
 		const cpu0 = cpuSeconds(pid);
-		for (let t = 0; t < IDLE_S * 10; t++) {
-			await sleep(100);
-			if (t >= (IDLE_S - 5) * 10) idle.push(rssBytes(pid));
+		const idleLoad = loadavg()[0];
+		for (let t = 0; t < IDLE_S; t++) {
+			await sleep(1000);
+			idle.push(rssBytes(pid));
 		}
-		const idleRss = median(idle.sort((a, b) => a - b));
 		const idleCpu = (cpuSeconds(pid) - cpu0) / IDLE_S;
+		const parts = rssParts(pid);
+		const mb = (b: number) => (b / MB).toFixed(0);
+		const idleLine =
+			`idle RSS (service alone, ${IDLE_S} samples 1 s apart from ${settledS.toFixed(0)} s after ready): ` +
+			`median ${mb(median(idle))} MB (min ${mb(Math.min(...idle))}, max ${mb(Math.max(...idle))}; ` +
+			`at the end ${mb(parts.anon)} MB anonymous + ${mb(parts.file)} MB file-backed), ` +
+			`CPU ${(idleCpu * 100).toFixed(0)}% of a core over that window (the live loop, no client), ` +
+			`load ${idleLoad.toFixed(1)}; V8 flags: ${nodeFlags.join(' ') || '(none)'}; every chain live ` +
+			(allLiveS === undefined ? '(not reported)' : `${allLiveS.toFixed(0)} s after the start`);
 
 		if (flags['skip-eod']) {
-			console.log(`checkout: ${checkout}\nidle RSS: ${(idleRss / MB).toFixed(0)} MB`);
+			console.log(`checkout: ${checkout}\nready after ${readyS.toFixed(1)} s\n${idleLine}`);
 			printHeap(await heapOf(child, dataDir));
 			return;
 		}
@@ -296,10 +354,7 @@ async function measure(checkout: string): Promise<void> {
 
 		console.log(`checkout: ${checkout}`);
 		console.log(`ready after ${readyS.toFixed(1)} s`);
-		console.log(
-			`idle RSS (service alone, ${IDLE_S} s after ready): ${(idleRss / MB).toFixed(0)} MB, ` +
-				`CPU ${(idleCpu * 100).toFixed(0)}% of a core over those ${IDLE_S} s (the live loop, no client)`
-		);
+		console.log(idleLine);
 		printHeap(heap);
 		console.log(
 			`first EOD (SPX): ${status} after ${eodS.toFixed(1)} s (${asks} request(s), ${(bytes / MB).toFixed(1)} MB), ` +

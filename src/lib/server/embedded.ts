@@ -92,6 +92,15 @@ export function findProjectRoot(): string {
 	);
 }
 
+/**
+ * V8 flags the service runs with: its young generation capped at 2 MB semi-spaces (Node's default
+ * is 16 MB). The live loop makes every chain's payloads each second, short-lived garbage that
+ * grew the young generation to its cap and kept it there, some 30-40 MB of the idle service's
+ * RSS. Measured (issue 26 item 5, `npm run bench -- servicememory`): see README.md's memory notes
+ * for the RSS and the live loop's CPU with and without it.
+ */
+export const SERVICE_HEAP_FLAGS = ['--max-semi-space-size=2'];
+
 /** Path of the compiled service inside the build folder (scripts/build-service.js writes it). */
 export const BUILT_SERVICE_ENTRY = join('service', 'main.js');
 
@@ -108,14 +117,17 @@ export function serviceCommand(from = dirname(fileURLToPath(import.meta.url))): 
 	for (;;) {
 		const entry = join(dir, BUILT_SERVICE_ENTRY);
 		if (existsSync(join(dir, 'handler.js')) && existsSync(entry)) {
-			return { args: [entry], cwd: process.cwd() };
+			return { args: [...SERVICE_HEAP_FLAGS, entry], cwd: process.cwd() };
 		}
 		const parent = dirname(dir);
 		if (parent === dir) break;
 		dir = parent;
 	}
 	const root = findProjectRoot();
-	return { args: ['--import', 'tsx', join(root, 'src', 'service', 'main.ts')], cwd: root };
+	return {
+		args: [...SERVICE_HEAP_FLAGS, '--import', 'tsx', join(root, 'src', 'service', 'main.ts')],
+		cwd: root
+	};
 }
 
 const children = new Set<ChildProcess>();

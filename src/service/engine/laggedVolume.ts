@@ -22,7 +22,8 @@ export class LaggedVolume {
 	/** `byLag[i][c]`: contract c's session volume at the end of second max(0, tick - lags[i]). */
 	readonly byLag: Float64Array[];
 	private contract = new Int32Array(4096);
-	private size = new Float64Array(4096);
+	/** Print sizes are whole contracts (market/trades.ts), exact in 32 bits at half the memory. */
+	private size = new Int32Array(4096);
 	/** Global index (over the session's prints) of slot 0 of the arrays above. */
 	private base = 0;
 	/** Prints recorded so far in the session. */
@@ -78,7 +79,7 @@ export class LaggedVolume {
 
 	private grow(): void {
 		const contract = new Int32Array(this.contract.length * 2);
-		const size = new Float64Array(this.size.length * 2);
+		const size = new Int32Array(this.size.length * 2);
 		contract.set(this.contract);
 		size.set(this.size);
 		this.contract = contract;

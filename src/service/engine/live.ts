@@ -15,10 +15,11 @@ import {
 } from '../market/clock';
 import { buildChain } from '../market/chainDay';
 import { futuresConversionAt } from '../market/futuresBasis';
-import { quoteAround } from '../market/trades';
-import { RISK_FREE_RATE, viewOf } from '../market/universe';
+import { dropBuildCaches } from '../market/path';
+import { viewOf } from '../market/universe';
 import { buildSnapshot, type TickerSnapshot } from './tickerSnapshot';
 import { TickerDay } from './tickerDay';
+import { ResearchCapture } from './researchCapture';
 import { DEFAULT_PAYLOAD_PROFILE, type PayloadProfile } from './profiles';
 import type { ViewFormat } from './views';
 import { errorText, log } from '../../lib/server/log';
@@ -81,7 +82,7 @@ export class LiveEngine {
 	private readonly days = new Map<string, TickerDay>();
 	private readonly snapshots = new Map<string, TickerSnapshot>();
 	private readonly expiryFeeds = new Map<string, TickerSnapshot['expiryPayloads']>();
-	private readonly research = new Map<string, ResearchChain>();
+	private readonly research = new Map<string, ResearchCapture>();
 	private readonly listeners = new Set<(tick: TickEvent) => void>();
 	private timer?: NodeJS.Timeout;
 	private running = false;
@@ -96,6 +97,8 @@ export class LiveEngine {
 	private readonly published = new Map<string, { day: TickerDay; tick: number }>();
 	/** Chains whose day has reached the live second (others are still catching up). */
 	private readonly ready = new Set<string>();
+	/** The session whose days are all built and live, the build caches dropped (market/path.ts). */
+	private settled?: string;
 
 	constructor(
 		private readonly seed: number,
@@ -165,8 +168,9 @@ export class LiveEngine {
 	 * the quotes carry the new day's open interest, and contracts that expired drop out.
 	 */
 	researchChain(source: string, ticker: string): ResearchChain | undefined {
-		const chain = this.research.get(source);
-		if (!chain) return undefined;
+		const capture = this.research.get(source);
+		if (!capture) return undefined;
+		const chain = capture.toChain();
 		const nowMs = this.clock.nowMs();
 		const p = etParts(nowMs);
 		const minute = p.hour * 60 + p.minute;
@@ -175,7 +179,7 @@ export class LiveEngine {
 			minute >= RESEARCH_OI_MINUTE &&
 			minute < OPEN_MINUTE &&
 			this.date !== p.date;
-		if (!preOpen) return chain.ticker === ticker ? chain : { ...chain, ticker };
+		if (!preOpen) return { ...chain, ticker };
 		const key = `${source}|${p.date}`;
 		let oi = this.nextOpenInterest.get(key);
 		if (!oi) {
@@ -277,6 +281,11 @@ export class LiveEngine {
 			}
 			this.date = pos.date;
 			this.tick = pos.tick;
+			if (this.settled !== pos.date && this.allReady()) {
+				this.settled = pos.date;
+				dropBuildCaches();
+				log.info(`market: all ${this.sources.size} chains live for ${pos.date}`);
+			}
 			if (pos.open && event.tickers.size > 0) {
 				for (const listener of this.listeners) {
 					try {
@@ -291,31 +300,19 @@ export class LiveEngine {
 		}
 	}
 
-	/** Research quotes: the chain's quotes at a 15-minute mark. */
+	/** Research quotes: the chain's quotes at a 15-minute mark (kept compact: ./researchCapture). */
 	private captureResearch(day: TickerDay): void {
-		const chain = day.chain;
-		const nowMs = day.openMs + day.tick * 1000;
-		const contracts: ResearchChain['contracts'] = [];
-		for (let c = 0; c < chain.n; c++) {
-			const quote = quoteAround(day.greeks.price[c]);
-			contracts.push({
-				expiry: chain.expiries[chain.expiry[c]],
-				expiry_years: Math.max(0, (chain.expiryMs[chain.expiry[c]] - nowMs) / (365 * 86_400_000)),
-				strike: chain.strike[c],
-				right: chain.isCall[c] === 1 ? 'C' : 'P',
-				bid: quote.bid,
-				ask: quote.ask,
-				open_interest: chain.openInterest[c],
-				volume: day.volume[c]
-			});
-		}
-		this.research.set(day.ticker, {
-			timestamp: day.timestampOf(day.tick),
-			ticker: day.ticker,
-			spot: day.spot,
-			rate: RISK_FREE_RATE,
-			dividend_yield: chain.model.dividendYield,
-			contracts
-		});
+		this.research.set(
+			day.ticker,
+			new ResearchCapture(
+				day.chain,
+				day.timestampOf(day.tick),
+				day.openMs + day.tick * 1000,
+				day.ticker,
+				day.spot,
+				day.greeks.price,
+				day.volume
+			)
+		);
 	}
 }

@@ -152,6 +152,23 @@ function logPath(seed: number, model: TickerModel, date: string): Float64Array {
 
 const spotCache = new Map<string, Float64Array>();
 
+/**
+ * Forgets the intermediate caches (each ticker's log path and the daily shocks behind the closes)
+ * once the live days are built: they only speed up building a day, and a live service held them
+ * for the rest of the session (for a 107-chain universe, 10-20 MB of log paths and 8 MB of
+ * shocks). The spot paths and closes stay cached: the live days and futures views read them.
+ * Values are unchanged: dropped entries are recomputed from the same streams when asked again.
+ */
+export function dropBuildCaches(): void {
+	pathCache.clear();
+	shockCache.clear();
+}
+
+/** Entries in the caches dropBuildCaches forgets (for its test). */
+export function buildCacheSizes(): { paths: number; shocks: number } {
+	return { paths: pathCache.size, shocks: shockCache.size };
+}
+
 /** Spot at every second of the session (rounded to cents). Shared: callers must not write. */
 export function sessionPath(seed: number, ticker: string, date: string): Float64Array {
 	const key = `${seed}|${ticker}|${date}`;
