@@ -22,7 +22,7 @@ import { AccountRegistry } from './accounts/registry';
 import { attachHubs } from './hubs/index';
 import { startService, type StartServiceOptions } from './server';
 import { isPayloadProfile, PAYLOAD_PROFILES, type PayloadProfile } from './engine/profiles';
-import { errorText, log } from '../lib/server/log';
+import { errorText, log, setLogSink } from '../lib/server/log';
 
 interface CliOptions {
 	port: number;
@@ -171,16 +171,35 @@ async function main(): Promise<void> {
 			...(cli.historyWaitMs !== undefined ? { historyWaitMs: cli.historyWaitMs } : {})
 		}
 	};
-	const service = await startService(options);
-	// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.
-	await attachHubs(service);
+	// With --ready-json the ready line is the first line on stdout (the parent's protocol): what
+	// the service logs while it starts (a small universe is all live before it listens) waits
+	// until the ready line and the banner are out.
+	const held: string[] = [];
+	const sink = cli.readyJson
+		? setLogSink({ out: (line) => held.push(line), err: (line) => sink?.err(line) })
+		: undefined;
+	const release = () => {
+		if (sink) setLogSink(sink);
+		for (const line of held.splice(0)) sink?.out(line);
+	};
+	let service: Awaited<ReturnType<typeof startService>>;
+	try {
+		service = await startService(options);
+		// Streaming (/v2/negotiate and /client/hubs/*) on the same port, accounts and market.
+		await attachHubs(service);
+	} catch (err) {
+		release();
+		throw err;
+	}
 	if (cli.readyJson) {
 		// The parent's protocol on stdout (embedded.ts reads it), not a log line.
 		process.stdout.write(
 			`${JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })}\n`
 		);
 	}
+	if (sink) setLogSink(sink);
 	log.info(`service listening on ${service.url}`);
+	release();
 
 	let stopping = false;
 	const stop = (signal: string) => {
