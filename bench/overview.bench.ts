@@ -38,7 +38,7 @@ import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain, spxOrderflow } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { quantKey } from '../tests/integration/service-support';
-import { pickDayDrawn, type InAppRun } from './overview.inapp';
+import { drawnIn, pickDayDrawn, type InAppRun } from './overview.inapp';
 import { classicScrubs } from './overview.scrub';
 import type { Page } from '@playwright/test';
 import { launchChromium, median, root as checkout, spawnBuiltDashboard } from './support';
@@ -317,22 +317,6 @@ async function longTasksSince(
 			).__longTasks.filter((t) => t.start >= from),
 		from
 	);
-}
-
-/** The page's clock at the first animation frame with every step drawn. */
-async function drawnIn(page: Page, ready: ViewRun['ready']): Promise<number> {
-	return (await (
-		await page.waitForFunction(
-			({ checks, present }) =>
-				checks.every(
-					(c) => Number(document.querySelector(c.selector)?.getAttribute(c.attr)) >= c.min
-				) &&
-				(!present || !!document.querySelector(present)) &&
-				performance.now(),
-			ready,
-			{ timeout: 120_000, polling: 'raf' }
-		)
-	).jsonValue()) as number;
 }
 
 async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<PageRun[]> {

@@ -31,7 +31,21 @@ export async function pickDayDrawn(
 	await page.waitForTimeout(1_000);
 	const t0 = (await page.evaluate(() => performance.now())) as number;
 	await picker.selectOption(day);
-	const drawn = (await (
+	const drawn = await drawnIn(page, ready);
+	// Kept by the bench's init script (a PerformanceObserver: long tasks are not in the timeline).
+	const longTasks = await page.evaluate(
+		(from) =>
+			(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+				.filter((t) => t.start >= from)
+				.map((t) => t.duration),
+		t0
+	);
+	return { drawnMs: drawn - t0, longTasks };
+}
+
+/** The page's clock at the first animation frame with every step drawn. */
+export async function drawnIn(page: Page, ready: ReadyCheck): Promise<number> {
+	return (await (
 		await page.waitForFunction(
 			({ checks, present }) =>
 				checks.every(
@@ -43,13 +57,4 @@ export async function pickDayDrawn(
 			{ timeout: 120_000, polling: 'raf' }
 		)
 	).jsonValue()) as number;
-	// Kept by the bench's init script (a PerformanceObserver: long tasks are not in the timeline).
-	const longTasks = await page.evaluate(
-		(from) =>
-			(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
-				.filter((t) => t.start >= from)
-				.map((t) => t.duration),
-		t0
-	);
-	return { drawnMs: drawn - t0, longTasks };
 }

@@ -8,6 +8,7 @@
  */
 import type { ClassicChain, FuturesConversionBody } from '../contract/schemas';
 import { freshness } from '../contract/freshness';
+import { etParts, formatEtClock } from '../contract/newYorkTime';
 
 export const LEVELS_SCHEMA = 'gexdeck.levels/1';
 /** Levels not updated for this long (seconds) are stale (the feed's `stale_after_seconds`). */
@@ -109,17 +110,6 @@ export interface LevelsInput {
 	future?: { root: string; conversion: FuturesConversionBody; fetchedAt: number };
 }
 
-const ET = new Intl.DateTimeFormat('en-CA', {
-	timeZone: 'America/New_York',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-	hourCycle: 'h23'
-});
-
 let lastEt: { ms: number; text: string } | undefined;
 
 /** `2026-11-27 10:15:02 ET` (the last one kept: every request of one update asks the same). */
@@ -131,8 +121,7 @@ export function etText(unixMs: number): string {
 }
 
 function etTextOf(unixMs: number): string {
-	const p = Object.fromEntries(ET.formatToParts(new Date(unixMs)).map((x) => [x.type, x.value]));
-	return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ET`;
+	return `${etParts(unixMs).date} ${formatEtClock(unixMs / 1000)} ET`;
 }
 
 /** Rounds to `tick` without binary noise (7590.25, never 7590.250000001). */
