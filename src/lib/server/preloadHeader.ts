@@ -28,7 +28,6 @@ export function fetchPreloads(html: string): string[] {
 
 /** A Link header with `hrefs` as fetch preloads before what `link` already announces. */
 export function withFetchPreloads(link: string | null, hrefs: readonly string[]): string | null {
-	if (hrefs.length === 0) return link;
 	// Only what a URI reference holds as it is: no CR/LF, no '>' ending it early, no quotes.
 	const safe = hrefs.filter((h) => URI_REFERENCE.test(h));
 	if (safe.length === 0) return link;
