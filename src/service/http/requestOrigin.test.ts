@@ -16,7 +16,7 @@ describe('requestOrigin', () => {
 	});
 
 	it('refuses a Host that would break a Location or URL with 400', () => {
-		for (const host of ['\u0000', 'a b', 'a/b', 'user@host', 'a\r\nx: y', 'host:port'])
+		for (const host of ['\u0000', 'a b', 'a/b', 'user@host', 'a\r\nx: y', 'host:port', '.0'])
 			expect(() => requestOrigin(req(host), undefined), host).toThrow(HttpError);
 	});
 

@@ -14,7 +14,9 @@ export function requestOrigin(req: IncomingMessage, publicOrigin: string | undef
 	if (publicOrigin) return publicOrigin;
 	const host = req.headers.host;
 	if (host === undefined || host === '') return 'http://localhost';
-	if (!HOST.test(host)) throw new HttpError(400, 'Invalid Host header.');
+	// The pattern lets through names a URL parser refuses (`.0`, `1.2.3.4.5`): parse it too.
+	if (!HOST.test(host) || !URL.canParse(`http://${host}`))
+		throw new HttpError(400, 'Invalid Host header.');
 	return `http://${host}`;
 }
 
