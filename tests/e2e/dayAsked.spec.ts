@@ -8,7 +8,7 @@ import { pastSessions, startOwnDashboard, type OwnDashboard } from './ownDashboa
  * passed (default a minute); this spec's own dashboard sets 12 s, so the dashboard's 3 s hold
  * answers first with its own words ("Asked the service … N s ago") and the page asks again
  * while the service is still silent. QQQ: a mid-size chain. The count can only be seen to move
- * if the day is not ready before the page's second answer (~8 s after the first ask); QQQ's day
+ * if the day is not ready before the page's second answer (~8 s after the first ask); UNG's day
  * took 6-9 s of engine work and sometimes was (CI, 2026-11-28), QQQ's takes ~18 s on the same
  * machine, and the service answers with its progress at 12 s anyway.
  */
