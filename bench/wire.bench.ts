@@ -15,7 +15,8 @@ import { compress, decompress as wasmDecompress, init } from '@bokuweb/zstd-wasm
 import { decompress as fzstdDecompress } from 'fzstd';
 import { spxChain } from '../src/lib/wire/arbitraries.test-support';
 import { bytesToBase64 } from '../src/lib/wire/base64';
-import { columnarGex, decodeColumnarFrame } from '../src/lib/wire/columnar';
+import { columnarGex } from '../src/lib/wire/columnar';
+import { decodeColumnarFrame } from '../src/lib/wire/columnarDecode';
 import { decodeFrame, unwrapAny } from '../src/lib/wire/decode';
 import { encodeFrame, encodeInner, initWireEncoder } from '../src/lib/wire/encode';
 import { groupDataText } from '../src/lib/contract/pubsub';

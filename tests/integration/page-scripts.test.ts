@@ -3,7 +3,9 @@
  * scripts SvelteKit announces in the page's Link header. The client build groups the modules
  * (vite.config.ts, clientChunks) so a page loads about ten scripts, not ~45 that queued on
  * HTTP/1.1's six connections; three.js (~560 KB) is loaded only by the 3D views, on demand, and
- * never announced by a page. Against the built dashboard, over HTTP.
+ * never announced by a page; the wire codec (protobufjs and the generated messages, ~90 KB) runs
+ * in the decode workers only, so no page script carries it. Against the built dashboard, over
+ * HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -50,7 +52,7 @@ async function announcedScripts(path: string): Promise<string[]> {
 
 describe('a page announces a few grouped scripts', () => {
 	for (const path of VIEWS) {
-		it(`${path}: at most ${MAX_SCRIPTS} scripts, none of them three.js`, async () => {
+		it(`${path}: at most ${MAX_SCRIPTS} scripts, neither three.js nor the wire codec`, async () => {
 			const scripts = await announcedScripts(path);
 			expect(scripts.length).toBeGreaterThan(2);
 			expect(scripts.length).toBeLessThanOrEqual(MAX_SCRIPTS);
@@ -58,6 +60,8 @@ describe('a page announces a few grouped scripts', () => {
 				const text = await (await fetch(url)).text();
 				// three.js's renderer class: the 3D views import it when they draw, never before.
 				expect(text.includes('WebGLRenderer'), url).toBe(false);
+				// protobufjs's reader (its error text survives minification): the workers' alone.
+				expect(text.includes('invalid wire type'), url).toBe(false);
 			}
 		});
 	}

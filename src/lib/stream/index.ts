@@ -1,6 +1,8 @@
 /**
  * Browser side of live streaming. Pages use LiveStream (or createStreamClient); the worker
- * (./worker.ts) is started by the client and is not imported here.
+ * (./worker.ts) is started by the client and is not imported here, nor is the decode path
+ * (./transport/relayDecode.ts): it brings the codec (protobufjs, the generated messages, the zstd
+ * decoder) that only the workers run, and a page importing this file would load it too.
  */
 export { LiveStream } from './transport/liveStream.svelte';
 export {
@@ -27,5 +29,4 @@ export {
 	type RefusedGroup,
 	type MembershipUsage
 } from '../relay/protocol';
-export { decodeRelayMessage, type DecodeOutcome } from './transport/relayDecode';
 export { encodeRelayFrame, parseRelayFrame, RELAY_FRAME_VERSION } from '../relay/relayFrame';

@@ -5,6 +5,10 @@
  * `priors` is one flat Float64Array of `strikes.length * priorCount` values, row-major: the
  * priors of strike i are `priors.subarray(i * priorCount, (i + 1) * priorCount)`. Rows with
  * fewer priors than the widest row are padded with NaN (a gap, not a zero).
+ *
+ * Pure and free of the codec: the page imports it (its charts read these forms), so it must not
+ * bring protobufjs, the generated messages and the zstd decoder into the page's scripts. Bytes
+ * to these forms is ./columnarDecode's, in the decode workers and on the server.
  */
 
 import {
@@ -14,17 +18,8 @@ import {
 	STRIKE_SCALES as ST
 } from '../contract/scaling';
 import type { ClassicChain, GreekProfile } from '../contract/schemas';
-import { gex_profile } from '../proto/generated/wire';
-import {
-	decodeFrame,
-	decodeMessage,
-	inflate,
-	looksLikeJson,
-	unwrapAny,
-	type DecodedFrame
-} from './decode';
+import type { gex_profile } from '../proto/generated/wire';
 import { int64ToNumber } from './fromMessage';
-import { kindOfTypeUrl } from './typeUrls';
 
 export interface ColumnarGex {
 	ticker: string;
@@ -253,32 +248,4 @@ export function chainFromColumnar(c: ColumnarGex): ClassicChain {
 		delta_risk_reversal: c.deltaRiskReversal,
 		max_priors: maxPriors
 	};
-}
-
-/** A decoded frame in the form the page consumes: typed arrays for ladders, plain values otherwise. */
-export type ColumnarFrame =
-	| { kind: 'gex'; typeUrl: string; value: ColumnarGex }
-	| { kind: 'greek'; typeUrl: string; value: ColumnarGreekProfile }
-	| Exclude<DecodedFrame, { kind: 'gex' } | { kind: 'greek' }>;
-
-/** Any bytes -> columnar frame (throws only WireDecodeError, like decodeFrame). */
-export function decodeColumnarFrame(bytes: Uint8Array): ColumnarFrame {
-	// Chains (the bulk of a stream and of every backfill) go message -> columns directly.
-	const { typeUrl, value } = unwrapAny(bytes);
-	if (kindOfTypeUrl(typeUrl) === 'gex') {
-		const inner = inflate(value);
-		if (!looksLikeJson(inner)) {
-			const message = decodeMessage((b) => gex_profile.Gex.decode(b), inner);
-			return { kind: 'gex', typeUrl, value: columnarGexFromMessage(message) };
-		}
-	}
-	const frame = decodeFrame(bytes);
-	switch (frame.kind) {
-		case 'gex':
-			return { kind: 'gex', typeUrl: frame.typeUrl, value: columnarGex(frame.value) };
-		case 'greek':
-			return { kind: 'greek', typeUrl: frame.typeUrl, value: columnarGreekProfile(frame.value) };
-		default:
-			return frame;
-	}
 }

@@ -10,3 +10,4 @@ export * from './toMessage';
 export * from './fromMessage';
 export * from './decode';
 export * from './columnar';
+export * from './columnarDecode';

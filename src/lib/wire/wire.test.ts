@@ -24,9 +24,9 @@ import {
 	columnarGex,
 	columnarGexFromMessage,
 	columnarGreekProfile,
-	decodeColumnarFrame,
 	transferables
 } from './columnar';
+import { decodeColumnarFrame } from './columnarDecode';
 import { decodeBase64Frame, decodeFrame, inflate, tryDecodeFrame, unwrapAny } from './decode';
 import { chainFromGex } from './fromMessage';
 import { gex_profile } from '../proto/generated/wire';

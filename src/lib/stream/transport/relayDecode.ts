@@ -5,7 +5,7 @@
  * or counted as corrupt or unknown by the caller.
  */
 import { parseGroup } from '../../contract/hubs';
-import { decodeColumnarFrame } from '../../wire/columnar';
+import { decodeColumnarFrame } from '../../wire/columnarDecode';
 import { isWireDecodeError } from '../../wire/errors';
 import { parseRelayFrame } from '../../relay/relayFrame';
 import type { StreamUpdate } from './updates';
