@@ -60,6 +60,35 @@ test('two tabs of the same dashboard both keep streaming', async ({ context }) =
 	await b.close();
 });
 
+/** The ring-writer Web Locks of the origin, as a page sees them (src/lib/stream/ring/ringWriterLock.ts). */
+async function ringLocks(page: Page, group: string) {
+	return page.evaluate(async (name) => {
+		const q = await navigator.locks.query();
+		const count = (xs: LockInfo[] | undefined) => (xs ?? []).filter((l) => l.name === name).length;
+		return { held: count(q.held), pending: count(q.pending) };
+	}, `gexdeck-ring-writer:${group}`);
+}
+
+test("two tabs on one group: one tab's worker writes the ring, the other takes over when it closes", async ({
+	context
+}) => {
+	const a = await context.newPage();
+	const b = await context.newPage();
+	await openStreaming(a);
+	await openStreaming(b);
+	// One writer, the other tab queued behind it (each tab wrote every frame before).
+	await expect
+		.poll(() => ringLocks(b, 'SPX_classic_gex_full'), { timeout: 30_000 })
+		.toEqual({ held: 1, pending: 1 });
+	await a.close();
+	await expect
+		.poll(() => ringLocks(b, 'SPX_classic_gex_full'), { timeout: 30_000 })
+		.toEqual({ held: 1, pending: 0 });
+	// The tab left goes on streaming.
+	expect((await changesOf(b, 'timestamp', 4_000)).length).toBeGreaterThanOrEqual(2);
+	await b.close();
+});
+
 test('corrupt frames are counted and skipped; updates go on', async ({ page }) => {
 	await openStreaming(page);
 	await page.evaluate(() => {

@@ -6,6 +6,7 @@
  */
 import type { PageToWorker } from './messages';
 import { StreamRing } from '../ring/streamRing';
+import { RING_LOCK_IDLE_MS, RingWriterLocks, type RingLocks } from '../ring/ringWriterLock';
 import { StreamWorkerCore, type WorkerSocket } from './workerCore';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -21,9 +22,16 @@ const core = new StreamWorkerCore({
 
 setInterval(() => core.postStats(), 1000);
 
-// The ring is a convenience: without IndexedDB (private mode, quota) streaming goes on.
+// The ring is a convenience: without IndexedDB (private mode, quota) streaming goes on. One tab's
+// worker writes each group (ringWriterLock.ts); without Web Locks (not a secure context) every
+// tab's does, as before.
 StreamRing.open().then(
-	(recorder) => core.setRecorder(recorder),
+	(ring) => {
+		const locks = (navigator as Navigator & { locks?: RingLocks }).locks;
+		const writer = new RingWriterLocks(ring, locks);
+		setInterval(() => writer.sweep(), RING_LOCK_IDLE_MS / 2);
+		core.setRecorder(writer);
+	},
 	() => undefined
 );
 
