@@ -1,7 +1,8 @@
 /**
  * An older release's ledger.json on the first start with the database: a ledger is imported into
  * `quota_spend` (and counted on from there), the file kept as its backup; a file that is JSON but
- * not a ledger stops the start naming it, imports nothing and is left where it was.
+ * not a ledger stops the start naming it, imports nothing and is left where it was; replicas
+ * starting together on one PostgreSQL import it once, and none stops on the import mark.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +50,29 @@ describe.each(engines)('ledger.json imported on $engine', ({ target }) => {
 			await ledger.flush();
 		} finally {
 			await db.close();
+		}
+	});
+});
+
+describe('replicas starting together on one PostgreSQL', () => {
+	it('import a ledger.json each of them holds once, and none fails on the import mark', async () => {
+		const postgres = engines.find((e) => e.engine === 'postgres')!;
+		const first = await postgres.target();
+		const dirs = [
+			first.dataDir,
+			...(await Promise.all([1, 2].map(() => postgres.target()))).map((t) => t.dataDir)
+		];
+		for (const d of dirs) writeFileSync(join(d, 'ledger.json'), JSON.stringify(LEDGER));
+		const dbs = await Promise.all(dirs.map((dataDir) => openDatabase({ dataDir, url: first.url })));
+		try {
+			const imported = await Promise.all(dbs.map((db, i) => importLegacyFiles(db, dirs[i])));
+			expect(imported.flat()).toEqual(['ledger.json']);
+			// Each replica's copy is kept as its backup, imported or not.
+			for (const d of dirs) expect(existsSync(join(d, backupName('ledger.json')))).toBe(true);
+			const ledger = await QuotaLedger.load(dbs[0], () => new Date('2026-11-20T17:00:00Z'));
+			expect(ledger.usage('acct-1').api_default?.daily.requests).toBe(7);
+		} finally {
+			await Promise.all(dbs.map((db) => db.close()));
 		}
 	});
 });

@@ -116,14 +116,17 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
 				log.warn(`${path} was corrupt; set aside and not imported`, { copy: err.backup });
 				continue;
 			}
-			await db.transaction(async (tx) => {
-				await file.write(tx, value);
-				await tx.run(`INSERT INTO imported_files (name, imported_at) VALUES (?, ?)`, [
-					file.name,
-					Date.now()
-				]);
+			// Claimed first: a replica that imported the same file meanwhile (replicas starting
+			// together on one database) has it, and this one writes nothing.
+			const claimed = await db.transaction(async (tx) => {
+				const won = await tx.run(
+					`INSERT INTO imported_files (name, imported_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+					[file.name, Date.now()]
+				);
+				if (won > 0) await file.write(tx, value);
+				return won > 0;
 			});
-			imported.push(file.name);
+			if (claimed) imported.push(file.name);
 		}
 		let backup = join(dataDir, backupName(file.name));
 		// An earlier backup of the same name is never overwritten.

@@ -165,12 +165,14 @@ function parse(text: string | undefined): Record<string, unknown> | undefined {
  */
 export async function importSingleList(db: Database, now = Date.now()): Promise<boolean> {
 	return db.transaction(async (tx) => {
-		const done = await tx.get(`SELECT name FROM imported_files WHERE name = ?`, [IMPORT_MARK]);
-		if (done) return false;
-		await tx.run(`INSERT INTO imported_files (name, imported_at) VALUES (?, ?)`, [
-			IMPORT_MARK,
-			now
-		]);
+		// Claimed, not looked up then inserted: replicas starting together on one PostgreSQL all
+		// found it missing and all inserted it, and all but one failed to start on the key. The
+		// other inserts wait for the first to commit, then change nothing.
+		const claimed = await tx.run(
+			`INSERT INTO imported_files (name, imported_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+			[IMPORT_MARK, now]
+		);
+		if (claimed === 0) return false;
 		const rows = await tx.all<{ name: string; value: string }>(
 			`SELECT name, value FROM settings WHERE name IN (?, ?)`,
 			[RECORDING_ROW, LAST_WATCHLIST_ROW]
