@@ -54,23 +54,49 @@ describe.each(engines)('ledger.json imported on $engine', ({ target }) => {
 	});
 });
 
+describe.each(engines)('an earlier backup on $engine', ({ target }) => {
+	it('is never overwritten: the new one takes the next free name', async () => {
+		const t = await target();
+		writeFileSync(join(t.dataDir, backupName('ledger.json')), 'the first backup');
+		writeFileSync(join(t.dataDir, `${backupName('ledger.json')}.2`), 'the second backup');
+		writeFileSync(join(t.dataDir, 'ledger.json'), JSON.stringify(LEDGER));
+		const db = await openDatabase(t);
+		try {
+			expect(await importLegacyFiles(db, t.dataDir)).toEqual(['ledger.json']);
+			const read = (name: string) => readFileSync(join(t.dataDir, name), 'utf8');
+			expect(read(backupName('ledger.json'))).toBe('the first backup');
+			expect(read(`${backupName('ledger.json')}.2`)).toBe('the second backup');
+			expect(read(`${backupName('ledger.json')}.3`)).toBe(JSON.stringify(LEDGER));
+		} finally {
+			await db.close();
+		}
+	});
+});
+
 describe('replicas starting together on one PostgreSQL', () => {
-	it('import a ledger.json each of them holds once, and none fails on the import mark', async () => {
+	it("import one replica's ledger.json, only that one's, and none fails on the import mark", async () => {
 		const postgres = engines.find((e) => e.engine === 'postgres')!;
 		const first = await postgres.target();
 		const dirs = [
 			first.dataDir,
 			...(await Promise.all([1, 2].map(() => postgres.target()))).map((t) => t.dataDir)
 		];
-		for (const d of dirs) writeFileSync(join(d, 'ledger.json'), JSON.stringify(LEDGER));
+		// Each replica's file counts differently: the database must hold the importer's alone.
+		const requests = [7, 8, 9];
+		dirs.forEach((d, i) => {
+			const ledger = structuredClone(LEDGER);
+			ledger.accounts['acct-1'].api_default.daily.requests = requests[i];
+			writeFileSync(join(d, 'ledger.json'), JSON.stringify(ledger));
+		});
 		const dbs = await Promise.all(dirs.map((dataDir) => openDatabase({ dataDir, url: first.url })));
 		try {
 			const imported = await Promise.all(dbs.map((db, i) => importLegacyFiles(db, dirs[i])));
 			expect(imported.flat()).toEqual(['ledger.json']);
+			const importer = imported.findIndex((names) => names.length > 0);
 			// Each replica's copy is kept as its backup, imported or not.
 			for (const d of dirs) expect(existsSync(join(d, backupName('ledger.json')))).toBe(true);
 			const ledger = await QuotaLedger.load(dbs[0], () => new Date('2026-11-20T17:00:00Z'));
-			expect(ledger.usage('acct-1').api_default?.daily.requests).toBe(7);
+			expect(ledger.usage('acct-1').api_default?.daily.requests).toBe(requests[importer]);
 		} finally {
 			await Promise.all(dbs.map((db) => db.close()));
 		}

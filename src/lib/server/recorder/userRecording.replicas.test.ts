@@ -42,8 +42,10 @@ it('four replicas at once: one imports the list, none fails', async () => {
 		);
 		expect(lists).toHaveLength(1);
 		expect(lists[0].always_record).toContain('NDX');
-		// And once imported, a later start imports nothing.
+		// And once imported, a later start imports nothing, not even after the list was removed.
+		await first.run(`DELETE FROM user_recording`);
 		expect(await importSingleList(others[0])).toBe(false);
+		expect(await first.all(`SELECT owner FROM user_recording`)).toEqual([]);
 	} finally {
 		await Promise.all(replicas.map((db) => db.close()));
 	}
