@@ -178,8 +178,10 @@ async function main(): Promise<void> {
 	const sink = cli.readyJson
 		? setLogSink({ out: (line) => held.push(line), err: (line) => sink?.err(line) })
 		: undefined;
-	const release = () => {
+	/** The log as it was, then what it held: after the ready line and banner, or a failure. */
+	const release = (banner?: string) => {
 		if (sink) setLogSink(sink);
+		if (banner) log.info(banner);
 		for (const line of held.splice(0)) sink?.out(line);
 	};
 	let service: Awaited<ReturnType<typeof startService>>;
@@ -197,9 +199,7 @@ async function main(): Promise<void> {
 			`${JSON.stringify({ event: 'ready', base_url: service.url, accounts: registry.summaries() })}\n`
 		);
 	}
-	if (sink) setLogSink(sink);
-	log.info(`service listening on ${service.url}`);
-	release();
+	release(`service listening on ${service.url}`);
 
 	let stopping = false;
 	const stop = (signal: string) => {
