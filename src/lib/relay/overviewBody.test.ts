@@ -77,6 +77,9 @@ describe('overview body', () => {
 							);
 					});
 				});
+				// The colour range found while decoding is the cells' largest |value|.
+				const finiteCells = Array.from(o.values).filter(Number.isFinite);
+				expect(o.maxAbs).toBe(Math.max(0, ...finiteCells.map(Math.abs)));
 				// A byte a cell, besides the header and the 28 bytes of lines a column.
 				expect(body.length).toBeLessThanOrEqual(
 					columns.length * (28 + rows) + 8 + 8 + JSON.stringify(o.header).length

@@ -55,6 +55,8 @@ export interface DecodedOverview {
 	majorNeg: Float32Array;
 	/** values[col * rows + row]; NaN where the column had no such strike. */
 	values: Float32Array;
+	/** Largest |value| of the cells (0 for none): the heatmap's colour range, found while decoding. */
+	maxAbs: number;
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
@@ -161,12 +163,22 @@ export function decodeOverviewBody(bytes: Uint8Array): DecodedOverview {
 	// The cells read as bytes in place (no per-cell DataView call: a day is ~936,000 of them).
 	const cells = new Int8Array(bytes.buffer, bytes.byteOffset + at, n * rows);
 	const values = new Float32Array(n * rows);
+	let maxAbs = 0;
 	for (let col = 0, k = 0; col < n; col++) {
 		const scale = scales[col];
+		let top = 0;
 		for (const end = k + rows; k < end; k++) {
 			const q = cells[k];
-			values[k] = q === MISSING ? Number.NaN : q * scale;
+			if (q === MISSING) values[k] = Number.NaN;
+			else {
+				values[k] = q * scale;
+				const a = q < 0 ? -q : q;
+				if (a > top) top = a;
+			}
 		}
+		// The column's largest cell as stored (a Float32Array rounds q x scale).
+		const largest = Math.abs(Math.fround(top * scale));
+		if (largest > maxAbs && largest !== Infinity) maxAbs = largest;
 	}
-	return { header, times, spot, zeroGamma, majorPos, majorNeg, values };
+	return { header, times, spot, zeroGamma, majorPos, majorNeg, values, maxAbs };
 }

@@ -78,18 +78,29 @@ describe('HeatmapGrid', () => {
 						.map((t) => t.sort((a, b) => a - b)),
 					fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 })
 				),
-				live: fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 80 }), cell)
+				live: fc.array(
+					fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 80 }), cell),
+					{ minLength: 1, maxLength: 4 }
+				),
+				// The strikes as an overview lists them (distinct, descending), and its cells
+				// handed over: the grid keeps them as its store.
+				overview: fc.boolean()
 			})
-			.chain(({ strikes, times, live }) =>
+			.map((r) =>
+				r.overview
+					? { ...r, strikes: [...new Set(r.strikes.filter(Number.isFinite))].sort((a, b) => b - a) }
+					: r
+			)
+			.chain(({ strikes, times, live, overview }) =>
 				fc
 					.array(cell, {
 						minLength: strikes.length * times.length,
 						maxLength: strikes.length * times.length
 					})
-					.map((values) => ({ strikes: strikes.map((s) => s * 5), times, values, live }))
+					.map((values) => ({ strikes: strikes.map((s) => s * 5), times, values, live, overview }))
 			);
 		fc.assert(
-			fc.property(block, ({ strikes, times, values, live }) => {
+			fc.property(block, ({ strikes, times, values, live, overview }) => {
 				const cells = Float32Array.from(values);
 				const b: HeatBlock = {
 					times,
@@ -100,7 +111,9 @@ describe('HeatmapGrid', () => {
 					strikes,
 					values: cells
 				};
-				const one = HeatmapGrid.fromBlock(b);
+				const one = HeatmapGrid.fromBlock(
+					overview ? { ...b, values: cells.slice(), handOver: true } : b
+				);
 				const columns = times.map((t, c) => ({
 					...col(t, strikes, [...cells.subarray(c * strikes.length, (c + 1) * strikes.length)]),
 					spot: b.spot[c],
@@ -109,9 +122,14 @@ describe('HeatmapGrid', () => {
 					majorNeg: b.majorNeg[c]
 				}));
 				const each = HeatmapGrid.from(columns);
-				// A live column after it lands the same way too.
-				const next = col(live[0], [live[1] * 5], [live[2]]);
-				expect(one.append(next)).toBe(each.append(next));
+				// Live columns after it land the same way too (a handed-over store grows first).
+				for (const [t, pick, v] of live) {
+					// Mostly a strike the block has (its store must grow), sometimes a new one.
+					const strike =
+						pick <= 60 && strikes.length > 0 ? strikes[pick % strikes.length] : pick * 5;
+					const next = col(t, [strike], [v]);
+					expect(one.append(next)).toBe(each.append(next));
+				}
 				const seen = (g: HeatmapGrid) => ({
 					length: g.length,
 					strikes: [...g.strikes],

@@ -59,6 +59,13 @@ export interface HeatBlock {
 	majorNeg: ArrayLike<number>;
 	strikes: ArrayLike<number>;
 	values: ArrayLike<number>;
+	/**
+	 * The grid may keep `values` as its cell store (the caller hands it over and never touches it
+	 * again): with the strikes already distinct and descending, the day needs no copy.
+	 */
+	handOver?: boolean;
+	/** Largest finite |value| of the block when the caller knows it (else one pass finds it). */
+	maxAbs?: number;
 }
 
 /** Index of the last of `times[0..length)` (ascending) at or before `t`; -1 before the first. */
@@ -141,11 +148,40 @@ export class HeatmapGrid {
 		for (let c = 1; c < n && ordered; c++) ordered = b.times[c] > b.times[c - 1];
 		if (!ordered) return HeatmapGrid.from(columnsOfBlock(b));
 		const grid = new HeatmapGrid();
-		grid.setStrikes([...new Set(Array.from(b.strikes))]);
+		if (
+			b.handOver &&
+			b.values instanceof Float32Array &&
+			b.values.length === n * k &&
+			descending(b.strikes)
+		) {
+			// The block is laid out as the grid is: its cells become the grid's (a whole day,
+			// 936,000 cells, was a 25 ms copy and NaN fill on a cold page).
+			grid.takeStrikes(Float64Array.from(b.strikes));
+			grid.values = b.values as Float32Array<ArrayBuffer>;
+			grid.maxAbs = b.maxAbs ?? largestAbs(b.values);
+		} else {
+			grid.setStrikes([...new Set(Array.from(b.strikes))]);
+			grid.reserve(n);
+			grid.copyCells(b);
+		}
 		grid.reserve(n);
-		const rows = grid.rows;
-		const rowOf = Int32Array.from({ length: k }, (_, i) => grid.rowOf.get(b.strikes[i]) ?? -1);
-		const values = grid.values;
+		grid.times.set(b.times);
+		grid.spot.set(b.spot);
+		grid.zeroGamma.set(b.zeroGamma);
+		grid.majorPos.set(b.majorPos);
+		grid.majorNeg.set(b.majorNeg);
+		grid.length = n;
+		grid.revision++;
+		return grid;
+	}
+
+	/** The block's cells into this grid's rows, each strike's row looked up once for the block. */
+	private copyCells(b: HeatBlock): void {
+		const n = b.times.length;
+		const k = b.strikes.length;
+		const rows = this.rows;
+		const rowOf = Int32Array.from({ length: k }, (_, i) => this.rowOf.get(b.strikes[i]) ?? -1);
+		const values = this.values;
 		const src = b.values;
 		let maxAbs = 0;
 		for (let c = 0; c < n; c++) {
@@ -160,34 +196,32 @@ export class HeatmapGrid {
 				if (a > maxAbs && a !== Infinity) maxAbs = a;
 			}
 		}
-		grid.maxAbs = maxAbs;
-		grid.times.set(b.times);
-		grid.spot.set(b.spot);
-		grid.zeroGamma.set(b.zeroGamma);
-		grid.majorPos.set(b.majorPos);
-		grid.majorNeg.set(b.majorNeg);
-		grid.length = n;
-		grid.revision++;
-		return grid;
+		this.maxAbs = maxAbs;
 	}
 
 	private setStrikes(strikes: number[]): void {
 		const sorted = Float64Array.from(strikes.filter(Number.isFinite)).sort().reverse();
 		const old = this.strikes;
+		const oldLength = old.length;
 		const oldValues = this.values;
 		const rows = sorted.length;
 		const values = new Float32Array(Math.max(this.times.length, 1) * rows).fill(Number.NaN);
 		// Re-seat existing cells under the new row order (a strike appeared mid-session).
-		if (old.length > 0) {
+		if (oldLength > 0) {
 			const map = new Map<number, number>();
 			sorted.forEach((s, i) => map.set(s, i));
-			for (let r = 0; r < old.length; r++) {
+			for (let r = 0; r < oldLength; r++) {
 				const to = map.get(old[r])!;
-				for (let c = 0; c < this.length; c++) values[c * rows + to] = oldValues[c * old.length + r];
+				for (let c = 0; c < this.length; c++) values[c * rows + to] = oldValues[c * oldLength + r];
 			}
 		}
-		this.strikes = sorted;
 		this.values = values;
+		this.takeStrikes(sorted);
+	}
+
+	/** Rows become `sorted` (distinct, descending) and the price ladder follows; cells untouched. */
+	private takeStrikes(sorted: Float64Array): void {
+		this.strikes = sorted;
 		this.rowOf = new Map();
 		sorted.forEach((s, i) => this.rowOf.set(s, i));
 		this.buildLadder();
@@ -212,23 +246,31 @@ export class HeatmapGrid {
 		this.ladder = ladder;
 	}
 
+	/** Room for `columns` columns: the per-column lines and the cells, each grown by doubling. */
 	private reserve(columns: number): void {
-		if (columns <= this.times.length) return;
-		let cap = this.times.length;
-		while (cap < columns) cap *= 2;
-		const grow = (a: Float64Array) => {
-			const b = new Float64Array(cap);
-			b.set(a.subarray(0, this.length));
-			return b;
-		};
-		this.times = grow(this.times);
-		this.spot = grow(this.spot);
-		this.zeroGamma = grow(this.zeroGamma);
-		this.majorPos = grow(this.majorPos);
-		this.majorNeg = grow(this.majorNeg);
-		const values = new Float32Array(cap * this.rows).fill(Number.NaN);
-		values.set(this.values.subarray(0, this.length * this.rows));
-		this.values = values;
+		const rows = this.rows;
+		if (columns > this.times.length) {
+			let cap = this.times.length;
+			while (cap < columns) cap *= 2;
+			const grow = (a: Float64Array) => {
+				const b = new Float64Array(cap);
+				b.set(a.subarray(0, this.length));
+				return b;
+			};
+			this.times = grow(this.times);
+			this.spot = grow(this.spot);
+			this.zeroGamma = grow(this.zeroGamma);
+			this.majorPos = grow(this.majorPos);
+			this.majorNeg = grow(this.majorNeg);
+		}
+		// Cells are checked apart: a handed-over block holds exactly its own columns.
+		if (columns * rows > this.values.length) {
+			let cap = Math.max(1, Math.floor(this.values.length / Math.max(rows, 1)));
+			while (cap < columns) cap *= 2;
+			const values = new Float32Array(cap * rows).fill(Number.NaN);
+			values.set(this.values.subarray(0, this.length * rows));
+			this.values = values;
+		}
 	}
 
 	/** Adds a calculation; the same timestamp again replaces its column, an older one is dropped. */
@@ -296,6 +338,25 @@ export class HeatmapGrid {
 	value(col: number, row: number): number {
 		return this.values[col * this.rows + row];
 	}
+}
+
+/** Strikes strictly descending and finite (a grid's row order). */
+function descending(strikes: ArrayLike<number>): boolean {
+	for (let i = 0; i < strikes.length; i++) {
+		if (!Number.isFinite(strikes[i]) || (i > 0 && !(strikes[i] < strikes[i - 1]))) return false;
+	}
+	return true;
+}
+
+/** Largest finite |value| (NaN cells skipped). */
+function largestAbs(values: Float32Array): number {
+	let max = 0;
+	for (let i = 0; i < values.length; i++) {
+		const v = values[i];
+		const a = v < 0 ? -v : v;
+		if (a > max && a !== Infinity) max = a;
+	}
+	return max;
 }
 
 /** The block's columns one by one (what fromBlock falls back to). */

@@ -93,6 +93,7 @@ describe('dayLinesOf', () => {
 		majorNeg: new Float32Array(n).fill(metric === 'vol' ? 6950 : 6900),
 		values: new Float32Array(0),
 		bytes: 100,
+		maxAbs: 0,
 		recording: metric === 'vol'
 	});
 

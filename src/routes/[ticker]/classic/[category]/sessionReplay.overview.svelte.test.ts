@@ -54,6 +54,7 @@ function server(withOverview = true) {
 			majorNeg: lines(() => (metric === 'vol' ? 6950 : 6900)),
 			values: new Float32Array(0),
 			bytes: STEPS * 28,
+			maxAbs: 0,
 			recording: false
 		} satisfies OverviewResult;
 	}) as SessionReplayOptions['overview'];

@@ -142,8 +142,12 @@ export class HeatmapSession {
 			return false;
 		}
 		if (!overview || overview.header.columns === 0 || signal?.aborted) return !!signal?.aborted;
-		// One pass over the cells (a column at a time was a 147 ms task for a full day).
-		const grid = HeatmapGrid.fromBlock({ ...overview, strikes: overview.header.strikes });
+		// The decoded cells become the grid's (a column at a time was a 147 ms task for a full day).
+		const grid = HeatmapGrid.fromBlock({
+			...overview,
+			strikes: overview.header.strikes,
+			handOver: true
+		});
 		// The grid is built in this task, drawn in the next: one task doing both ran over 50 ms.
 		await nextTask();
 		if (signal?.aborted) return true;
