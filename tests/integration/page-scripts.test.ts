@@ -4,8 +4,10 @@
  * (vite.config.ts, clientChunks) so a page loads about ten scripts, not ~45 that queued on
  * HTTP/1.1's six connections; three.js (~560 KB) is loaded only by the 3D views, on demand, and
  * never announced by a page; the wire codec (protobufjs and the generated messages, ~90 KB) runs
- * in the decode workers only, so no page script carries it. Against the built dashboard, over
- * HTTP.
+ * in the decode workers only, so no page script carries it. Nothing else takes a connection
+ * before the scripts: the page's styles and its icon are in its HTML (svelte.config.js
+ * inlineStyleThreshold, app.html), where five stylesheets and the icon held five of the six
+ * connections while the scripts waited. Against the built dashboard, over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -39,21 +41,22 @@ afterAll(async () => {
 	await stub?.close();
 });
 
-/** The script addresses a page's Link header announces (modulepreload). */
-async function announcedScripts(path: string): Promise<string[]> {
+/** What a page asks for before it draws: its Link header's scripts, its HTML's stylesheets. */
+async function announced(path: string): Promise<{ scripts: string[]; html: string; link: string }> {
 	const res = await fetch(`${dashboard.base}${path}`);
 	expect(res.status, path).toBe(200);
-	await res.arrayBuffer();
+	const html = await res.text();
 	const link = res.headers.get('link') ?? '';
-	return [...link.matchAll(/<([^>]+)>;\s*rel="modulepreload"/g)].map((m) =>
+	const scripts = [...link.matchAll(/<([^>]+)>;\s*rel="modulepreload"/g)].map((m) =>
 		new URL(m[1], `${dashboard.base}${path}`).toString()
 	);
+	return { scripts, html, link };
 }
 
 describe('a page announces a few grouped scripts', () => {
 	for (const path of VIEWS) {
 		it(`${path}: at most ${MAX_SCRIPTS} scripts, neither three.js nor the wire codec`, async () => {
-			const scripts = await announcedScripts(path);
+			const { scripts } = await announced(path);
 			expect(scripts.length).toBeGreaterThan(2);
 			expect(scripts.length).toBeLessThanOrEqual(MAX_SCRIPTS);
 			for (const url of scripts) {
@@ -63,6 +66,25 @@ describe('a page announces a few grouped scripts', () => {
 				// protobufjs's reader (its error text survives minification): the workers' alone.
 				expect(text.includes('invalid wire type'), url).toBe(false);
 			}
+		});
+	}
+});
+
+describe('a page takes no connection for its styles or its icon', () => {
+	for (const path of VIEWS) {
+		it(`${path}: styles inline, no stylesheet or icon request`, async () => {
+			const { html, link } = await announced(path);
+			const head = html.slice(0, html.indexOf('</head>'));
+			// SvelteKit keeps each inlined stylesheet as a disabled link (never fetched) for its
+			// client-side navigations; an enabled one is a request.
+			const sheets = [...head.matchAll(/<link[^>]*rel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+			for (const sheet of sheets) expect(sheet).toMatch(/\bdisabled\b/);
+			expect(link).not.toMatch(/rel="preload";\s*as="style"|\.css>/);
+			// The styles are there, in the page: the dark theme's background among them.
+			const styles = [...head.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+			expect(styles.join('')).toContain('--bg:');
+			const icon = /<link rel="icon" href="([^"]*)"/.exec(head)?.[1];
+			expect(icon).toMatch(/^data:image\/svg\+xml,/);
 		});
 	}
 });
