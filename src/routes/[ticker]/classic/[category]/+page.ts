@@ -1,4 +1,6 @@
 import { error } from '@sveltejs/kit';
+import { browser } from '$app/environment';
+import { warmBackfillWorker } from '$lib/stream/backfill/backfillClient';
 import { parseClassicView, ViewStateError } from '$lib/state/viewState';
 import { parseTimeLink } from '$lib/state/timeLink';
 import type { PageLoad } from './$types';
@@ -10,10 +12,12 @@ import type { PageLoad } from './$types';
  */
 export const load = (({ params, url }) => {
 	try {
-		return {
-			view: parseClassicView(params.ticker, params.category, url.searchParams),
-			time: parseTimeLink(url.searchParams)
-		};
+		const view = parseClassicView(params.ticker, params.category, url.searchParams);
+		const time = parseTimeLink(url.searchParams);
+		// A past day's moment is read by the decode worker: its start-up (fetching and compiling
+		// ~100 KB) runs from here, before the page hydrates, not after the replay's first effect.
+		if (browser && time.day !== null) warmBackfillWorker();
+		return { view, time };
 	} catch (err) {
 		if (err instanceof ViewStateError) error(404, err.message);
 		throw err;
