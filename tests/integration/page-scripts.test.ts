@@ -83,7 +83,7 @@ describe('a page takes no connection for its styles or its icon', () => {
 			// The styles are there, in the page: the dark theme's background among them.
 			const styles = [...head.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
 			expect(styles.join('')).toContain('--bg:');
-			const icon = /<link rel="icon" href="([^"]*)"/.exec(head)?.[1];
+			const icon = /<link\s+rel="icon"\s+href="([^"]*)"/.exec(head)?.[1];
 			expect(icon).toMatch(/^data:image\/svg\+xml,/);
 		});
 	}
