@@ -43,6 +43,8 @@ function historyOf(page: Page) {
 		rawDays: 0,
 		/** Reads of one moment (`from=to=<t>`), as `from-to`. */
 		moments: [] as string[],
+		/** Moments asked as JSON (`/moment`, Classic's first of a past day). */
+		jsonMoments: 0,
 		sized: [] as Promise<void>[]
 	};
 	// Reads are counted when asked (a worker's requestfinished can be missed on a loaded machine:
@@ -50,6 +52,7 @@ function historyOf(page: Page) {
 	page.on('request', (r) => {
 		const url = new URL(r.url());
 		if (url.pathname === `/history/SPX/${STREAM}/overview`) seen.overviews++;
+		if (url.pathname === `/history/SPX/${STREAM}/moment`) seen.jsonMoments++;
 		if (url.pathname === `/history/SPX/${STREAM}` && !url.searchParams.has('from')) seen.rawDays++;
 		if (url.pathname === `/history/SPX/${STREAM}` && url.searchParams.has('from')) {
 			seen.moments.push(`${url.searchParams.get('from')}-${url.searchParams.get('to')}`);
@@ -137,14 +140,20 @@ test("Classic's timeline of a recorded full day: every step from the overview, o
 	// The lines by volume and by OI (the price chart's majors follow the metric).
 	expect(history.overviews).toBe(2);
 	// Both asked from the page's head while its scripts loaded, the replay's fetches taking them.
-	const initiators = await page.evaluate(() =>
-		performance
-			.getEntriesByType('resource')
-			.filter((e) => new URL(e.name).pathname.endsWith('/overview'))
-			.map((e) => (e as PerformanceResourceTiming).initiatorType)
-	);
-	expect(initiators).toEqual(['link', 'link']);
-	expect(history.moments).toEqual([`${last}-${last}`]);
+	const initiators = (end: string) =>
+		page.evaluate(
+			(end) =>
+				performance
+					.getEntriesByType('resource')
+					.filter((e) => new URL(e.name).pathname.endsWith(end))
+					.map((e) => (e as PerformanceResourceTiming).initiatorType),
+			end
+		);
+	expect(await initiators('/overview')).toEqual(['link', 'link']);
+	// The last step's chain came as JSON, asked from the head too: the decode worker read none.
+	expect(await initiators('/moment')).toEqual(['link']);
+	expect(history.jsonMoments).toBe(1);
+	expect(history.moments).toEqual([]);
 	expect(history.bytes).toBeLessThan(1024 ** 2);
 
 	// A scrub to the open reads that one record and draws it.
@@ -157,10 +166,13 @@ test("Classic's timeline of a recorded full day: every step from the overview, o
 	await expect(charts).toHaveAttribute('data-moment', String(OPEN + 10));
 	await expect
 		.poll(() => history.moments)
-		.toEqual([`${last}-${last}`, `${OPEN}-${OPEN}`, `${OPEN + 10}-${OPEN + 10}`]);
-	// Back to a moment read before: no read again.
+		.toEqual([`${OPEN}-${OPEN}`, `${OPEN + 10}-${OPEN + 10}`]);
+	// Back to a moment read before, and to the last (the JSON one): no read again.
 	await page.keyboard.press('ArrowLeft');
 	await expect(charts).toHaveAttribute('data-moment', String(OPEN));
-	expect(history.moments).toHaveLength(3);
+	await page.keyboard.press('End');
+	await expect(charts).toHaveAttribute('data-moment', String(last));
+	expect(history.moments).toHaveLength(2);
+	expect(history.jsonMoments).toBe(1);
 	expect(history.rawDays).toBe(0);
 });

@@ -105,6 +105,7 @@ const MATRIX: Row[] = [
 	['GET', '/history/SPX', 200, 200, 200, 'login'],
 	// Nothing recorded yet for this stream: the route's own 404.
 	['GET', '/history/SPX/classic_gex_full', 404, 404, 404, 'login'],
+	['GET', '/history/SPX/classic_gex_full/moment', 404, 404, 404, 'login'],
 	['GET', '/alerts/events', 200, 200, 200, 'login'],
 	['GET', '/workspace/layouts', 200, 200, 200, 'login'],
 	['UPGRADE', '/stream', 101, 101, 101, 401],

@@ -44,6 +44,24 @@ export interface ColumnarGex {
 	maxPriors: Float64Array;
 }
 
+/** ColumnarGex's numbers, and its typed arrays: what a check of one, or a JSON form, walks. */
+export const COLUMNAR_GEX_SCALARS = [
+	'timestamp',
+	'spot',
+	'zeroGamma',
+	'majorPosVol',
+	'majorPosOi',
+	'majorNegVol',
+	'majorNegOi',
+	'sumGexVol',
+	'sumGexOi',
+	'deltaRiskReversal',
+	'minDte',
+	'secMinDte',
+	'priorCount'
+] as const;
+export const COLUMNAR_GEX_ARRAYS = ['strikes', 'gexVol', 'gexOi', 'priors', 'maxPriors'] as const;
+
 export interface ColumnarGreekProfile {
 	ticker: string;
 	timestamp: number;

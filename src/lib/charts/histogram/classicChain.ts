@@ -5,7 +5,12 @@
 import { classicChainSchema, type ClassicChain } from '../../contract/schemas';
 import { parseWith } from '../../contract/validate';
 import type { Metric, StrikeWindow } from '../../state/viewState';
-import { columnarGex, type ColumnarGex } from '../../wire/columnar';
+import {
+	COLUMNAR_GEX_ARRAYS,
+	COLUMNAR_GEX_SCALARS,
+	columnarGex,
+	type ColumnarGex
+} from '../../wire/columnar';
 
 export type { ClassicChain, ColumnarGex };
 
@@ -25,28 +30,14 @@ export function parseGexColumns(value: unknown): ColumnarGex {
 	return columnarGex(parseClassicChain(value));
 }
 
-const SCALARS = [
-	'timestamp',
-	'spot',
-	'zeroGamma',
-	'majorPosVol',
-	'majorPosOi',
-	'majorNegVol',
-	'majorNegOi',
-	'sumGexVol',
-	'sumGexOi',
-	'deltaRiskReversal',
-	'minDte',
-	'secMinDte',
-	'priorCount'
-] as const;
+const SCALARS = COLUMNAR_GEX_SCALARS;
 
 /** A ColumnarGex as structured clone gives it back (typed arrays of consistent lengths). */
 function isColumnarGex(v: unknown): v is ColumnarGex {
 	if (!v || typeof v !== 'object') return false;
 	const c = v as Record<string, unknown>;
 	const f64 = (k: string) => c[k] instanceof Float64Array;
-	if (!['strikes', 'gexVol', 'gexOi', 'priors', 'maxPriors'].every(f64)) return false;
+	if (!COLUMNAR_GEX_ARRAYS.every(f64)) return false;
 	if (typeof c.ticker !== 'string' || !SCALARS.every((k) => typeof c[k] === 'number')) return false;
 	const g = v as ColumnarGex;
 	const n = g.strikes.length;

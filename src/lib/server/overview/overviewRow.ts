@@ -78,19 +78,28 @@ export function rowOfRecord(
 	timestamp: number,
 	payload: Uint8Array
 ): OverviewRow | undefined {
+	const gex = gexOfRecord(kind, payload);
+	return gex ? { ...rowOfGex(gex), timestamp } : undefined;
+}
+
+/**
+ * The chain of one raw record (a streamed frame or a polled/imported snapshot); undefined when
+ * the record is not a chain or does not decode.
+ */
+export function gexOfRecord(kind: RecordKind, payload: Uint8Array): ColumnarGex | undefined {
 	try {
-		let gex: ColumnarGex | undefined;
 		if (kind === RecordKind.StreamAny) {
 			const frame = decodeColumnarFrame(payload);
-			if (frame.kind === 'gex') gex = frame.value;
-		} else if (kind === RecordKind.SnapshotGzipJson) {
-			const chain = JSON.parse(gunzipSync(payload).toString('utf8')) as ClassicChain;
-			if (Array.isArray(chain?.strikes)) gex = columnarGex(chain);
+			return frame.kind === 'gex' ? frame.value : undefined;
 		}
-		return gex ? { ...rowOfGex(gex), timestamp } : undefined;
+		if (kind === RecordKind.SnapshotGzipJson) {
+			const chain = JSON.parse(gunzipSync(payload).toString('utf8')) as ClassicChain;
+			return Array.isArray(chain?.strikes) ? columnarGex(chain) : undefined;
+		}
 	} catch {
-		return undefined;
+		// a damaged record: nothing to show
 	}
+	return undefined;
 }
 
 /** Whether two strike lists are the same (a row then stores none of its own). */

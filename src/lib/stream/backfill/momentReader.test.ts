@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spxChain } from '../../wire/arbitraries.test-support';
 import { columnarGex, type ColumnarGex } from '../../wire/columnar';
 import type { BackfillQuery, BackfillResult, fetchBackfill } from './backfillClient';
-import { MOMENT_CACHE, MomentReader } from './momentReader';
+import { MOMENT_CACHE, MomentReader, type MomentReaderOptions } from './momentReader';
 
 const T0 = 1_767_277_800;
 const chainAt = (ts: number) => columnarGex({ ...spxChain(10), ticker: 'SPX', timestamp: ts });
@@ -46,7 +46,7 @@ function server() {
 	};
 }
 
-function readerOf(s: ReturnType<typeof server>) {
+function readerOf(s: ReturnType<typeof server>, first?: MomentReaderOptions['first']) {
 	const shown: [number, ColumnarGex | undefined][] = [];
 	const errors: string[] = [];
 	const reader = new MomentReader({
@@ -54,6 +54,7 @@ function readerOf(s: ReturnType<typeof server>) {
 		stream: 'classic_gex_full',
 		day: '2026-01-01',
 		read: s.read,
+		first,
 		onchain: (at, chain) => shown.push([at, chain]),
 		onerror: (_at, err) => errors.push(err.message)
 	});
@@ -61,6 +62,35 @@ function readerOf(s: ReturnType<typeof server>) {
 }
 
 describe('MomentReader', () => {
+	it("takes the moment that came another way (the page's JSON) and never reads it", async () => {
+		const s = server();
+		const json = { at: T0 + 50, chain: chainAt(T0 + 50) };
+		const { reader, shown } = readerOf(s, Promise.resolve(json));
+		reader.want(T0 + 50);
+		await new Promise((r) => setTimeout(r, 0));
+		expect(shown).toEqual([[T0 + 50, json.chain]]);
+		expect(s.asked).toEqual([]);
+		expect(reader.reads).toBe(0);
+		// Another moment is read as before; the first one again is still not.
+		reader.want(T0 + 10);
+		await s.answer();
+		reader.want(T0 + 50);
+		expect(s.asked).toEqual([{ day: '2026-01-01', from: T0 + 10, to: T0 + 10 }]);
+		expect(shown.at(-1)).toEqual([T0 + 50, json.chain]);
+	});
+
+	it('reads the moment itself when the other way brought nothing or failed', async () => {
+		for (const first of [Promise.resolve(undefined), Promise.reject(new Error('404'))]) {
+			const s = server();
+			const { reader, shown } = readerOf(s, first);
+			reader.want(T0 + 50);
+			await new Promise((r) => setTimeout(r, 0));
+			await s.answer();
+			expect(s.asked).toEqual([{ day: '2026-01-01', from: T0 + 50, to: T0 + 50 }]);
+			expect(shown.map(([at, c]) => [at, c?.timestamp])).toEqual([[T0 + 50, T0 + 50]]);
+		}
+	});
+
 	it('reads one record at the moment, by day, from and to', async () => {
 		const s = server();
 		const { reader, shown } = readerOf(s);

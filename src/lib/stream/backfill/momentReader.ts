@@ -9,6 +9,7 @@
  * to `onchain` as it arrives (the chart follows the drag) and kept in a small cache, so
  * stepping back and forth reads nothing again. Browser or tests: the reader is injected.
  */
+import type { Moment } from '../../relay/momentBody';
 import type { ColumnarGex } from '../../wire/columnar';
 import { fetchBackfill } from './backfillClient';
 
@@ -25,6 +26,12 @@ export interface MomentReaderOptions {
 	/** A read failed (the chart keeps what it shows). */
 	onerror?: (at: number, error: Error) => void;
 	read?: typeof fetchBackfill;
+	/**
+	 * A moment already on its way by another road (Classic's first, asked with the page as JSON,
+	 * momentClient.ts): awaited once before the first read and kept, so the moment it holds is
+	 * never read again. Undefined or failing: nothing kept.
+	 */
+	first?: Promise<Moment | undefined>;
 }
 
 export class MomentReader {
@@ -35,7 +42,11 @@ export class MomentReader {
 	/** Reads asked of the server so far (tests, the page's readout). */
 	reads = 0;
 
-	constructor(private readonly options: MomentReaderOptions) {}
+	private first: Promise<Moment | undefined> | undefined;
+
+	constructor(private readonly options: MomentReaderOptions) {
+		this.first = options.first;
+	}
 
 	/** Shows the chain at `at`: from the cache at once, else after the reads before it. */
 	want(at: number): void {
@@ -58,6 +69,12 @@ export class MomentReader {
 	private async pump(): Promise<void> {
 		this.busy = true;
 		const { ticker, stream, day, read = fetchBackfill } = this.options;
+		const first = this.first;
+		if (first) {
+			this.first = undefined;
+			const moment = await first.catch(() => undefined);
+			if (moment) this.remember(moment.at, moment.chain);
+		}
 		while (this.wanted !== undefined && !this.closed) {
 			const at = this.wanted;
 			this.wanted = undefined;

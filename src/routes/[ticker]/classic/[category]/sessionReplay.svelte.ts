@@ -48,6 +48,8 @@ import {
 	type ReplayPoint
 } from '$lib/stream/backfill/overviewTimeline';
 import { MomentReader } from '$lib/stream/backfill/momentReader';
+import { fetchMoment } from '$lib/stream/backfill/momentClient';
+import type { Moment } from '$lib/relay/momentBody';
 import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
 import { ChunkBuilder } from '$lib/stream/ring/ringChunk';
 import type { StreamUpdate } from '$lib/stream/transport/updates';
@@ -116,6 +118,11 @@ export interface SessionReplayOptions {
 	 * tests of the raw way).
 	 */
 	overview?: typeof fetchOverview;
+	/**
+	 * Reads a past day's first moment as JSON on the page (default: the server's, with the real
+	 * overview and decode worker; tests of a fake server pass their own or none).
+	 */
+	moment?: typeof fetchMoment;
 	refreshMs?: number;
 }
 
@@ -222,12 +229,19 @@ export class SessionReplay {
 			// Another day (or group) stops the wait for a day the service is still generating.
 			const stop = new AbortController();
 			const overview = options.overview ?? (options.backfill ? undefined : fetchOverview);
+			const moment = options.moment ?? (options.backfill ? undefined : fetchMoment);
 			const raw = () => this.readRaw(group, day, ticker, stream, read, stop.signal);
 			if (!overview) raw();
 			else {
 				// The moment's record is read in the worker once the lines arrive: it starts now.
 				if (read === fetchBackfill) warmBackfillWorker();
-				void this.readOverview(group, ticker, stream, day, overview, read, stop.signal).then(
+				// A past day opened at its end: its last step's chain comes as JSON, asked with the
+				// page (a preload), drawn without waiting for the worker to start.
+				const first =
+					day !== null && moment && untrack(() => this.at) === null
+						? moment(ticker, stream, day, stop.signal).catch(() => undefined)
+						: undefined;
+				void this.readOverview(group, ticker, stream, day, overview, read, stop.signal, first).then(
 					(found) => found || stop.signal.aborted || raw()
 				);
 			}
@@ -315,7 +329,8 @@ export class SessionReplay {
 		day: string | null,
 		overview: typeof fetchOverview,
 		read: typeof fetchBackfill,
-		signal: AbortSignal
+		signal: AbortSignal,
+		first?: Promise<Moment | undefined>
 	): Promise<boolean> {
 		// Both metrics' lines (the price chart's majors follow the view's metric): two small
 		// answers side by side, no strikes in either.
@@ -335,6 +350,7 @@ export class SessionReplay {
 			stream,
 			day: lines.day,
 			read,
+			first,
 			onchain: (at, chain) => {
 				if (chain) this.moment = chain;
 				this.momentError = chain ? null : `nothing was recorded at ${formatReplayTime(at)}`;

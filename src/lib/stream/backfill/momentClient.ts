@@ -1,0 +1,26 @@
+/**
+ * The page's side of GET /history/<ticker>/<stream>/moment (src/lib/relay/momentBody.ts): one
+ * recorded chain as JSON, decoded on the main thread without the wire codec. Classic asks for a
+ * past day's first moment (the day's last overview step) with the page, by a preload in its
+ * head, and draws it as soon as the page starts; later moments come from the decode worker.
+ */
+import { decodeMomentBody, type Moment } from '../../relay/momentBody';
+
+/** The address of a moment: `at` (unix s), or the day's last overview step without it. */
+export function momentUrl(ticker: string, stream: string, day: string, at?: number): string {
+	const q = new URLSearchParams({ day });
+	if (at !== undefined) q.set('at', String(at));
+	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}/moment?${q}`;
+}
+
+/** The moment, or undefined when the server has none there (the worker then reads it). */
+export async function fetchMoment(
+	ticker: string,
+	stream: string,
+	day: string,
+	signal?: AbortSignal
+): Promise<Moment | undefined> {
+	const res = await fetch(momentUrl(ticker, stream, day), { signal });
+	if (!res.ok) return undefined;
+	return decodeMomentBody(await res.text());
+}
