@@ -1,3 +1,4 @@
+import { line, scaleLinear } from 'd3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,6 +6,7 @@ import {
 	decimate,
 	fittedDomain,
 	isFullDomain,
+	linePath,
 	MIN_SPAN_S,
 	nearestIndex,
 	panDomain,
@@ -185,5 +187,82 @@ describe('fittedDomain', () => {
 			hi: day.close
 		});
 		expect(fittedDomain(NaN, NaN, FULL)).toEqual(FULL);
+	});
+});
+
+describe('linePath', () => {
+	/** A path's commands as [command, x, y]. */
+	const commands = (path: string) =>
+		[...path.matchAll(/([ML])(-?[\d.e+-]+),(-?[\d.e+-]+)/g)].map(
+			(m) => [m[1], +m[2], +m[3]] as const
+		);
+
+	it("draws what d3's line with `defined` draws, within 0.05 px (property)", () => {
+		const point = fc.oneof(
+			fc.tuple(
+				fc.double({ min: 0, max: 86_400, noNaN: true }),
+				fc.double({ min: -1e9, max: 1e9, noNaN: true })
+			),
+			fc.constant([Number.NaN, Number.NaN] as [number, number]),
+			fc.tuple(fc.double({ min: 0, max: 86_400, noNaN: true }), fc.constant(Number.NaN))
+		);
+		fc.assert(
+			fc.property(
+				fc.array(point, { maxLength: 60 }),
+				fc.tuple(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: 1, max: 40_000 })),
+				fc.tuple(
+					fc.double({ min: -1e9, max: 1e9, noNaN: true }),
+					fc.double({ min: 1, max: 1e9, noNaN: true })
+				),
+				fc.integer({ min: 200, max: 2000 }),
+				(points, [lo, span], [vlo, vspan], width) => {
+					const drawn = {
+						t: Float64Array.from(points, (p) => p[0]),
+						v: Float64Array.from(points, (p) => p[1]),
+						min: Number.NaN,
+						max: Number.NaN
+					};
+					const x = scaleLinear()
+						.domain([lo, lo + span])
+						.range([64, width - 10]);
+					const y = scaleLinear()
+						.domain([vlo, vlo + vspan])
+						.range([140, 8]);
+					const ours = commands(
+						linePath(
+							drawn,
+							{ domain: [lo, lo + span], range: [64, width - 10] },
+							{ domain: [vlo, vlo + vspan], range: [140, 8] }
+						)
+					);
+					const theirs = commands(
+						line<number>()
+							.defined((i) => Number.isFinite(drawn.v[i]) && Number.isFinite(drawn.t[i]))
+							.x((i) => x(drawn.t[i]))
+							.y((i) => y(drawn.v[i]))(Array.from(drawn.t, (_, i) => i)) ?? ''
+					);
+					expect(ours.map((c) => c[0])).toEqual(theirs.map((c) => c[0]));
+					ours.forEach(([, px, py], i) => {
+						const scale = Math.max(1, Math.abs(theirs[i][1]), Math.abs(theirs[i][2])) * 1e-9;
+						expect(Math.abs(px - theirs[i][1])).toBeLessThanOrEqual(0.05 + scale);
+						expect(Math.abs(py - theirs[i][2])).toBeLessThanOrEqual(0.05 + scale);
+					});
+				}
+			)
+		);
+	});
+
+	it('starts a new run after a gap and draws nothing of an empty line', () => {
+		const map = { domain: [0, 10] as const, range: [0, 100] as const };
+		const d = (t: number[], v: number[]) => ({
+			t: Float64Array.from(t),
+			v: Float64Array.from(v),
+			min: 0,
+			max: 0
+		});
+		expect(linePath(d([0, 1, Number.NaN, 3, 4], [0, 1, Number.NaN, 3, 4]), map, map)).toBe(
+			'M0,0L10,10M30,30L40,40'
+		);
+		expect(linePath(d([], []), map, map)).toBe('');
 	});
 });
