@@ -4,6 +4,7 @@ import {
 	ET_ZONE,
 	RULE_YEARS,
 	etParts,
+	etDay,
 	etWindowIds,
 	formatEtClock,
 	formatEtDateTime,
@@ -198,5 +199,45 @@ describe('sessionBounds', () => {
 				expect(etParts(ms)).toEqual(intl(ms));
 			expect(() => etParts(Number.NaN)).toThrow(RangeError);
 		});
+	});
+});
+
+describe('etDay', () => {
+	const intlDay = new Intl.DateTimeFormat('en-CA', {
+		timeZone: ET_ZONE,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit'
+	});
+
+	it("is Intl's ET calendar day for any run of seconds, across midnights and DST switches (property)", () => {
+		// Runs of nearby seconds (the same hour asked again and again, as a series asks), around
+		// the switches and midnights of a few years, and anywhere from 1900 to 2100.
+		const anchors = [
+			Date.UTC(2026, 2, 8, 7) / 1000, // EST -> EDT, 02:00 ET
+			Date.UTC(2026, 10, 1, 6) / 1000, // EDT -> EST, 02:00 ET
+			Date.UTC(2026, 10, 23, 5) / 1000, // 00:00 EST
+			Date.UTC(2026, 6, 14, 4) / 1000, // 00:00 EDT
+			Date.UTC(2007, 2, 11, 7) / 1000,
+			Date.UTC(2099, 10, 1, 6) / 1000
+		];
+		const run = fc.tuple(
+			fc.oneof(
+				fc.constantFrom(...anchors),
+				fc.integer({ min: Date.UTC(1900, 0, 1) / 1000, max: Date.UTC(2100, 11, 31) / 1000 })
+			),
+			fc.array(fc.integer({ min: -7200, max: 7200 }), { minLength: 1, maxLength: 40 })
+		);
+		fc.assert(
+			fc.property(fc.array(run, { minLength: 1, maxLength: 6 }), (runs) => {
+				for (const [at, offsets] of runs) {
+					for (const o of offsets) {
+						const t = at + o;
+						expect(etDay(t), String(t)).toBe(intlDay.format(new Date(t * 1000)));
+					}
+				}
+			}),
+			{ numRuns: 300 }
+		);
 	});
 });
