@@ -7,6 +7,7 @@
 import { decodeFlowOverviewBody, type DecodedFlowOverview } from '../../relay/flowOverviewBody';
 import { overviewUrl } from './overviewClient';
 import { backfillActivity } from './backfillActivity.svelte';
+import { takeEarly } from './earlyFetch';
 
 /** Activity ids of overview loads: negative, apart from the backfill client's. */
 let nextId = -1;
@@ -35,7 +36,8 @@ export async function fetchFlowOverview(
 	backfillActivity.begin(id, ticker, stream);
 	try {
 		// The metric is the chain overviews' parameter; an orderflow stream's answer ignores it.
-		const res = await fetch(overviewUrl(ticker, stream, day, 'vol'), { signal });
+		const url = overviewUrl(ticker, stream, day, 'vol');
+		const res = await (takeEarly(url) ?? fetch(url, { signal }));
 		if (!res.ok) return undefined;
 		const bytes = new Uint8Array(await res.arrayBuffer());
 		const last = res.headers.get('x-gexdeck-last');

@@ -5,6 +5,7 @@
  * head, and draws it as soon as the page starts; later moments come from the decode worker.
  */
 import { decodeMomentBody, type Moment } from '../../relay/momentBody';
+import { takeEarly } from './earlyFetch';
 
 /** The address of a moment: `at` (unix s), or the day's last overview step without it. */
 export function momentUrl(ticker: string, stream: string, day: string, at?: number): string {
@@ -20,7 +21,8 @@ export async function fetchMoment(
 	day: string,
 	signal?: AbortSignal
 ): Promise<Moment | undefined> {
-	const res = await fetch(momentUrl(ticker, stream, day), { signal });
+	const url = momentUrl(ticker, stream, day);
+	const res = await (takeEarly(url) ?? fetch(url, { signal }));
 	if (!res.ok) return undefined;
 	return decodeMomentBody(await res.text());
 }

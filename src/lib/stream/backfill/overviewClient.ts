@@ -10,6 +10,7 @@ import {
 	type OverviewMetric
 } from '../../relay/overviewBody';
 import type { BackfillResult } from './backfillClient';
+import { takeEarly } from './earlyFetch';
 
 export interface OverviewResult extends DecodedOverview {
 	/** Body bytes after the browser inflated it. */
@@ -50,7 +51,8 @@ export async function fetchOverview(
 	signal?: AbortSignal,
 	options: OverviewOptions = {}
 ): Promise<OverviewResult | undefined> {
-	const res = await fetch(overviewUrl(ticker, stream, day, metric, options), { signal });
+	const url = overviewUrl(ticker, stream, day, metric, options);
+	const res = await (takeEarly(url) ?? fetch(url, { signal }));
 	if (!res.ok) return undefined;
 	const bytes = new Uint8Array(await res.arrayBuffer());
 	const last = res.headers.get('x-gexdeck-last');

@@ -1,23 +1,40 @@
 import { error } from '@sveltejs/kit';
 import { browser } from '$app/environment';
+import { feedOf, feedStream } from '$lib/contract/feeds';
 import { warmBackfillWorker } from '$lib/stream/backfill/backfillClient';
+import { askEarly } from '$lib/stream/backfill/earlyFetch';
+import { momentUrl } from '$lib/stream/backfill/momentClient';
+import { overviewUrl } from '$lib/stream/backfill/overviewClient';
 import { parseClassicView, ViewStateError } from '$lib/state/viewState';
 import { parseTimeLink } from '$lib/state/timeLink';
 import type { PageLoad } from './$types';
 
+/** The replay asks the day's lines by both metrics (the price chart's majors follow either). */
+const LINE_METRICS = ['vol', 'oi'] as const;
+
 /**
  * The whole view state comes from the URL, so a share link reproduces the view exactly: the
  * chart's settings, and `day` (a past session) and `at` (the replayed moment) as every
- * time-aware view.
+ * time-aware view. `early`: what the replay fetches first (the day's lines; a past day opened at
+ * its end, that step's chain), preloaded from the head and asked for here (earlyFetch.ts).
  */
 export const load = (({ params, url }) => {
 	try {
 		const view = parseClassicView(params.ticker, params.category, url.searchParams);
 		const time = parseTimeLink(url.searchParams);
-		// A past day's moment is read by the decode worker: its start-up (fetching and compiling
-		// ~100 KB) runs from here, before the page hydrates, not after the replay's first effect.
-		if (browser && time.day !== null) warmBackfillWorker();
-		return { view, time };
+		const stream = feedStream(feedOf(view.ticker, 'classic', view.category));
+		const early = [
+			...LINE_METRICS.map((m) => overviewUrl(view.ticker, stream, time.day, m, { cells: false })),
+			...(time.day !== null && time.at === null ? [momentUrl(view.ticker, stream, time.day)] : [])
+		];
+		if (browser) {
+			// Once per page and day: a settled scrub runs the load again and fetches nothing new.
+			askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
+			// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
+			// ~100 KB) runs from here, before the page hydrates.
+			if (time.day !== null) warmBackfillWorker();
+		}
+		return { view, time, early };
 	} catch (err) {
 		if (err instanceof ViewStateError) error(404, err.message);
 		throw err;
