@@ -27,13 +27,11 @@ export const load = (({ params, url }) => {
 			...LINE_METRICS.map((m) => overviewUrl(view.ticker, stream, time.day, m, { cells: false })),
 			...(time.day !== null && time.at === null ? [momentUrl(view.ticker, stream, time.day)] : [])
 		];
-		if (browser) {
-			// Once per page and day: a settled scrub runs the load again and fetches nothing new.
-			askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
-			// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
-			// ~100 KB) runs from here, before the page hydrates.
-			if (time.day !== null) warmBackfillWorker();
-		}
+		// Once per page and day: a settled scrub runs the load again and fetches nothing new.
+		askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
+		// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
+		// ~100 KB) runs from here, before the page hydrates.
+		if (browser && time.day !== null) warmBackfillWorker();
 		return { view, time, early };
 	} catch (err) {
 		if (err instanceof ViewStateError) error(404, err.message);
