@@ -55,7 +55,7 @@ describe('answers asked for early', () => {
 
 	it('are asked for once per key in a row (a load run again for the same page and day)', () => {
 		askEarly('page?day=1', ['/a'], 1000);
-		takeEarly('/a', 1001);
+		void takeEarly('/a', 1001);
 		askEarly('page?day=1', ['/a'], 1002);
 		expect(asked).toEqual(['/a']);
 		askEarly('page?day=2', ['/b'], 1003);
