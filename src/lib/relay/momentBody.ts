@@ -57,7 +57,13 @@ export function decodeMomentBody(text: string): Moment {
 	for (const k of ARRAYS) {
 		const list = src[k];
 		if (!Array.isArray(list)) throw new MomentBodyError(`moment: ${k} is not a list`);
-		chain[k] = Float64Array.from(list, (v, i) => numberOf(v, `${k}[${i}]`));
+		// A plain loop: a callback a value was ~5 ms of a cold page for a 400-strike chain.
+		const out = new Float64Array(list.length);
+		for (let i = 0; i < list.length; i++) {
+			const v: unknown = list[i];
+			out[i] = typeof v === 'number' ? v : numberOf(v, `${k}[${i}]`);
+		}
+		chain[k] = out;
 	}
 	const gex = chain as unknown as ColumnarGex;
 	const n = gex.strikes.length;
