@@ -63,16 +63,25 @@ describe('moment body', () => {
 				chain: columnarGex(TINY)
 			})
 		);
-		const bad = [
-			'not json',
-			'null',
-			JSON.stringify({ at: 'x', chain: good.chain }),
-			JSON.stringify({ at: 1, chain: { ...good.chain, ticker: 3 } }),
-			JSON.stringify({ at: 1, chain: { ...good.chain, gexVol: [] } }),
-			JSON.stringify({ at: 1, chain: { ...good.chain, strikes: 'x' } }),
-			JSON.stringify({ at: 1, chain: { ...good.chain, spot: '1' } }),
-			JSON.stringify({ at: 1, chain: { ...good.chain, priorCount: 3 } })
+		const bad: [string, RegExp][] = [
+			['not json', /not JSON/],
+			['null', /not a moment/],
+			[JSON.stringify({ at: 'x', chain: good.chain }), /not a moment/],
+			[JSON.stringify({ at: 1, chain: 'x' }), /not a moment/],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, ticker: 3 } }), /no ticker/],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, gexVol: [] } }), /GEX list/],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, gexOi: [1] } }), /GEX list/],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, strikes: 'x' } }), /strikes is not a list/],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, spot: '1' } }), /spot is not a number/],
+			[
+				JSON.stringify({ at: 1, chain: { ...good.chain, gexOi: [1, '2'] } }),
+				/gexOi\[1\] is not a number/
+			],
+			[JSON.stringify({ at: 1, chain: { ...good.chain, priorCount: 3 } }), /priors are not/]
 		];
-		for (const text of bad) expect(() => decodeMomentBody(text), text).toThrow(MomentBodyError);
+		for (const [text, why] of bad) {
+			expect(() => decodeMomentBody(text), text).toThrow(MomentBodyError);
+			expect(() => decodeMomentBody(text), text).toThrow(why);
+		}
 	});
 });

@@ -20,17 +20,17 @@ const STREAM = 'classic_gex_full';
 const rig = recorderRig('gexdeck-moment-');
 
 /** Records a chain a second from the open; the frames, by time, as the wire decoder reads them. */
-function recordDay(seconds: number): Map<number, ColumnarGex> {
+function recordDay(seconds: number, open = OPEN): Map<number, ColumnarGex> {
 	const chains = new Map<number, ColumnarGex>();
 	for (let s = 0; s < seconds; s++) {
 		const any = encodeFrame('gex', {
 			...spxChain(30 + (s % 4), s),
 			ticker: 'SPX',
-			timestamp: OPEN + s
+			timestamp: open + s
 		});
 		rig.tap.publish({ source: 'stream', group: `SPX_${STREAM}`, receivedAt: 0, any });
 		const f = decodeColumnarFrame(any);
-		if (f.kind === 'gex') chains.set(OPEN + s, f.value);
+		if (f.kind === 'gex') chains.set(open + s, f.value);
 	}
 	return chains;
 }
@@ -71,6 +71,24 @@ describe('a moment of a recorded day', () => {
 		const moment = await momentOf(`day=${DAY}`);
 		expect(moment.at).toBe(last);
 		expect(plain(moment.chain)).toEqual(plain(chains.get(last)!));
+		const answer = await ask(`day=${DAY}`);
+		expect(answer.headers).toMatchObject({
+			'content-type': 'application/json',
+			'cache-control': 'no-store',
+			'x-gexdeck-day': DAY
+		});
+	});
+
+	it("is the asked day's last step of several, the newest day's without a day", async () => {
+		const first = recordDay(45);
+		recordDay(15, OPEN + 86_400);
+		const next = recordDay(25, OPEN + 2 * 86_400);
+		const earlier = await momentOf(`day=${DAY}`);
+		expect(earlier.at).toBe(OPEN + 40);
+		expect(plain(earlier.chain)).toEqual(plain(first.get(OPEN + 40)!));
+		const newest = await momentOf('');
+		expect(newest.at).toBe(OPEN + 2 * 86_400 + 20);
+		expect(plain(newest.chain)).toEqual(plain(next.get(OPEN + 2 * 86_400 + 20)!));
 	});
 
 	it('is the record at `at` when asked, one record of the day', async () => {
@@ -83,18 +101,38 @@ describe('a moment of a recorded day', () => {
 	});
 
 	it('says what is missing or malformed', async () => {
+		const said = async (query: string, stream = STREAM, ticker = 'SPX') => {
+			const a = await momentResponse(rig.recorder, ticker, stream, new URLSearchParams(query));
+			expect(a.headers['content-type']).toBe('application/json');
+			return [a.status, JSON.parse(String(a.body)).error as string] as const;
+		};
+		expect(await said('')).toEqual([404, 'Nothing recorded for SPX classic_gex_full yet.']);
 		recordDay(5);
-		expect((await ask(`day=${DAY}&at=${OPEN + 100}`)).status).toBe(404);
-		expect((await ask(`day=2026-11-20`)).status).toBe(404);
-		expect((await ask(`day=2026-11-20&at=${OPEN}`)).status).toBe(404);
-		expect((await ask(`day=${DAY}&at=soon`)).status).toBe(400);
-		expect((await ask(`day=${DAY}&at=`)).status).toBe(400);
-		expect((await ask(`day=23-11-2026`)).status).toBe(400);
-		expect((await ask(`day=${DAY}`, 'spot')).status).toBe(400);
-		expect(
-			(await momentResponse(rig.recorder, 'NOPE!', STREAM, new URLSearchParams())).status
-		).toBe(400);
-		const missing = await ask(`day=${DAY}&at=${OPEN + 100}`);
-		expect(JSON.parse(String(missing.body)).error).toMatch(/No chain of SPX classic_gex_full/);
+		expect(await said(`day=${DAY}&at=${OPEN + 100}`)).toEqual([
+			404,
+			`No chain of SPX classic_gex_full was recorded at ${OPEN + 100}.`
+		]);
+		expect(await said('day=2026-11-20')).toEqual([
+			404,
+			'SPX classic_gex_full was not recorded on 2026-11-20.'
+		]);
+		expect(await said(`day=2026-11-20&at=${OPEN}`)).toEqual([
+			404,
+			'SPX classic_gex_full was not recorded on 2026-11-20.'
+		]);
+		for (const at of ['soon', '', '%20']) {
+			expect(await said(`day=${DAY}&at=${at}`)).toEqual([
+				400,
+				`at must be unix seconds, got ${decodeURIComponent(at)}`
+			]);
+		}
+		expect(await said('day=23-11-2026')).toEqual([400, 'day must be YYYY-MM-DD, got 23-11-2026']);
+		expect(await said(`day=23-11-2026&at=${OPEN}`)).toEqual([
+			400,
+			'day must be YYYY-MM-DD, got 23-11-2026'
+		]);
+		expect(await said(`day=${DAY}`, 'spot')).toEqual([400, 'spot has no moments (not chains)']);
+		expect(await said(`day=${DAY}`, '../x')).toEqual([400, 'Not a stream name: ../x']);
+		expect(await said(`day=${DAY}`, STREAM, 'NOPE!')).toEqual([400, 'Not a ticker: NOPE!']);
 	});
 });
