@@ -15,7 +15,6 @@ import {
 	type SessionRecorder
 } from '../recorder/sessionRecorder';
 import { problem, type OverviewAnswer } from './overviewAnswer';
-import { overviewResponse } from './overviewResponse';
 import { gexOfRecord, hasOverview } from './overviewRow';
 
 export async function momentResponse(
@@ -30,30 +29,26 @@ export async function momentResponse(
 	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
 	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
 	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
+	if (!recorder.has(day, ticker, stream)) {
+		return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
+	}
 	const rawAt = query.get('at');
 	let at: number;
 	if (rawAt === null) {
-		// The last step of the day's overview (the lines the page draws the timeline from: the
-		// same answer, made once until the day grows).
-		const lines = overviewResponse(
-			recorder,
-			ticker,
-			stream,
-			new URLSearchParams({ day, metric: 'vol', cells: 'none' })
+		// The last step of the day's overview, the timeline's last moment (kept with the open
+		// overview until the day grows, as its answers are).
+		const last = recorder.overviews.made(day, ticker, stream, 'last step', (rows) =>
+			rows.length > 0 ? rows[rows.length - 1].timestamp : null
 		);
-		if (lines.status !== 200) return lines;
-		const last = lines.headers['x-gexdeck-last'];
-		if (last === undefined)
+		if (last === undefined || last === null) {
 			return problem(404, `Nothing recorded for ${ticker} ${stream} on ${day}.`);
-		at = Number(last);
+		}
+		at = last;
 	} else {
 		at = Number(rawAt);
 		if (rawAt.trim() === '' || !Number.isFinite(at)) {
 			return problem(400, `at must be unix seconds, got ${rawAt}`);
 		}
-	}
-	if (!recorder.has(day, ticker, stream)) {
-		return problem(404, `${ticker} ${stream} was not recorded on ${day}.`);
 	}
 	await recorder.check(day, ticker, stream);
 	const span = recorder.span(day, ticker, stream, at, at);
