@@ -34,8 +34,8 @@ export function askEarly(key: string, urls: readonly string[], now = Date.now())
 	if (typeof window === 'undefined' || typeof fetch === 'undefined') return;
 	if (key === lastKey) return;
 	lastKey = key;
+	drop(now);
 	for (const url of urls) {
-		drop(now);
 		if (waiting.has(url)) continue;
 		const response = fetch(url);
 		// A failure is the taker's to see (its own await); one nobody takes is not an error.
