@@ -4,24 +4,15 @@
  * answer: the heatmap's overview, the levels path's lines, Orderflow's flow overview, Classic's
  * lines by both metrics and, for a past day opened at its end, that step's chain.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetEarly, takeEarly } from '$lib/stream/backfill/earlyFetch';
+import { earlyBrowser } from '$lib/stream/backfill/earlyFetch.test-support';
 import { load as classicLoad } from './[ticker]/classic/[category]/+page';
 import { load as heatmapLoad } from './[ticker]/heatmap/[category]/+page';
 import { load as orderflowLoad } from './[ticker]/orderflow/+page';
 import { load as levelsLoad } from './levels/[ticker]/+page';
 
-const asked: string[] = [];
-beforeEach(() => {
-	resetEarly();
-	asked.length = 0;
-	vi.stubGlobal('window', globalThis);
-	vi.stubGlobal('fetch', async (url: string) => {
-		asked.push(url);
-		return new Response('');
-	});
-});
-afterEach(() => vi.unstubAllGlobals());
+const asked = earlyBrowser();
 
 // The loads take a SvelteKit event; these are the parts they read.
 const event = (path: string, params: Record<string, string>, data: object = {}) =>

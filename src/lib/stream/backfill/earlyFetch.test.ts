@@ -3,33 +3,19 @@
  * never served stale, at most EARLY_MAX waiting, asked once per key in a row, and nothing asked
  * on the server.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
 	askEarly,
 	EARLY_KEEP_MS,
 	EARLY_MAX,
 	earlyCount,
-	resetEarly,
 	takeEarly
 } from './earlyFetch';
+import { earlyBrowser } from './earlyFetch.test-support';
 
-const asked: string[] = [];
+const asked = earlyBrowser();
 /** A wall clock of today (ms). */
 const T = 1_795_446_000_000;
-
-beforeEach(() => {
-	resetEarly();
-	asked.length = 0;
-	vi.stubGlobal('window', globalThis);
-	// A plain function, not vi.fn: a spy handles the promises it returns (it records how they
-	// settle), which would hide an early answer's rejection nobody handled.
-	vi.stubGlobal('fetch', async (url: string) => {
-		asked.push(url);
-		if (url.includes('fail')) throw new TypeError('network');
-		return new Response(url);
-	});
-});
-afterEach(() => vi.unstubAllGlobals());
 
 describe('answers asked for early', () => {
 	it('are taken once, by the address', async () => {
