@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- latency [--tabs 1,10,50] [--seconds 20]`: tick-to-pixel, end to end (issue 26).
+ * `npm run bench -- latency [--tabs 1,10,50] [--seconds 20] [--floor]`: tick-to-pixel, end to end
+ * (issue 26).
  *
  * The embedded service runs in this process with its hubs (startHubService, 50 simulated
  * tickers, one calculation a second); Fanout.deliver is wrapped to stamp the moment each
@@ -21,6 +22,10 @@
  * wrapped), handed -> the tab's worker (the sockets and the dashboard's relay), and publish ->
  * this process's own Node viewer of the relay (the relay without a browser).
  *
+ * `--floor` measures the same tab counts again on a bare page (bench/latency.floor-page.ts: a
+ * worker with the app's decoder, one canvas of bars, the same marks) on the same relay: what
+ * this machine costs between the service and a pixel with no app around it.
+ *
  * What is load and what is waiting: alongside the wall-clock legs it prints the CPU each part
  * used in the measured window (this process's service per tick, the dashboard's and the
  * browser's processes per second, from /proc) and the load average, so a leg far longer than
@@ -41,7 +46,7 @@ import { parseRelayFrame } from '../src/lib/relay/relayFrame';
 import { tryDecodeFrame } from '../src/lib/wire/decode';
 import { quantKey, startHubService } from '../tests/integration/service-support';
 import { profilePage } from './latency.profile';
-import { launchChromium, quantile, root, spawnBuiltDashboard } from './support';
+import { bundleForBrowser, launchChromium, quantile, root, spawnBuiltDashboard } from './support';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -50,7 +55,9 @@ const { values: flags } = parseArgs({
 		// The first tab's renderer profiled over the measured window (bench/latency.profile.ts).
 		profile: { type: 'boolean', default: false },
 		// Another checkout's build measured in the same run (before figures), in the order given.
-		checkout: { type: 'string', multiple: true }
+		checkout: { type: 'string', multiple: true },
+		// Also the floor: bare tabs on the same relay and decoder (bench/latency.floor-page.ts).
+		floor: { type: 'boolean', default: false }
 	},
 	strict: true
 });
@@ -152,7 +159,31 @@ const svc = await startHubService({
 	start: '2026-11-18T15:00:00Z',
 	seed: 5
 });
+/** What the tabs open: the app's Classic, or the floor page. */
+type View = 'Classic' | 'floor';
+const FLOOR_PATH = '/__latency-floor';
+
+/** The floor page and its worker, bundled once (served to the tabs by route, below). */
+async function floorAssets(): Promise<{ page: string; worker: string }> {
+	const dir = mkdtempSync(join(tmpdir(), 'gexdeck-latency-floor-'));
+	await bundleForBrowser('bench/latency.floor-page.ts', join(dir, 'page.js'));
+	await bundleForBrowser('bench/latency.floor-worker.ts', join(dir, 'worker.js'));
+	return {
+		page: readFileSync(join(dir, 'page.js'), 'utf8'),
+		worker: readFileSync(join(dir, 'worker.js'), 'utf8')
+	};
+}
+const floor = flags.floor ? await floorAssets() : undefined;
+// The worker from a blob of its fetched text: a page's fetch goes through the context's route.
+const FLOOR_HTML = `<!doctype html><meta charset="utf-8"><title>latency floor</title><script type="module">
+import { startFloor } from '${FLOOR_PATH}/page.js';
+const code = await (await fetch('${FLOOR_PATH}/worker.js')).text();
+const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+startFloor(url, \`ws://\${location.host}/stream\`, '${WATCHED}');
+</script>`;
+
 interface Row {
+	view: View;
 	checkout: string;
 	tabs: number;
 	samples: number;
@@ -161,6 +192,8 @@ interface Row {
 	service: number[];
 	toWorker: number[];
 	toNode: number[];
+	/** The watched chain handed to the relay's hub socket -> painted: the part after the service. */
+	afterService: number[];
 	worker: number[];
 	hop: number[];
 	update: number[];
@@ -176,6 +209,12 @@ interface Row {
 }
 
 const browser = await launchChromium();
+// The floor's tabs in a browser of their own: a page Playwright fulfilled has no address, so
+// Chromium's local network access checks block its socket to 127.0.0.1 (the app's browser keeps
+// the tests' flags).
+const floorBrowser = floor
+	? await launchChromium(['--disable-features=LocalNetworkAccessChecks'])
+	: undefined;
 const rows: Row[] = [];
 const profiles: string[] = [];
 let viewerFrames = 0;
@@ -237,7 +276,9 @@ async function measure(checkout: string): Promise<void> {
 		viewer.once('error', reject);
 	});
 	try {
-		await measureTabs(checkout, dash, viewerAt);
+		await measureTabs('Classic', checkout, dash, viewerAt);
+		if (floor && checkout === CHECKOUTS[CHECKOUTS.length - 1])
+			await measureTabs('floor', checkout, dash, viewerAt);
 	} finally {
 		viewer.close();
 		await new Promise((r) => {
@@ -248,6 +289,7 @@ async function measure(checkout: string): Promise<void> {
 }
 
 async function measureTabs(
+	view: View,
 	checkout: string,
 	dash: { proc: { pid?: number }; base: string },
 	viewerAt: Map<number, number>
@@ -260,16 +302,29 @@ async function measureTabs(
 		// tabs of one address left 19 of them without a stream.
 		const contexts = await Promise.all(
 			Array.from({ length: tabs }, (_, i) =>
-				browser.newContext({
+				(view === 'floor' ? floorBrowser! : browser).newContext({
 					extraHTTPHeaders: { 'x-forwarded-for': `127.0.${1 + (i >> 8)}.${1 + (i & 255)}` }
 				})
 			)
 		);
 		for (const context of contexts) {
 			await context.addInitScript('globalThis.__gexdeckLatencyMarks = true');
+			if (floor) {
+				const bodies: Record<string, [string, string]> = {
+					[FLOOR_PATH]: ['text/html', FLOOR_HTML],
+					[`${FLOOR_PATH}/page.js`]: ['text/javascript', floor.page],
+					[`${FLOOR_PATH}/worker.js`]: ['text/javascript', floor.worker]
+				};
+				await context.route(`${dash.base}${FLOOR_PATH}**`, (route) => {
+					const [contentType, body] = bodies[new URL(route.request().url()).pathname] ?? [];
+					return body === undefined
+						? route.fulfill({ status: 404 })
+						: route.fulfill({ status: 200, contentType, body });
+				});
+			}
 		}
 		const pages = await Promise.all(contexts.map((context) => context.newPage()));
-		console.error(`latency: opening ${tabs} tab(s)`);
+		console.error(`latency: opening ${tabs} tab(s) of ${view}`);
 		// Opened in batches, each batch painting streamed chains before the next loads: 50 page
 		// loads at once starve the running tabs of both cores for minutes. A tab that paints no
 		// chain within the wait is counted (tabs painting), not fatal.
@@ -287,10 +342,13 @@ async function measureTabs(
 			await Promise.all(
 				batch.map(async (page) => {
 					await signIn(page, dash.base);
-					await page.goto(`${dash.base}/SPX/classic/gex_full`, {
-						timeout: 300_000,
-						waitUntil: 'domcontentloaded'
-					});
+					await page.goto(
+						`${dash.base}${view === 'floor' ? FLOOR_PATH : '/SPX/classic/gex_full'}`,
+						{
+							timeout: 300_000,
+							waitUntil: 'domcontentloaded'
+						}
+					);
 				})
 			);
 			const painted = await Promise.all(batch.map(painting));
@@ -317,12 +375,13 @@ async function measureTabs(
 			const { totalMs, rows } = await stopProfile();
 			const perTick = (ms: number) => ((ms * 1000) / (cpu1.t - cpu0.t)).toFixed(2);
 			profiles.push(
-				`${checkout === root ? 'this' : checkout}, ${tabs} tab(s): the first tab's renderer main thread, ${perTick(totalMs)} ms per second (one tick a second)\n\n| function | self ms per tick |\n|---|---|\n` +
+				`${checkout === root ? 'this' : checkout}, ${view}, ${tabs} tab(s): the first tab's renderer main thread, ${perTick(totalMs)} ms per second (one tick a second)\n\n| function | self ms per tick |\n|---|---|\n` +
 					rows.map((r) => `| ${r.name} | ${perTick(r.selfMs)} |`).join('\n')
 			);
 		}
 		const pct = (ms: number) => (100 * ms) / (cpu1.t - cpu0.t);
 		const row: Row = {
+			view,
 			checkout,
 			tabs,
 			samples: 0,
@@ -331,6 +390,7 @@ async function measureTabs(
 			service: [],
 			toWorker: [],
 			toNode: [],
+			afterService: [],
 			worker: [],
 			hop: [],
 			update: [],
@@ -364,6 +424,7 @@ async function measureTabs(
 				if (handed !== undefined) {
 					row.service.push(handed - published);
 					row.toWorker.push(d.receivedAt - handed);
+					row.afterService.push(d.paintedAt - handed);
 				}
 				const node = viewerAt.get(d.timestamp);
 				if (node !== undefined) row.toNode.push(node - published);
@@ -385,11 +446,13 @@ try {
 	for (const checkout of CHECKOUTS) await measure(checkout);
 } finally {
 	await browser.close();
+	await floorBrowser?.close();
 	await svc.close();
 }
 
 const f = (x: number) => x.toFixed(1);
-const name = (r: Row) => (r.checkout === root ? 'this' : r.checkout);
+const name = (r: Row) =>
+	`${r.checkout === root ? 'this' : r.checkout}${r.view === 'floor' ? ' (floor page)' : ''}`;
 const ppp = (xs: number[]) => {
 	const s = [...xs].sort((a, b) => a - b);
 	return s.length === 0
@@ -415,12 +478,12 @@ console.log('');
 console.log('The relay leg split, ms (p50 / p95 / p99):');
 console.log('');
 console.log(
-	'| checkout | tabs | service (publish -> the chain handed to its hub socket) | handed -> tab worker (sockets, dashboard relay) | publish -> a Node viewer of the relay (this process) |'
+	'| checkout | tabs | service (publish -> the chain handed to its hub socket) | handed -> tab worker (sockets, dashboard relay) | handed -> painted (all but the service) | publish -> a Node viewer of the relay (this process) |'
 );
-console.log('|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|');
 for (const r of rows) {
 	console.log(
-		`| ${name(r)} | ${r.tabs} | ${ppp(r.service)} | ${ppp(r.toWorker)} | ${ppp(r.toNode)} |`
+		`| ${name(r)} | ${r.tabs} | ${ppp(r.service)} | ${ppp(r.toWorker)} | ${ppp(r.afterService)} | ${ppp(r.toNode)} |`
 	);
 }
 console.log('');

@@ -40,10 +40,10 @@ export const median = (xs: readonly number[]): number =>
 // ---- Chromium -----------------------------------------------------------------------------
 
 /** Chromium as playwright.config.ts launches it for the e2e tests. */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
 	const options = playwrightConfig.use?.launchOptions;
 	if (!options?.executablePath) throw new Error('playwright.config.ts sets no launchOptions');
-	return chromium.launch(options);
+	return chromium.launch({ ...options, args: [...(options.args ?? []), ...extraArgs] });
 }
 
 /** Compiles `.svelte` components and `.svelte.ts` rune modules for the browser. */
