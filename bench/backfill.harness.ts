@@ -8,12 +8,12 @@
  *   served at /backfillWorker.ts where the client's `new URL(...)` looks for it).
  *
  * Then the page's work before its first paint: Classic turns the updates into its timeline and
- * the day's last chain (sessionReplay's chunksOf, replayTimeline), Orderflow fills its session
+ * the day's last chain (backfillChunker's chunksOf, replayTimeline), Orderflow fills its session
  * series. Measured: request to first paint, the worker's decode time, and the main thread's
  * longest task (the largest gap between ticks of a MessageChannel heartbeat, so blocks under the
  * 50 ms long-task threshold count too).
  */
-import { chunksOf } from '../src/routes/[ticker]/classic/[category]/sessionReplay.svelte';
+import { chunksOf } from '../src/lib/stream/backfill/backfillChunker';
 import { framesOf, frameChain, sessionFrames } from '../src/lib/stream/backfill/replayTimeline';
 import { DaySeries, flowValues } from '../src/lib/stream/series/orderflowSeries';
 import {
