@@ -4,7 +4,7 @@
  * for frames, JSON for snapshots); the same whether written live, caught up after a restart,
  * built from the raw file alone, or rebuilt after damage. And the served body round-trips.
  */
-import { readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -262,6 +262,28 @@ describe('day overview', () => {
 		expect([...bare.majorNeg]).toEqual(rows.map((r) => Math.fround(r.majorNegVol)));
 		const cells = new URLSearchParams(`day=${DAY}&cells=some`);
 		expect(overviewResponse(rig.recorder, 'SPX', STREAM, cells).status).toBe(400);
+	});
+
+	it('answers ready=1 with 404 instead of building a missing overview, and with the day once built', () => {
+		for (let s = 0; s < 60; s += 1) publish(OPEN + s, spxChain(30, s % 5), false);
+		rig.reopen();
+		// A day recorded before overviews were: its raw records only.
+		rmSync(overviewPath(), { force: true });
+		rmSync(`${overviewPath()}.idx`, { force: true });
+		rig.reopen();
+		const ask = (q: string) =>
+			overviewResponse(rig.recorder, 'SPX', STREAM, new URLSearchParams(`day=${DAY}&${q}`));
+		expect(ask('cells=none&ready=1').status).toBe(404);
+		expect(existsSync(overviewPath())).toBe(false);
+		expect(ask('cells=none&ready=yes').status).toBe(400);
+		// Asked the way a view asks, it is built; then a page may have it.
+		expect(ask('cells=none').status).toBe(200);
+		const ready = ask('cells=none&ready=1');
+		expect(ready.status).toBe(200);
+		expect(decodeOverviewBody(gunzipSync(ready.body as Uint8Array)).header.columns).toBe(6);
+		// Built, and closed again (a restart): still there to read.
+		rig.reopen();
+		expect(ask('cells=none&ready=1').status).toBe(200);
 	});
 
 	it("keeps a day's encoded answer until the day grows: asked again, it is not made again", () => {

@@ -17,7 +17,7 @@
  * What a row holds is its kind's (OverviewKind): the chain streams' (overviewRow.ts, the
  * default) or the orderflow streams' (flowOverviewRow.ts), each its own DayOverviews.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecordFile } from '../recorder/recordFile';
 import { RecordKind } from '../recorder/recordFormat';
@@ -66,6 +66,17 @@ export class DayOverviews<R extends { timestamp: number } = OverviewRow> {
 
 	pathOf(day: string, ticker: string, stream: string): string {
 		return join(this.root, day, ticker, `${stream}.ovw`);
+	}
+
+	/**
+	 * Whether the day's overview is there to read (open, or its file written): asking for it then
+	 * costs a read, not a build from the raw records, which takes seconds for a day recorded
+	 * before overviews were.
+	 */
+	isBuilt(day: string, ticker: string, stream: string): boolean {
+		return (
+			this.open.has(`${day}/${ticker}/${stream}`) || existsSync(this.pathOf(day, ticker, stream))
+		);
 	}
 
 	/**

@@ -4,7 +4,8 @@
  * what a whole-day view draws first, before it asks /history for raw detail where it needs it.
  * An orderflow stream's day is its flow overview (flowOverviewResponse.ts).
  * `cells=none` leaves the strikes out (no rows): the lines only (spot, zero gamma, the majors),
- * what the levels path and Classic's timeline draw, ~40 KB for a full day.
+ * what the levels path and Classic's timeline draw, ~40 KB for a full day. `ready=1` answers
+ * 404 at once instead of building an overview that is not there yet (a page being rendered).
  * Framework-free so the SvelteKit route and the integration tests use the same code.
  */
 import { gzipSync } from 'node:zlib';
@@ -42,6 +43,12 @@ export function overviewResponse(
 	const day = query.get('day') ?? recorder.daysOf(ticker, stream).at(-1);
 	if (day === undefined) return problem(404, `Nothing recorded for ${ticker} ${stream} yet.`);
 	if (!isRecordedDay(day)) return problem(400, `day must be YYYY-MM-DD, got ${day}`);
+	const ready = query.get('ready');
+	if (ready !== null && ready !== '1') return problem(400, `ready must be 1`);
+	// A page rendering the day asks only for an overview already built (daySeed.ts).
+	if (ready === '1' && !recorder.overviews.isBuilt(day, ticker, stream)) {
+		return problem(404, `The overview of ${ticker} ${stream} on ${day} is not built yet.`);
+	}
 	const vol = (metric as OverviewMetric) === 'vol';
 	// Encoded and compressed once per overview and variant until the day grows (dayOverviews.ts):
 	// the same day asked again (another tab, Classic's second metric after the levels path's)
