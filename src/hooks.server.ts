@@ -190,6 +190,9 @@ export const handle: Handle = async ({ event, resolve }) => {
 	const palette = verdict.cookies.get(PALETTE_COOKIE) === 'cb' ? 'cb' : 'standard';
 	const preloads: string[] = [];
 	const response = await resolve(event, {
+		// A load's /history answers inlined in the page keep what the views read of their headers
+		// (a day still being recorded, its last record: daySeed.ts).
+		filterSerializedResponseHeaders: (name) => name.startsWith('x-gexdeck-'),
 		transformPageChunk: ({ html }) => {
 			preloads.push(...fetchPreloads(html));
 			return html.replace('data-theme="dark"', `data-theme="${theme}" data-palette="${palette}"`);

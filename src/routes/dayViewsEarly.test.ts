@@ -2,9 +2,12 @@
  * Each whole-day view's load names what its view fetches first (`early`: the head preloads it)
  * and asks for it at once in the browser (earlyFetch.ts), the view's own fetch then taking the
  * answer: the heatmap's overview, the levels path's lines, Orderflow's flow overview, Classic's
- * lines by both metrics and, for a past day opened at its end, that step's chain.
+ * lines by both metrics and, for a past day opened at its end, that step's chain. Classic's
+ * load rendering a past day opened at its end reads that day itself instead (daySeed.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { markAppStarted, resetAppStart } from '$lib/state/appStart';
+import { SEED_DAY, seedAnswers, seedFetch } from '$lib/stream/backfill/daySeed.test-support';
 import { resetEarly, takeEarly } from '$lib/stream/backfill/earlyFetch';
 import { earlyBrowser } from '$lib/stream/backfill/earlyFetch.test-support';
 import { load as classicLoad } from './[ticker]/classic/[category]/+page';
@@ -14,15 +17,51 @@ import { load as levelsLoad } from './levels/[ticker]/+page';
 
 const asked = earlyBrowser();
 
-// The loads take a SvelteKit event; these are the parts they read.
-const event = (path: string, params: Record<string, string>, data: object = {}) =>
-	({ url: new URL(`http://localhost${path}`), params, data }) as never;
+// The loads take a SvelteKit event; these are the parts they read. Nothing recorded by default.
+const event = (
+	path: string,
+	params: Record<string, string>,
+	data: object = {},
+	fetch = seedFetch(new Map()).fetch
+) => ({ url: new URL(`http://localhost${path}`), params, data, fetch }) as never;
+
+afterEach(() => resetAppStart());
 
 describe("a whole-day view's load", () => {
-	it("Classic: both metrics' lines, and the last step of a past day opened at its end", () => {
-		const r = classicLoad(
+	it('Classic rendering a past day opened at its end: the day is read, and nothing asked early', async () => {
+		const server = seedFetch(seedAnswers());
+		const r = await classicLoad(
+			event(
+				`/SPX/classic/gex_full?day=${SEED_DAY}`,
+				{ ticker: 'SPX', category: 'gex_full' },
+				{},
+				server.fetch
+			)
+		);
+		expect(server.asked).toHaveLength(3);
+		expect(r.seed?.day).toBe(SEED_DAY);
+		expect(r.seed?.moment.at).toBe(r.seed?.vol.times.at(-1));
+		expect(r.early).toEqual([]);
+		expect(asked).toEqual([]);
+		// Once the app has started, a load of the same day reads nothing (the view fetches).
+		markAppStarted();
+		const again = await classicLoad(
+			event(
+				`/SPX/classic/gex_full?day=${SEED_DAY}`,
+				{ ticker: 'SPX', category: 'gex_full' },
+				{},
+				server.fetch
+			)
+		);
+		expect(server.asked).toHaveLength(3);
+		expect(again.seed).toBeUndefined();
+	});
+
+	it("Classic: both metrics' lines, and the last step of a past day opened at its end", async () => {
+		markAppStarted();
+		const r = await classicLoad(
 			event('/SPX/classic/gex_full?day=2026-11-23', { ticker: 'SPX', category: 'gex_full' })
-		) as { early: string[] };
+		);
 		expect(r.early).toEqual([
 			'/history/SPX/classic_gex_full/overview?metric=vol&day=2026-11-23&cells=none',
 			'/history/SPX/classic_gex_full/overview?metric=oi&day=2026-11-23&cells=none',
@@ -31,7 +70,7 @@ describe("a whole-day view's load", () => {
 		expect(asked).toEqual(r.early);
 		for (const url of r.early) expect(takeEarly(url)).toBeDefined();
 		// The slider settles on a moment: the load runs again and asks nothing more.
-		classicLoad(
+		await classicLoad(
 			event('/SPX/classic/gex_full?day=2026-11-23&at=1795446000', {
 				ticker: 'SPX',
 				category: 'gex_full'
@@ -40,13 +79,26 @@ describe("a whole-day view's load", () => {
 		expect(asked).toHaveLength(3);
 	});
 
-	it('Classic: a linked moment is read by the worker, no last step asked', () => {
-		const r = classicLoad(
-			event('/SPX/classic/gex_zero?day=2026-11-23&at=1795446000', {
-				ticker: 'SPX',
-				category: 'gex_zero'
-			})
-		) as { early: string[] };
+	it('Classic: a past day not recorded here is asked early as before, its seed being none', async () => {
+		const r = await classicLoad(
+			event('/SPX/classic/gex_full?day=2026-11-20', { ticker: 'SPX', category: 'gex_full' })
+		);
+		expect(r.seed).toBeUndefined();
+		expect(r.early).toHaveLength(3);
+		expect(asked).toEqual(r.early);
+	});
+
+	it('Classic: a linked moment is read by the worker, no last step asked', async () => {
+		const server = seedFetch(seedAnswers());
+		const r = await classicLoad(
+			event(
+				'/SPX/classic/gex_zero?day=2026-11-23&at=1795446000',
+				{ ticker: 'SPX', category: 'gex_zero' },
+				{},
+				server.fetch
+			)
+		);
+		expect(server.asked).toEqual([]);
 		expect(r.early.some((u) => u.includes('/moment'))).toBe(false);
 		expect(asked).toEqual(r.early);
 	});

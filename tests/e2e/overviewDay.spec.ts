@@ -40,6 +40,8 @@ function historyOf(page: Page) {
 	const seen = {
 		bytes: 0,
 		overviews: 0,
+		/** The day of each overview asked (`today` without one). */
+		overviewDays: [] as string[],
 		rawDays: 0,
 		/** Reads of one moment (`from=to=<t>`), as `from-to`. */
 		moments: [] as string[],
@@ -51,7 +53,10 @@ function historyOf(page: Page) {
 	// the fresh-clone run once saw the chart draw a moment whose read never "finished").
 	page.on('request', (r) => {
 		const url = new URL(r.url());
-		if (url.pathname === `/history/SPX/${STREAM}/overview`) seen.overviews++;
+		if (url.pathname === `/history/SPX/${STREAM}/overview`) {
+			seen.overviews++;
+			seen.overviewDays.push(url.searchParams.get('day') ?? 'today');
+		}
 		if (url.pathname === `/history/SPX/${STREAM}/moment`) seen.jsonMoments++;
 		if (url.pathname === `/history/SPX/${STREAM}` && !url.searchParams.has('from')) seen.rawDays++;
 		if (url.pathname === `/history/SPX/${STREAM}` && url.searchParams.has('from')) {
@@ -115,12 +120,33 @@ test('the heatmap of a recorded full day: all 2,340 columns from under 1 MB', as
 	await heat.screenshot({ path: 'test-results/heatmap-full-day.png' });
 });
 
-test("Classic's timeline of a recorded full day: every step from the overview, one record a moment", async ({
+test("Classic's timeline of a recorded full day: drawn in the page, one record a moment", async ({
 	page
 }) => {
 	const history = historyOf(page);
 	const last = OPEN + (STEPS - 1) * 10;
-	await page.goto(`/SPX/classic/gex_full?day=${DAY}`);
+	const path = `/SPX/classic/gex_full?day=${DAY}`;
+	// The server draws the day opened at its end into the page (daySeed.ts): slider, moment and
+	// histogram are in the HTML, before any script runs.
+	const html = await (await page.request.get(path)).text();
+	expect(html.match(/<input[^>]*data-testid="replay-slider"[^>]*>/)?.[0]).toContain(
+		`max="${STEPS - 1}"`
+	);
+	expect(html).toContain(`data-moment="${last}"`);
+	expect(html).toMatch(/data-testid="histogram"/);
+	expect(html).toContain(`data-unix="${last}"`);
+	// Hydration keeps what the server drew: no chart node is removed.
+	await page.addInitScript(() => {
+		const w = window as unknown as { chartsRemoved: number };
+		w.chartsRemoved = 0;
+		new MutationObserver((records) => {
+			for (const r of records)
+				for (const n of r.removedNodes)
+					if (n instanceof Element && (n.matches('.charts') || n.querySelector('.charts')))
+						w.chartsRemoved++;
+		}).observe(document, { childList: true, subtree: true });
+	});
+	await page.goto(path);
 	const replay = page.getByTestId('replay');
 	const slider = page.getByTestId('replay-slider');
 	const charts = page.locator('.charts[data-moment]');
@@ -135,44 +161,54 @@ test("Classic's timeline of a recorded full day: every step from the overview, o
 		'data-candles',
 		String(STEPS / 6)
 	);
+	expect(
+		await page.evaluate(() => (window as unknown as { chartsRemoved: number }).chartsRemoved)
+	).toBe(0);
 	await Promise.all(history.sized);
 	expect(history.rawDays).toBe(0);
-	// The lines by volume and by OI (the price chart's majors follow the metric).
-	expect(history.overviews).toBe(2);
-	// Both asked from the page's head while its scripts loaded, the replay's fetches taking them.
-	const initiators = (end: string) =>
-		page.evaluate(
-			(end) =>
-				performance
-					.getEntriesByType('resource')
-					.filter((e) => new URL(e.name).pathname.endsWith(end))
-					.map((e) => (e as PerformanceResourceTiming).initiatorType),
-			end
-		);
-	expect(await initiators('/overview')).toEqual(['link', 'link']);
-	// The last step's chain came as JSON, asked from the head too: the decode worker read none.
-	expect(await initiators('/moment')).toEqual(['link']);
-	expect(history.jsonMoments).toBe(1);
+	// The lines by both metrics and the last step's chain came inlined in the page: the browser
+	// asked for none of them, and the decode worker read no record.
+	expect(history.overviews).toBe(0);
+	expect(history.jsonMoments).toBe(0);
 	expect(history.moments).toEqual([]);
-	expect(history.bytes).toBeLessThan(1024 ** 2);
+	expect(html.length + history.bytes).toBeLessThan(1024 ** 2);
 
 	// A scrub to the open reads that one record and draws it.
 	await slider.focus();
 	await page.keyboard.press('Home');
 	await expect(replay).toHaveAttribute('data-at', String(OPEN));
 	await expect(charts).toHaveAttribute('data-moment', String(OPEN));
+	// The settled moment goes into the link, and the load runs again: it asks for nothing.
+	await expect(page).toHaveURL(new RegExp(`at=${OPEN}`));
 	await expect(page.getByTestId('timestamp')).toHaveAttribute('data-unix', String(OPEN));
 	await page.keyboard.press('ArrowRight');
 	await expect(charts).toHaveAttribute('data-moment', String(OPEN + 10));
 	await expect
 		.poll(() => history.moments)
 		.toEqual([`${OPEN}-${OPEN}`, `${OPEN + 10}-${OPEN + 10}`]);
-	// Back to a moment read before, and to the last (the JSON one): no read again.
+	// Back to a moment read before, and to the last (the page's): no read again.
 	await page.keyboard.press('ArrowLeft');
 	await expect(charts).toHaveAttribute('data-moment', String(OPEN));
 	await page.keyboard.press('End');
 	await expect(charts).toHaveAttribute('data-moment', String(last));
 	expect(history.moments).toHaveLength(2);
+	expect(history.jsonMoments).toBe(0);
+	expect(history.overviews).toBe(0);
+	expect(history.rawDays).toBe(0);
+});
+
+test('Classic opened on a past day from within the app fetches the day as before', async ({
+	page
+}) => {
+	const history = historyOf(page);
+	const last = OPEN + (STEPS - 1) * 10;
+	await page.goto('/SPX/classic/gex_full');
+	await page.getByTestId('day-picker').selectOption(DAY);
+	const charts = page.locator('.charts[data-moment]');
+	await expect(charts).toHaveAttribute('data-moment', String(last), { timeout: 30_000 });
+	await expect(page.getByTestId('replay-slider')).toHaveAttribute('max', String(STEPS - 1));
+	// The day's lines by both metrics and its last step's chain, asked as the view opened it.
+	expect(history.overviewDays.filter((d) => d === DAY)).toHaveLength(2);
 	expect(history.jsonMoments).toBe(1);
 	expect(history.rawDays).toBe(0);
 });

@@ -5,6 +5,7 @@
  * head, and draws it as soon as the page starts; later moments come from the decode worker.
  */
 import { decodeMomentBody, type Moment } from '../../relay/momentBody';
+import { answerBytes } from './answerBytes';
 import { takeEarly } from './earlyFetch';
 
 /** The address of a moment: `at` (unix s), or the day's last overview step without it. */
@@ -22,7 +23,11 @@ export async function fetchMoment(
 	signal?: AbortSignal
 ): Promise<Moment | undefined> {
 	const url = momentUrl(ticker, stream, day);
-	const res = await (takeEarly(url) ?? fetch(url, { signal }));
+	return momentOf(await (takeEarly(url) ?? fetch(url, { signal })));
+}
+
+/** A moment answer read: undefined when it is not one (404: nothing recorded there). */
+export async function momentOf(res: Response): Promise<Moment | undefined> {
 	if (!res.ok) return undefined;
-	return decodeMomentBody(await res.text());
+	return decodeMomentBody(new TextDecoder().decode(await answerBytes(res)));
 }

@@ -10,6 +10,7 @@ import {
 	type OverviewMetric
 } from '../../relay/overviewBody';
 import type { BackfillResult } from './backfillClient';
+import { answerBytes } from './answerBytes';
 import { takeEarly } from './earlyFetch';
 
 export interface OverviewResult extends DecodedOverview {
@@ -24,6 +25,8 @@ export interface OverviewResult extends DecodedOverview {
 export interface OverviewOptions {
 	/** false: the lines only (spot, zero gamma, majors per step), no strikes. */
 	cells?: boolean;
+	/** Only an overview already built: 404 instead of a build from the raw records. */
+	ready?: boolean;
 }
 
 export function overviewUrl(
@@ -36,6 +39,7 @@ export function overviewUrl(
 	const q = new URLSearchParams({ metric });
 	if (day !== null) q.set('day', day);
 	if (options.cells === false) q.set('cells', 'none');
+	if (options.ready) q.set('ready', '1');
 	return `/history/${encodeURIComponent(ticker)}/${encodeURIComponent(stream)}/overview?${q}`;
 }
 
@@ -52,9 +56,13 @@ export async function fetchOverview(
 	options: OverviewOptions = {}
 ): Promise<OverviewResult | undefined> {
 	const url = overviewUrl(ticker, stream, day, metric, options);
-	const res = await (takeEarly(url) ?? fetch(url, { signal }));
+	return overviewOf(await (takeEarly(url) ?? fetch(url, { signal })));
+}
+
+/** An overview answer read: undefined when it is not one (404: none for the day). */
+export async function overviewOf(res: Response): Promise<OverviewResult | undefined> {
 	if (!res.ok) return undefined;
-	const bytes = new Uint8Array(await res.arrayBuffer());
+	const bytes = await answerBytes(res);
 	const last = res.headers.get('x-gexdeck-last');
 	return {
 		...decodeOverviewBody(bytes),

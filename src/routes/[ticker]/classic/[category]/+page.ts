@@ -2,6 +2,8 @@ import { error } from '@sveltejs/kit';
 import { browser } from '$app/environment';
 import { feedOf, feedStream } from '$lib/contract/feeds';
 import { warmBackfillWorker } from '$lib/stream/backfill/backfillClient';
+import { appStarted } from '$lib/state/appStart';
+import { fetchDaySeed } from '$lib/stream/backfill/daySeed';
 import { askEarly } from '$lib/stream/backfill/earlyFetch';
 import { momentUrl } from '$lib/stream/backfill/momentClient';
 import { overviewUrl } from '$lib/stream/backfill/overviewClient';
@@ -15,26 +17,36 @@ const LINE_METRICS = ['vol', 'oi'] as const;
 /**
  * The whole view state comes from the URL, so a share link reproduces the view exactly: the
  * chart's settings, and `day` (a past session) and `at` (the replayed moment) as every
- * time-aware view. `early`: what the replay fetches first (the day's lines; a past day opened at
- * its end, that step's chain), preloaded from the head and asked for here (earlyFetch.ts).
+ * time-aware view. `seed`: a past day opened at its end, read here as the page is rendered
+ * (the server draws it into the HTML: daySeed.ts). `early`: otherwise, what the replay fetches
+ * first (the day's lines; a past day opened at its end, that step's chain), preloaded from the
+ * head and asked for here (earlyFetch.ts).
  */
-export const load = (({ params, url }) => {
+export const load = (async ({ params, url, fetch }) => {
+	let view, time;
 	try {
-		const view = parseClassicView(params.ticker, params.category, url.searchParams);
-		const time = parseTimeLink(url.searchParams);
-		const stream = feedStream(feedOf(view.ticker, 'classic', view.category));
-		const early = [
-			...LINE_METRICS.map((m) => overviewUrl(view.ticker, stream, time.day, m, { cells: false })),
-			...(time.day !== null && time.at === null ? [momentUrl(view.ticker, stream, time.day)] : [])
-		];
-		// Once per page and day: a settled scrub runs the load again and fetches nothing new.
-		askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
-		// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
-		// ~100 KB) runs from here, before the page hydrates.
-		if (browser && time.day !== null) warmBackfillWorker();
-		return { view, time, early };
+		view = parseClassicView(params.ticker, params.category, url.searchParams);
+		time = parseTimeLink(url.searchParams);
 	} catch (err) {
 		if (err instanceof ViewStateError) error(404, err.message);
 		throw err;
 	}
+	const stream = feedStream(feedOf(view.ticker, 'classic', view.category));
+	// Rendering the page (the server's, and the browser's hydration replaying the server's answers).
+	const seed =
+		time.day !== null && time.at === null && !appStarted()
+			? await fetchDaySeed(fetch, view.ticker, stream, time.day)
+			: undefined;
+	const early = seed
+		? []
+		: [
+				...LINE_METRICS.map((m) => overviewUrl(view.ticker, stream, time.day, m, { cells: false })),
+				...(time.day !== null && time.at === null ? [momentUrl(view.ticker, stream, time.day)] : [])
+			];
+	// Once per page and day: a settled scrub runs the load again and fetches nothing new.
+	askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
+	// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
+	// ~100 KB) runs from here, before the page hydrates.
+	if (browser && time.day !== null) warmBackfillWorker();
+	return { view, time, early, seed };
 }) satisfies PageLoad;

@@ -3,6 +3,7 @@ import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import { StreamRing } from '$lib/stream';
 import type { BackfillQuery, BackfillResult } from '$lib/stream/backfill/backfillClient';
+import type { DaySeed } from '$lib/stream/backfill/daySeed';
 import type { OverviewResult } from '$lib/stream/backfill/overviewClient';
 import { spxChain } from '$lib/wire/arbitraries.test-support';
 import { columnarGex } from '$lib/wire/columnar';
@@ -154,6 +155,58 @@ describe('SessionReplay from the day overview', () => {
 		flushSync();
 		expect(replay.chain).toBeUndefined();
 		stop();
+	});
+
+	it("draws a seeded day (the page's load read it) from its first render and fetches nothing for it", async () => {
+		const s = server();
+		const lines = await Promise.all([
+			s.overview!('SPX', 'classic_gex_full', DAY, 'vol'),
+			s.overview!('SPX', 'classic_gex_full', DAY, 'oi')
+		]);
+		s.overviews.length = 0;
+		const last = T0 + (STEPS - 1) * 10;
+		const seed: DaySeed = {
+			ticker: 'SPX',
+			stream: 'classic_gex_full',
+			day: DAY,
+			vol: lines[0]!,
+			oi: lines[1]!,
+			moment: { at: last, chain: chainAt(last) }
+		};
+		const { replay, stop } = replayOf({
+			day: () => DAY,
+			overview: s.overview,
+			backfill: s.backfill,
+			seed: () => seed
+		});
+		// Before any effect ran (what the server renders, and what hydration keeps).
+		expect(replay.frames).toHaveLength(STEPS);
+		expect(replay.chain).toBe(seed.moment.chain);
+		expect(replay.backfilled).toBe(STEPS);
+		// The effects ran: still that chain, and neither the lines nor its record fetched.
+		flushSync();
+		expect(replay.chain).toBe(seed.moment.chain);
+		await new Promise((r) => setTimeout(r, 50));
+		flushSync();
+		expect(s.overviews).toEqual([]);
+		expect(s.asked).toEqual([]);
+		// Another moment: that one record, read as for any day.
+		replay.scrubTo(4);
+		await until(() => replay.chain?.timestamp === T0 + 40);
+		expect(s.asked).toEqual([{ day: DAY, from: T0 + 40, to: T0 + 40 }]);
+		stop();
+
+		// A seed of another day is not this view's: the day is fetched.
+		const other = replayOf({
+			day: () => '2026-01-02',
+			overview: s.overview,
+			backfill: s.backfill,
+			seed: () => seed
+		});
+		expect(other.replay.chain).toBeUndefined();
+		await until(() => s.overviews.length === 2);
+		expect(s.overviews).toEqual(['2026-01-02/vol', '2026-01-02/oi']);
+		other.stop();
 	});
 
 	it('reads the day the raw way when the server has no overview of it', async () => {

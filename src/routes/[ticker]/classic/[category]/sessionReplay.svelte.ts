@@ -51,6 +51,7 @@ import { MomentReader } from '$lib/stream/backfill/momentReader';
 import { fetchMoment } from '$lib/stream/backfill/momentClient';
 import type { Moment } from '$lib/relay/momentBody';
 import type { DayPendingNote } from '$lib/stream/backfill/dayPending';
+import type { DaySeed } from '$lib/stream/backfill/daySeed';
 import { BackfillChunker, chunksOf } from '$lib/stream/backfill/backfillChunker';
 
 /** How often the ring's tail is read again (the recorder checkpoints every 5 s of data). */
@@ -83,6 +84,11 @@ export interface SessionReplayOptions {
 	 * overview and decode worker; tests of a fake server pass their own or none).
 	 */
 	moment?: typeof fetchMoment;
+	/**
+	 * A past day's lines and first moment read with the page (daySeed.ts): drawn from the first
+	 * render (the server's HTML, and the hydration that keeps it), nothing fetched for them.
+	 */
+	seed?: () => DaySeed | undefined;
 	refreshMs?: number;
 }
 
@@ -143,6 +149,13 @@ export class SessionReplay {
 					? frameChain(this.frame.frame, options.ticker())
 					: this.moment
 		);
+		// What the page was rendered with is there before any effect runs (the server runs none).
+		const seeded = this.seedFor(options, pastDay());
+		if (seeded) {
+			this.lines = dayLinesOf(seeded.vol, seeded.oi);
+			this.moment = seeded.moment.chain;
+			this.backfilled = this.lines?.times.length ?? null;
+		}
 		// An overview moment without a snapshot held: its chain is one record read by the index.
 		$effect(() => {
 			const at = momentToRead(this.frame);
@@ -191,7 +204,15 @@ export class SessionReplay {
 			const overview = options.overview ?? (options.backfill ? undefined : fetchOverview);
 			const moment = options.moment ?? (options.backfill ? undefined : fetchMoment);
 			const raw = () => this.readRaw(group, day, ticker, stream, read, stop.signal);
-			if (!overview) raw();
+			const seed = untrack(() => this.seedFor(options, day));
+			if (seed) {
+				if (read === fetchBackfill) warmBackfillWorker();
+				// Set again in this run (no render between): the page stays as it was drawn.
+				this.useOverview(group, ticker, stream, day, [seed.vol, seed.oi], read, stop.signal, {
+					first: Promise.resolve(seed.moment)
+				});
+				this.moment = seed.moment.chain;
+			} else if (!overview) raw();
 			else {
 				// The moment's record is read in the worker once the lines arrive: it starts now.
 				if (read === fetchBackfill) warmBackfillWorker();
@@ -302,8 +323,29 @@ export class SessionReplay {
 		} catch (err) {
 			return isAbort(err) || signal.aborted;
 		}
-		const lines = dayLinesOf(...found);
 		if (signal.aborted) return true;
+		return this.useOverview(group, ticker, stream, day, found, read, signal, { first });
+	}
+
+	/** The page's seed when it is the one of this view's day. */
+	private seedFor(options: SessionReplayOptions, day: string | null): DaySeed | undefined {
+		const seed = options.seed?.();
+		const same = seed?.day === day && seed?.stream === options.stream?.();
+		return same && seed?.ticker === options.ticker() ? seed : undefined;
+	}
+
+	/** The day's lines taken (fetched, or the page's seed): false when they are not a day's. */
+	private useOverview(
+		group: string,
+		ticker: string,
+		stream: string,
+		day: string | null,
+		found: [OverviewResult | undefined, OverviewResult | undefined],
+		read: typeof fetchBackfill,
+		signal: AbortSignal,
+		{ first }: { first?: Promise<Moment | undefined> }
+	): boolean {
+		const lines = dayLinesOf(...found);
 		if (!lines || !found[0]) return false;
 		this.reader = new MomentReader({
 			ticker,
