@@ -88,7 +88,24 @@ describe("a whole-day view's load", () => {
 		expect(asked).toEqual(r.early);
 	});
 
+	it('Classic rendering a shared moment of a past day: that step is read with the day', async () => {
+		const server = seedFetch(seedAnswers({ step: 1795444200 + 40 }));
+		const r = await classicLoad(
+			event(
+				`/SPX/classic/gex_full?day=${SEED_DAY}&at=1795444243`,
+				{ ticker: 'SPX', category: 'gex_full' },
+				{},
+				server.fetch
+			)
+		);
+		expect(server.asked.at(-1)).toMatch(/moment\?day=2026-11-23&at=1795444240$/);
+		expect(r.seed?.at).toBe(1795444243);
+		expect(r.seed?.moment.at).toBe(1795444240);
+		expect(r.early).toEqual([]);
+	});
+
 	it('Classic: a linked moment is read by the worker, no last step asked', async () => {
+		markAppStarted();
 		const server = seedFetch(seedAnswers());
 		const r = await classicLoad(
 			event(

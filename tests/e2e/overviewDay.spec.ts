@@ -135,6 +135,9 @@ test("Classic's timeline of a recorded full day: drawn in the page, one record a
 	expect(html).toContain(`data-moment="${last}"`);
 	expect(html).toMatch(/data-testid="histogram"/);
 	expect(html).toContain(`data-unix="${last}"`);
+	// A shared moment is drawn in the page too: the step nearest the link's.
+	const shared = await (await page.request.get(`${path}&at=${OPEN + 1003}`)).text();
+	expect(shared).toContain(`data-moment="${OPEN + 1000}"`);
 	// Hydration keeps what the server drew: no chart node is removed.
 	await page.addInitScript(() => {
 		const w = window as unknown as { chartsRemoved: number };

@@ -17,8 +17,14 @@ export const seedLast = SEED_OPEN + (SEED_STEPS - 1) * 10;
 export const seedChainAt = (ts: number): ColumnarGex =>
 	columnarGex({ ...spxChain(20, ts - SEED_OPEN + 1), ticker: 'SPX', timestamp: ts });
 
-/** The answers by address; `momentAt` moves the moment off the last step. */
-export function seedAnswers(momentAt = seedLast): Map<string, () => Response> {
+/**
+ * The answers by address: the moment is asked at `step` (the last step without one: no `at`),
+ * and answered as the chain at `momentAt` (another moment than asked: a wrong answer).
+ */
+export function seedAnswers({
+	step,
+	momentAt = step ?? seedLast
+}: { step?: number; momentAt?: number } = {}): Map<string, () => Response> {
 	const chains = Array.from({ length: SEED_STEPS }, (_, i) => seedChainAt(SEED_OPEN + i * 10));
 	const lines = (metric: 'vol' | 'oi') =>
 		encodeOverviewBody(
@@ -39,7 +45,7 @@ export function seedAnswers(momentAt = seedLast): Map<string, () => Response> {
 				'x-gexdeck-last': String(seedLast)
 			}
 		});
-	const [vol, oi, moment] = daySeedUrls('SPX', 'classic_gex_full', SEED_DAY);
+	const [vol, oi, moment] = daySeedUrls('SPX', 'classic_gex_full', SEED_DAY, step);
 	return new Map([
 		[vol, gzip(lines('vol'), 'application/octet-stream')],
 		[oi, gzip(lines('oi'), 'application/octet-stream')],

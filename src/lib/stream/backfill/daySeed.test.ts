@@ -26,6 +26,27 @@ describe("a past day's seed (the page's load, daySeed.ts)", () => {
 		expect(Array.from(seed!.moment.chain.gexVol)).toEqual(Array.from(seedChainAt(seedLast).gexVol));
 	});
 
+	it('opens a shared moment at the step the replay shows for it (nearest, ties to the earlier)', async () => {
+		for (const [at, step] of [
+			[SEED_OPEN + 42, SEED_OPEN + 40],
+			[SEED_OPEN + 45, SEED_OPEN + 40],
+			[SEED_OPEN + 46, SEED_OPEN + 50],
+			[SEED_OPEN - 500, SEED_OPEN],
+			[seedLast + 500, seedLast]
+		]) {
+			const { fetch, asked } = seedFetch(seedAnswers({ step }));
+			const seed = await fetchDaySeed(fetch, 'SPX', 'classic_gex_full', SEED_DAY, at);
+			expect(asked[2]).toMatch(new RegExp(`&at=${step}$`));
+			expect(seed?.at).toBe(at);
+			expect(seed?.moment.at).toBe(step);
+		}
+		// The moment answered is another one than asked: no seed.
+		const wrong = seedFetch(seedAnswers({ step: SEED_OPEN + 40, momentAt: SEED_OPEN + 50 }));
+		expect(
+			await fetchDaySeed(wrong.fetch, 'SPX', 'classic_gex_full', SEED_DAY, SEED_OPEN + 42)
+		).toBeUndefined();
+	});
+
 	it('is none when a part is missing: the view then reads the day as it always did', async () => {
 		for (const missing of [0, 1, 2]) {
 			const answers = seedAnswers();
@@ -39,7 +60,7 @@ describe("a past day's seed (the page's load, daySeed.ts)", () => {
 	});
 
 	it("is none when the moment is not the lines' last step, or the lines are another day's", async () => {
-		const early = seedFetch(seedAnswers(SEED_OPEN));
+		const early = seedFetch(seedAnswers({ momentAt: SEED_OPEN }));
 		expect(await fetchDaySeed(early.fetch, 'SPX', 'classic_gex_full', SEED_DAY)).toBeUndefined();
 		const other = seedFetch(
 			new Map([...seedAnswers()].map(([url, r]) => [url.replace(SEED_DAY, '2026-11-24'), r]))

@@ -17,8 +17,8 @@ const LINE_METRICS = ['vol', 'oi'] as const;
 /**
  * The whole view state comes from the URL, so a share link reproduces the view exactly: the
  * chart's settings, and `day` (a past session) and `at` (the replayed moment) as every
- * time-aware view. `seed`: a past day opened at its end, read here as the page is rendered
- * (the server draws it into the HTML: daySeed.ts). `early`: otherwise, what the replay fetches
+ * time-aware view. `seed`: a past day (at its end, or at the link's moment), read here as the
+ * page is rendered (the server draws it into the HTML: daySeed.ts). `early`: otherwise, what the replay fetches
  * first (the day's lines; a past day opened at its end, that step's chain), preloaded from the
  * head and asked for here (earlyFetch.ts).
  */
@@ -34,8 +34,8 @@ export const load = (async ({ params, url, fetch }) => {
 	const stream = feedStream(feedOf(view.ticker, 'classic', view.category));
 	// Rendering the page (the server's, and the browser's hydration replaying the server's answers).
 	const seed =
-		time.day !== null && time.at === null && !appStarted()
-			? await fetchDaySeed(fetch, view.ticker, stream, time.day)
+		time.day !== null && !appStarted()
+			? await fetchDaySeed(fetch, view.ticker, stream, time.day, time.at)
 			: undefined;
 	const early = seed
 		? []

@@ -171,6 +171,7 @@ describe('SessionReplay from the day overview', () => {
 			day: DAY,
 			vol: lines[0]!,
 			oi: lines[1]!,
+			at: null,
 			moment: { at: last, chain: chainAt(last) }
 		};
 		const { replay, stop } = replayOf({
@@ -195,6 +196,21 @@ describe('SessionReplay from the day overview', () => {
 		await until(() => replay.chain?.timestamp === T0 + 40);
 		expect(s.asked).toEqual([{ day: DAY, from: T0 + 40, to: T0 + 40 }]);
 		stop();
+
+		// A shared moment: the step nearest it, drawn from the first render too.
+		const shared = replayOf({
+			day: () => DAY,
+			overview: s.overview,
+			backfill: s.backfill,
+			seed: () => ({ ...seed, at: T0 + 42, moment: { at: T0 + 40, chain: chainAt(T0 + 40) } })
+		});
+		expect(shared.replay.at).toBe(T0 + 42);
+		expect(shared.replay.frame?.timestamp).toBe(T0 + 40);
+		expect(shared.replay.chain?.timestamp).toBe(T0 + 40);
+		flushSync();
+		await new Promise((r) => setTimeout(r, 50));
+		expect(s.asked).toHaveLength(1);
+		shared.stop();
 
 		// A seed of another day is not this view's: the day is fetched.
 		const other = replayOf({

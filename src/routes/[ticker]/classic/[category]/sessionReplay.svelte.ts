@@ -154,6 +154,8 @@ export class SessionReplay {
 		if (seeded) {
 			this.lines = dayLinesOf(seeded.vol, seeded.oi);
 			this.moment = seeded.moment.chain;
+			// A shared moment (the server runs no effect: the view's `at` is applied by one).
+			this.at = seeded.at;
 			this.backfilled = this.lines?.times.length ?? null;
 		}
 		// An overview moment without a snapshot held: its chain is one record read by the index.
