@@ -26,6 +26,8 @@ export default defineConfig({
 			'src/service/hubs/reliable*.test.ts',
 			// The new modules of issue 26's sixth pass (npm run mutate -- --mutate <file>).
 			'src/lib/stream/backfill/earlyFetch.test.ts',
+			'src/lib/stream/backfill/daySeed.test.ts',
+			'src/lib/stream/backfill/answerBytes.test.ts',
 			'src/lib/relay/momentBody.test.ts',
 			'src/lib/server/overview/momentResponse.test.ts'
 		]

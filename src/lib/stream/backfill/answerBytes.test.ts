@@ -24,6 +24,14 @@ describe('a /history answer body', () => {
 		expect(await answerBytes(new Response(body))).toEqual(body);
 	});
 
+	it('knows gzip by both of its magic bytes, and a body too short to have them', () => {
+		expect(isGzip(new Uint8Array([0x1f, 0x8b]))).toBe(true);
+		expect(isGzip(new Uint8Array([0x1f]))).toBe(false);
+		expect(isGzip(new Uint8Array([0x1f, 0x00, 0x08]))).toBe(false);
+		expect(isGzip(new Uint8Array([0x00, 0x8b, 0x08]))).toBe(false);
+		expect(isGzip(new Uint8Array([]))).toBe(false);
+	});
+
 	it('refuses a damaged gzip stream instead of passing garbage on', async () => {
 		const sent = gzipSync(new Uint8Array(1000).fill(7));
 		await expect(inflated(sent.subarray(0, sent.length - 20))).rejects.toThrow();

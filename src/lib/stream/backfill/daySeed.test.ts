@@ -15,7 +15,11 @@ describe("a past day's seed (the page's load, daySeed.ts)", () => {
 		const { fetch, asked } = seedFetch(seedAnswers());
 		const seed = await fetchDaySeed(fetch, 'SPX', 'classic_gex_full', SEED_DAY);
 		expect(asked).toHaveLength(3);
-		expect(asked.slice(0, 2).every((u) => u.endsWith('&cells=none&ready=1'))).toBe(true);
+		expect(asked).toEqual([
+			`/history/SPX/classic_gex_full/overview?metric=vol&day=${SEED_DAY}&cells=none&ready=1`,
+			`/history/SPX/classic_gex_full/overview?metric=oi&day=${SEED_DAY}&cells=none&ready=1`,
+			`/history/SPX/classic_gex_full/moment?day=${SEED_DAY}`
+		]);
 		expect(seed?.vol.header).toMatchObject({ day: SEED_DAY, metric: 'vol', columns: SEED_STEPS });
 		expect(seed?.oi.header.metric).toBe('oi');
 		expect(Array.from(seed!.vol.times)).toEqual(
