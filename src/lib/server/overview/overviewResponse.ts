@@ -47,7 +47,7 @@ export function overviewResponse(
 	if (ready !== null && ready !== '1') return problem(400, `ready must be 1`);
 	// A page rendering the day asks only for an overview already built (daySeed.ts).
 	if (ready === '1' && !recorder.overviews.isBuilt(day, ticker, stream)) {
-		return problem(404, `The overview of ${ticker} ${stream} on ${day} is not built yet.`);
+		return problem(404, `No overview of ${ticker} ${stream} on ${day} is built (yet, or at all).`);
 	}
 	const vol = (metric as OverviewMetric) === 'vol';
 	// Encoded and compressed once per overview and variant until the day grows (dayOverviews.ts):
