@@ -215,3 +215,19 @@ test('Classic opened on a past day from within the app fetches the day as before
 	expect(history.jsonMoments).toBe(1);
 	expect(history.rawDays).toBe(0);
 });
+
+test.describe('on a phone', () => {
+	test.use({ viewport: { width: 390, height: 844 } });
+
+	test('a past day drawn by the server fits the screen before the page has started', async ({
+		page
+	}) => {
+		// The page as the server drew it: no script of the app runs.
+		await page.route('**/_app/immutable/**', (r) => r.abort());
+		await page.goto(`/SPX/classic/gex_full?day=${DAY}`);
+		const box = (await page.getByTestId('histogram').boundingBox())!;
+		expect(box.width).toBeGreaterThan(200);
+		expect(box.x + box.width).toBeLessThanOrEqual(390);
+		expect(await page.evaluate(() => document.documentElement.dataset.started)).toBeUndefined();
+	});
+});
