@@ -27,17 +27,14 @@ const event = (
 
 afterEach(() => resetAppStart());
 
+/** Classic's load of `path` (under /SPX/classic/<category>), reading /history through `fetch`. */
+const classicAt = (path: string, fetch?: typeof globalThis.fetch, category = 'gex_full') =>
+	classicLoad(event(path, { ticker: 'SPX', category }, {}, fetch));
+
 describe("a whole-day view's load", () => {
 	it('Classic rendering a past day opened at its end: the day is read, and nothing asked early', async () => {
 		const server = seedFetch(seedAnswers());
-		const r = await classicLoad(
-			event(
-				`/SPX/classic/gex_full?day=${SEED_DAY}`,
-				{ ticker: 'SPX', category: 'gex_full' },
-				{},
-				server.fetch
-			)
-		);
+		const r = await classicAt(`/SPX/classic/gex_full?day=${SEED_DAY}`, server.fetch);
 		expect(server.asked).toHaveLength(3);
 		expect(r.seed?.day).toBe(SEED_DAY);
 		expect(r.seed?.moment.at).toBe(r.seed?.vol.times.at(-1));
@@ -45,14 +42,7 @@ describe("a whole-day view's load", () => {
 		expect(asked).toEqual([]);
 		// Once the app has started, a load of the same day reads nothing (the view fetches).
 		markAppStarted();
-		const again = await classicLoad(
-			event(
-				`/SPX/classic/gex_full?day=${SEED_DAY}`,
-				{ ticker: 'SPX', category: 'gex_full' },
-				{},
-				server.fetch
-			)
-		);
+		const again = await classicAt(`/SPX/classic/gex_full?day=${SEED_DAY}`, server.fetch);
 		expect(server.asked).toHaveLength(3);
 		expect(again.seed).toBeUndefined();
 	});

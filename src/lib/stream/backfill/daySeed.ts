@@ -1,14 +1,14 @@
 /**
- * A past day's Classic view drawn in the page's HTML (issue 26). The view's load asks for what
- * it draws first, the day's lines by both metrics and the chain of the step it opens at (the
- * last, or the one nearest the link's `at`: a shared moment), with SvelteKit's fetch. On the server that fetch calls the
- * /history routes in-process, the page is rendered with the day on it (histogram, slider,
- * figures: on screen at the first paint, before any script has run), and the answers are
+ * A past day's Classic view drawn in the page's HTML (issue 26). The view's load asks for what it
+ * draws first, the day's lines by both metrics and the chain of the step it opens at (the last, or
+ * the one nearest the link's `at`: a shared moment), with SvelteKit's fetch. On the server that
+ * fetch calls the /history routes in-process, the page is rendered with the day on it (histogram,
+ * slider, figures: on screen at the first paint, before any script has run), and the answers are
  * inlined in the page, where the same load replays them as the page hydrates, so the browser
- * renders what the server did without asking again. After the app has started, loads ask
- * nothing here: a day picked in the app is fetched by the view (earlyFetch.ts, overviewClient).
- * Only an overview already built is read (`ready=1`): a day whose overview must first be built
- * from its raw records (seconds) is rendered as before, the view saying it is loading.
+ * renders what the server did without asking again. After the app has started, loads ask nothing
+ * here: a day picked in the app is fetched by the view (earlyFetch.ts, overviewClient). Only an
+ * overview already built is read (`ready=1`): a day whose overview must first be built from its
+ * raw records (seconds) is rendered as before, the view saying it is loading.
  */
 import type { Moment } from '../../relay/momentBody';
 import { nearestFrame } from './replayTimeline';
@@ -63,12 +63,12 @@ export async function fetchDaySeed(
 		// The step the replay shows for the link (its nearestFrame over the same steps).
 		const steps = Array.from(vol.times, (timestamp) => ({ timestamp }));
 		const step = at === null ? steps.length - 1 : nearestFrame(steps, at);
-		const momentAt = daySeedUrls(
+		const momentAt = momentUrl(
 			ticker,
 			stream,
 			day,
 			at === null ? undefined : steps[step].timestamp
-		)[2];
+		);
 		const moment = await fetch(momentAt).then(momentOf);
 		if (!moment || moment.at !== steps[step].timestamp) return undefined;
 		return { ticker, stream, day, vol, oi, at, moment };

@@ -18,9 +18,9 @@ const LINE_METRICS = ['vol', 'oi'] as const;
  * The whole view state comes from the URL, so a share link reproduces the view exactly: the
  * chart's settings, and `day` (a past session) and `at` (the replayed moment) as every
  * time-aware view. `seed`: a past day (at its end, or at the link's moment), read here as the
- * page is rendered (the server draws it into the HTML: daySeed.ts). `early`: otherwise, what the replay fetches
- * first (the day's lines; a past day opened at its end, that step's chain), preloaded from the
- * head and asked for here (earlyFetch.ts).
+ * page is rendered (the server draws it into the HTML: daySeed.ts). `early`: otherwise, what the
+ * replay fetches first (the day's lines; a past day opened at its end, that step's chain),
+ * preloaded from the head and asked for here (earlyFetch.ts).
  */
 export const load = (async ({ params, url, fetch }) => {
 	let view, time;

@@ -210,9 +210,8 @@ export class SessionReplay {
 			if (seed) {
 				if (read === fetchBackfill) warmBackfillWorker();
 				// Set again in this run (no render between): the page stays as it was drawn.
-				this.useOverview(group, ticker, stream, day, [seed.vol, seed.oi], read, stop.signal, {
-					first: Promise.resolve(seed.moment)
-				});
+				const first = Promise.resolve(seed.moment);
+				this.useOverview(group, ticker, stream, day, [seed.vol, seed.oi], read, stop.signal, first);
 				this.moment = seed.moment.chain;
 			} else if (!overview) raw();
 			else {
@@ -326,7 +325,7 @@ export class SessionReplay {
 			return isAbort(err) || signal.aborted;
 		}
 		if (signal.aborted) return true;
-		return this.useOverview(group, ticker, stream, day, found, read, signal, { first });
+		return this.useOverview(group, ticker, stream, day, found, read, signal, first);
 	}
 
 	/** The page's seed when it is the one of this view's day. */
@@ -345,7 +344,7 @@ export class SessionReplay {
 		found: [OverviewResult | undefined, OverviewResult | undefined],
 		read: typeof fetchBackfill,
 		signal: AbortSignal,
-		{ first }: { first?: Promise<Moment | undefined> }
+		first?: Promise<Moment | undefined>
 	): boolean {
 		const lines = dayLinesOf(...found);
 		if (!lines || !found[0]) return false;
