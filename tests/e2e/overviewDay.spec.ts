@@ -135,6 +135,18 @@ test("Classic's timeline of a recorded full day: drawn in the page, one record a
 	expect(html).toContain(`data-moment="${last}"`);
 	expect(html).toMatch(/data-testid="histogram"/);
 	expect(html).toContain(`data-unix="${last}"`);
+	// The answers inlined for the hydration keep only the headers the views read: no cookie,
+	// no policy of the answer (hooks.server.ts).
+	const inlined = [
+		...html.matchAll(
+			/<script type="application\/json" data-sveltekit-fetched[^>]*>([^<]*)<\/script>/g
+		)
+	].map((m) => JSON.parse(m[1]) as { headers: Record<string, string> });
+	expect(inlined).toHaveLength(3);
+	for (const { headers } of inlined) {
+		expect(Object.keys(headers).every((h) => h.startsWith('x-gexdeck-'))).toBe(true);
+	}
+	expect(html).not.toMatch(/set-cookie/i);
 	// A shared moment is drawn in the page too: the step nearest the link's.
 	const shared = await (await page.request.get(`${path}&at=${OPEN + 1003}`)).text();
 	expect(shared).toContain(`data-moment="${OPEN + 1000}"`);
