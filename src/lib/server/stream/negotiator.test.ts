@@ -1,6 +1,11 @@
-/** Negotiation never follows a redirect: the key's POST must not travel to another host. */
+/**
+ * Negotiation never follows a redirect: the key's POST must not travel to another host; and its
+ * deadline holds for an answer whose body trickles in, whatever the garbage collector does.
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NegotiationError, Negotiator } from './negotiator';
 
@@ -37,5 +42,45 @@ describe('Negotiator', () => {
 		});
 		await expect(n.post(['blue_v2_classic_SPX_gex_full'])).rejects.toBeInstanceOf(NegotiationError);
 		expect(hits).toEqual(['upstream POST']);
+	});
+
+	it('gives up on an answer that trickles in, even when a collection runs meanwhile', async () => {
+		// Node's AbortSignal.timeout() holds its signal weakly: collected once fetch had the
+		// headers, it never fired, and the read of a trickling body waited without end.
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		const drips: NodeJS.Timeout[] = [];
+		const trickle = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.flushHeaders();
+			const body = '{"websocket_urls":{}}';
+			let i = 0;
+			drips.push(setInterval(() => i < body.length && res.write(body[i++]), 100));
+		});
+		await new Promise<void>((r) => trickle.listen(0, '127.0.0.1', r));
+		const collect = setInterval(gc, 20);
+		try {
+			const n = new Negotiator({
+				baseUrl: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/v2`,
+				key: `gexbot_custom_${'K'.repeat(43)}`,
+				userAgent: 'gexdeck/test',
+				timeoutMs: 300
+			});
+			// The body needs 2.1 s; the deadline is 300 ms. Without it this waits the 2.1 s and
+			// parses: the race below says which came first.
+			const outcome = await Promise.race([
+				n.post(['blue_v2_classic_SPX_gex_full']).then(
+					() => 'answered',
+					(e: Error) => e.message
+				),
+				new Promise<string>((r) => setTimeout(() => r('still waiting'), 1500))
+			]);
+			expect(outcome).toMatch(/was cut off: .*timeout/);
+		} finally {
+			clearInterval(collect);
+			for (const d of drips) clearInterval(d);
+			trickle.closeAllConnections();
+			await new Promise((r) => trickle.close(r));
+		}
 	});
 });

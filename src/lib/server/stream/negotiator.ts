@@ -76,6 +76,31 @@ export class Negotiator {
 	}
 
 	private async request(method: 'POST' | 'PATCH', body: unknown): Promise<unknown> {
+		// The deadline covers the whole answer, body included, and is held here until it is read.
+		// Neither fetch's abort nor AbortSignal.timeout() can be relied on for the body: undici
+		// and Node hold the pieces that carry an abort to a body being read only weakly, and after
+		// a collection a body trickling in was waited for without end (bodyText, below).
+		const ms = this.options.timeoutMs ?? 10_000;
+		const controller = new AbortController();
+		const deadline = setTimeout(
+			() =>
+				controller.abort(
+					new DOMException('The operation was aborted due to timeout', 'TimeoutError')
+				),
+			ms
+		);
+		try {
+			return await this.answer(method, body, controller.signal);
+		} finally {
+			clearTimeout(deadline);
+		}
+	}
+
+	private async answer(
+		method: 'POST' | 'PATCH',
+		body: unknown,
+		signal: AbortSignal
+	): Promise<unknown> {
 		let res: Response;
 		try {
 			res = await this.fetchImpl(this.url, {
@@ -89,7 +114,7 @@ export class Negotiator {
 				body: JSON.stringify(body),
 				// A redirect would carry the key's POST to wherever it points: refuse it.
 				redirect: 'error',
-				signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
+				signal
 			});
 		} catch (e) {
 			// fetch's own message is just "fetch failed"; the cause says what (refused, redirect).
@@ -102,7 +127,7 @@ export class Negotiator {
 		// failure (retried later), not an empty answer.
 		let text: string;
 		try {
-			text = await res.text();
+			text = await bodyText(res, signal);
 		} catch (e) {
 			throw new NegotiationError(
 				0,
@@ -128,4 +153,28 @@ export class Negotiator {
 			throw new NegotiationError(502, `negotiate ${method}: body is not JSON`);
 		return json;
 	}
+}
+
+/**
+ * The answer's body as text, read until it ends or `signal` aborts: the reader is cancelled
+ * from here on abort (which ends the read and drops the connection), whatever fetch still holds.
+ */
+async function bodyText(res: Response, signal: AbortSignal): Promise<string> {
+	if (!res.body) return '';
+	const reader = res.body.getReader();
+	const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+	if (signal.aborted) cancel();
+	else signal.addEventListener('abort', cancel, { once: true });
+	const chunks: Uint8Array[] = [];
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			chunks.push(value);
+		}
+	} finally {
+		signal.removeEventListener('abort', cancel);
+	}
+	if (signal.aborted) throw signal.reason;
+	return new TextDecoder().decode(Buffer.concat(chunks));
 }
