@@ -1,10 +1,12 @@
 /**
  * RecordedDays fetches the recorded days of the view's stream for the day picker (a stubbed
  * fetch answers as /history does): the days of that stream only, the day being recorded, and
- * no new fetch when a navigation rebuilds the view but keeps its ticker and stream.
+ * no new fetch when a navigation rebuilds the view but keeps its ticker and stream, and none in
+ * the task that created it (the page's hydration, its longest task: issue 26).
  */
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { nextTask } from '$lib/stream/nextTask';
 import { RecordedDays } from './recordedDays.svelte';
 
 let asked: string[];
@@ -24,7 +26,10 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** The effects run, the task they put the asking off to, and its answer. */
 async function settle() {
+	flushSync();
+	await nextTask();
 	for (let i = 0; i < 10; i++) await Promise.resolve();
 	flushSync();
 }
@@ -54,5 +59,33 @@ describe('RecordedDays', () => {
 		await settle();
 		expect(asked).toEqual(['/history/SPX', '/history/NDX']);
 		stop();
+	});
+
+	it('asks in the task after the one that created it, and not at all when torn down first', async () => {
+		let recorded!: RecordedDays;
+		const stop = $effect.root(() => {
+			recorded = new RecordedDays(
+				() => 'SPX',
+				() => 'classic_gex_full'
+			);
+		});
+		flushSync();
+		for (let i = 0; i < 10; i++) await Promise.resolve();
+		expect(asked).toEqual([]);
+		await settle();
+		expect(asked).toEqual(['/history/SPX']);
+		expect(recorded.days).toEqual(['2026-11-26']);
+		stop();
+
+		const torn = $effect.root(() => {
+			new RecordedDays(
+				() => 'NDX',
+				() => 'classic_gex_full'
+			);
+		});
+		flushSync();
+		torn();
+		await settle();
+		expect(asked).toEqual(['/history/SPX']);
 	});
 });

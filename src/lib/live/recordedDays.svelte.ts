@@ -5,6 +5,7 @@
  * data. Construct during component init: it registers its own effect.
  */
 import { recordedDays } from '$lib/stream/backfill/backfillClient';
+import { inLaterTask } from '$lib/stream/nextTask';
 
 export class RecordedDays {
 	days: readonly string[] = $state.raw([]);
@@ -25,14 +26,21 @@ export class RecordedDays {
 		private readonly ticker: () => string,
 		private readonly stream: () => string
 	) {
+		// Asked after the page's first task: the picker is usable without the list, and the page
+		// hydrating is its longest task (issue 26). The ticker and stream are read here, so a
+		// change of either asks again.
 		$effect(() => {
-			let current = true;
-			void recordedDays(this.tickerNow, this.streamNow).then((d) => {
-				if (!current) return;
-				this.days = d.days;
-				this.recording = d.recording;
+			const ticker = this.tickerNow;
+			const stream = this.streamNow;
+			return inLaterTask(() => {
+				let current = true;
+				void recordedDays(ticker, stream).then((d) => {
+					if (!current) return;
+					this.days = d.days;
+					this.recording = d.recording;
+				});
+				return () => (current = false);
 			});
-			return () => (current = false);
 		});
 	}
 }

@@ -23,3 +23,21 @@ export function nextTask(): Promise<void> {
 	}
 	return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Runs `work` in a task after this one, unless the returned cancel ran first; cancel also runs
+ * what `work` returned (an effect's cleanup). For start-up work that draws nothing (opening a
+ * stream, a cache, a list to fetch): registered while the page hydrates, it would run in the
+ * hydration's own task, and that task is the page's longest (issue 26: no task over 50 ms).
+ */
+export function inLaterTask(work: () => void | (() => void)): () => void {
+	let cancelled = false;
+	let cleanup: void | (() => void);
+	void nextTask().then(() => {
+		if (!cancelled) cleanup = work();
+	});
+	return () => {
+		cancelled = true;
+		cleanup?.();
+	};
+}

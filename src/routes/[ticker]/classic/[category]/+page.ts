@@ -2,6 +2,7 @@ import { error } from '@sveltejs/kit';
 import { browser } from '$app/environment';
 import { feedOf, feedStream } from '$lib/contract/feeds';
 import { warmBackfillWorker } from '$lib/stream/backfill/backfillClient';
+import { inLaterTask } from '$lib/stream/nextTask';
 import { appStarted } from '$lib/state/appStart';
 import { fetchDaySeed } from '$lib/stream/backfill/daySeed';
 import { askEarly } from '$lib/stream/backfill/earlyFetch';
@@ -46,7 +47,7 @@ export const load = (async ({ params, url, fetch }) => {
 	// Once per page and day: a settled scrub runs the load again and fetches nothing new.
 	askEarly(`${url.pathname}?day=${time.day ?? ''}`, early);
 	// A scrubbed moment is read by the decode worker: its start-up (fetching and compiling
-	// ~100 KB) runs from here, before the page hydrates.
-	if (browser && time.day !== null) warmBackfillWorker();
+	// ~100 KB) starts from here, in the task after this one (not in the hydration's own).
+	if (browser && time.day !== null) inLaterTask(warmBackfillWorker);
 	return { view, time, early, seed };
 }) satisfies PageLoad;
