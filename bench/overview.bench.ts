@@ -39,7 +39,7 @@ import { UpdateTap } from '../src/lib/server/updates/tap';
 import { spxChain, spxOrderflow } from '../src/lib/wire/arbitraries.test-support';
 import { encodeFrame, initWireEncoder } from '../src/lib/wire/encode';
 import { quantKey } from '../tests/integration/service-support';
-import { drawnIn, pickDayDrawn, type InAppRun } from './overview.inapp';
+import { drawnIn, pickDayDrawn, settledLongTasks, type InAppRun } from './overview.inapp';
 import { classicScrubs } from './overview.scrub';
 import type { Page } from '@playwright/test';
 import { launchChromium, median, root as checkout, spawnBuiltDashboard } from './support';
@@ -336,19 +336,6 @@ function watchLongTasks(): void {
 	}).observe({ type: 'longtask', buffered: true });
 }
 
-async function longTasksSince(
-	page: Page,
-	from: number
-): Promise<{ start: number; duration: number }[]> {
-	return page.evaluate(
-		(from) =>
-			(
-				window as unknown as { __longTasks: { start: number; duration: number }[] }
-			).__longTasks.filter((t) => t.start >= from),
-		from
-	);
-}
-
 async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<PageRun[]> {
 	// A past day needs no upstream: an address where nothing answers keeps the service out.
 	const dash = await spawnBuiltDashboard(app, {
@@ -438,7 +425,7 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 					},
 					{ day: DAY, moments: scrubAt.slice(0, 10) }
 				);
-				const longTasks = (await longTasksSince(page, 0)).map((t) => t.duration);
+				const longTasks = await settledLongTasks(page, 0);
 				runs.push({
 					view: `${view}${label}`,
 					before,
@@ -473,7 +460,7 @@ async function pageRuns(app: string, views: ViewRun[], label = ''): Promise<Page
 					const startedMs = await startedAt(p, app);
 					return {
 						drawnMs,
-						longTasks: (await longTasksSince(p, 0)).map((x) => x.duration),
+						longTasks: await settledLongTasks(p, 0),
 						startedMs
 					};
 				};
