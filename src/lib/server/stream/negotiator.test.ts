@@ -1,13 +1,14 @@
 /**
- * Negotiation never follows a redirect: the key's POST must not travel to another host; and its
- * deadline holds for an answer whose body trickles in, whatever the garbage collector does.
+ * Negotiation never follows a redirect: the key's POST must not travel to another host; its
+ * deadline holds for an answer whose body trickles in, whatever the garbage collector does; and an
+ * answer longer than MAX_ANSWER_BYTES is refused.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NegotiationError, Negotiator } from './negotiator';
+import { MAX_ANSWER_BYTES, NegotiationError, Negotiator } from './negotiator';
 
 let upstream: Server;
 let elsewhere: Server;
@@ -81,6 +82,40 @@ describe('Negotiator', () => {
 			for (const d of drips) clearInterval(d);
 			trickle.closeAllConnections();
 			await new Promise((r) => trickle.close(r));
+		}
+	});
+
+	it('refuses an answer longer than MAX_ANSWER_BYTES, and reads one up to it', async () => {
+		// A valid answer padded with spaces to the size the request asks for.
+		const answer = '{"websocket_urls":{"blue":"wss://x"}}';
+		const big = createServer((req, res) => {
+			const size = Number(new URL(req.url!, 'http://x').searchParams.get('n') ?? 0);
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(answer + ' '.repeat(size - answer.length));
+		});
+		await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+		const sized = (n: number) =>
+			new Negotiator({
+				baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}/v2`,
+				key: `gexbot_custom_${'K'.repeat(43)}`,
+				userAgent: 'gexdeck/test',
+				fetch: (url, init) => fetch(`${String(url)}?n=${n}`, init)
+			});
+		try {
+			expect(await sized(MAX_ANSWER_BYTES).post(['g'])).toEqual({ blue: 'wss://x' });
+			const err = await sized(MAX_ANSWER_BYTES + 1)
+				.post(['g'])
+				.then(
+					() => undefined,
+					(e: unknown) => e
+				);
+			expect(err).toBeInstanceOf(NegotiationError);
+			expect((err as NegotiationError).message).toMatch(/longer than 65536 bytes/);
+			// An upstream fault: tried again later, not a refusal that needs a change first.
+			expect((err as NegotiationError).transient).toBe(true);
+		} finally {
+			big.closeAllConnections();
+			await new Promise((r) => big.close(r));
 		}
 	});
 });

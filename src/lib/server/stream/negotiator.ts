@@ -5,6 +5,12 @@
  */
 import type { Membership } from '../../contract/hubs';
 
+/**
+ * The most of an answer read: a negotiation answer is a few hub addresses or an error (well under
+ * 4 KB). A longer body is an upstream fault, not something to hold in memory whole.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
 export interface NegotiatorOptions {
 	/** Upstream base URL including the version prefix, e.g. `https://api.gex.bot/v2`. */
 	baseUrl: string;
@@ -123,8 +129,8 @@ export class Negotiator {
 				typeof cause === 'string' ? `${(e as Error).message}: ${cause}` : (e as Error).message;
 			throw new NegotiationError(0, `negotiate ${method} failed: ${why}`);
 		}
-		// The timeout covers the body too: an answer that trickles in or is cut off is a network
-		// failure (retried later), not an empty answer.
+		// The timeout covers the body too: an answer that trickles in, is cut off or runs past
+		// MAX_ANSWER_BYTES is a network failure (retried later), not an empty answer.
 		let text: string;
 		try {
 			text = await bodyText(res, signal);
@@ -158,6 +164,7 @@ export class Negotiator {
 /**
  * The answer's body as text, read until it ends or `signal` aborts: the reader is cancelled
  * from here on abort (which ends the read and drops the connection), whatever fetch still holds.
+ * A body over MAX_ANSWER_BYTES is cancelled there, and refused.
  */
 async function bodyText(res: Response, signal: AbortSignal): Promise<string> {
 	if (!res.body) return '';
@@ -166,10 +173,16 @@ async function bodyText(res: Response, signal: AbortSignal): Promise<string> {
 	if (signal.aborted) cancel();
 	else signal.addEventListener('abort', cancel, { once: true });
 	const chunks: Uint8Array[] = [];
+	let bytes = 0;
 	try {
 		for (;;) {
 			const { done, value } = await reader.read();
 			if (done) break;
+			bytes += value.byteLength;
+			if (bytes > MAX_ANSWER_BYTES) {
+				void reader.cancel().catch(() => undefined);
+				throw new Error(`longer than ${MAX_ANSWER_BYTES} bytes`);
+			}
 			chunks.push(value);
 		}
 	} finally {
