@@ -119,3 +119,113 @@ describe('Negotiator', () => {
 		}
 	});
 });
+
+/** A fetch that records each request and answers `answer` (or throws it). */
+function scripted(answer: () => Response) {
+	const asked: { url: string; init: RequestInit }[] = [];
+	const fetchImpl = (async (url: string, init: RequestInit) => {
+		asked.push({ url: String(url), init });
+		return answer();
+	}) as unknown as typeof fetch;
+	const negotiator = new Negotiator({
+		baseUrl: 'https://upstream.test/v2//',
+		key: `gexbot_custom_${'K'.repeat(43)}`,
+		userAgent: 'gexdeck/test',
+		fetch: fetchImpl
+	});
+	return { asked, negotiator };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+	new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+		status,
+		headers: { 'content-type': 'application/json', ...headers }
+	});
+
+const refusal = (p: Promise<unknown>) =>
+	p.then(
+		() => {
+			throw new Error('answered');
+		},
+		(e: unknown) => e as NegotiationError
+	);
+
+describe('Negotiator: requests and answers', () => {
+	it('POSTs the groups with the key, and answers the hubs whose address is a string', async () => {
+		const { asked, negotiator } = scripted(() =>
+			json(200, { websocket_urls: { blue: 'wss://b', green: 7 } })
+		);
+		expect(await negotiator.post(['blue_v2_classic_SPX_gex_full'])).toEqual({ blue: 'wss://b' });
+		expect(asked).toHaveLength(1);
+		expect(asked[0].url).toBe('https://upstream.test/v2/negotiate');
+		expect(asked[0].init.method).toBe('POST');
+		expect(asked[0].init.headers).toEqual({
+			Authorization: `Bearer gexbot_custom_${'K'.repeat(43)}`,
+			'User-Agent': 'gexdeck/test',
+			Accept: 'application/json',
+			'Content-Type': 'application/json'
+		});
+		expect(JSON.parse(String(asked[0].init.body))).toEqual({
+			groups: ['blue_v2_classic_SPX_gex_full']
+		});
+	});
+
+	it('PATCHes the membership set, reading what was updated (nothing named: none)', async () => {
+		const m = [{ group: 'blue_v2_classic_SPX_gex_full', hub: 'blue' }] as never;
+		const full = scripted(() => json(200, { updated_groups: 2, hubs: { blue: 1 } }));
+		expect(await full.negotiator.patch(m)).toEqual({ updatedGroups: 2, hubs: { blue: 1 } });
+		expect(full.asked[0].init.method).toBe('PATCH');
+		expect(JSON.parse(String(full.asked[0].init.body))).toEqual({ groups: m });
+		const bare = scripted(() => json(200, { updated_groups: '2', hubs: null }));
+		expect(await bare.negotiator.patch(m)).toEqual({ updatedGroups: 0, hubs: {} });
+	});
+
+	it("refuses an error answer with the upstream's words, its Retry-After and whether to retry", async () => {
+		const slow = await refusal(
+			scripted(() => json(429, { error: 'slow down' }, { 'retry-after': '7' })).negotiator.post([])
+		);
+		expect([slow.status, slow.message, slow.retryAfterMs, slow.transient]).toEqual([
+			429,
+			'slow down',
+			7000,
+			true
+		]);
+		const key = await refusal(
+			scripted(() => json(401, {}, { 'retry-after': '0' })).negotiator.post([])
+		);
+		expect([key.status, key.message, key.retryAfterMs, key.transient]).toEqual([
+			401,
+			'negotiate POST answered 401',
+			undefined,
+			false
+		]);
+		for (const [status, transient] of [
+			[408, true],
+			[499, false],
+			[500, true],
+			[503, true],
+			[400, false],
+			[403, false]
+		] as const) {
+			const e = await refusal(scripted(() => json(status, 'not json')).negotiator.patch([]));
+			expect([e.status, e.transient], String(status)).toEqual([status, transient]);
+		}
+	});
+
+	it('a success that is not JSON, or has no hubs, is a 502; a refused connection says why', async () => {
+		const text = await refusal(scripted(() => json(200, 'hello')).negotiator.post([]));
+		expect([text.status, text.message]).toEqual([502, 'negotiate POST: body is not JSON']);
+		const none = await refusal(scripted(() => json(200, '')).negotiator.post([]));
+		expect([none.status, none.message]).toEqual([502, 'negotiate answered without websocket_urls']);
+		const down = await refusal(
+			scripted(() => {
+				throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
+			}).negotiator.post([])
+		);
+		expect([down.status, down.message, down.transient]).toEqual([
+			0,
+			'negotiate POST failed: fetch failed: connect ECONNREFUSED',
+			true
+		]);
+	});
+});
