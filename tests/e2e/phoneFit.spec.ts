@@ -47,7 +47,9 @@ test('a bad address gets a titled error page whose menu leads to a working view'
 	expect(res?.status()).toBe(404);
 	await expect(page.getByTestId('error-page')).toContainText("unknown ticker 'NOPE'");
 	// The menu (on a phone, the bottom bar's More sheet) does not keep the bad ticker (every item
-	// was another 404).
+	// was another 404). Tapped once the app has started: a tap on the server's HTML before the
+	// page hydrates opens nothing (the root layout marks <html data-started> when it mounts).
+	await expect(page.locator('html[data-started]')).toBeAttached();
 	await page.getByTestId('menu-more').tap();
 	const menu = page.getByRole('navigation', { name: 'All views' });
 	await expect(menu.getByRole('link', { name: 'State' })).toHaveAttribute(
