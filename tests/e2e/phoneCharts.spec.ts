@@ -85,26 +85,26 @@ for (const [device, use] of Object.entries(DEVICES)) {
 			await expect(page.locator('rect.bar.neg, path.bar.neg').first()).toBeVisible({
 				timeout: 30_000
 			});
-			const fill = await page
-				.locator('rect.bar.neg, path.bar.neg')
-				.first()
-				.evaluate((el) => getComputedStyle(el).fill);
+			// Each read finds its bar and reads its style in one page task: a live tick can redraw the
+			// bars between a locator's lookup and a separate evaluate, and a detached bar's computed
+			// fill is "" (CI run of stop 40).
+			const fill = await page.evaluate(
+				() => getComputedStyle(document.querySelector('rect.bar.neg, path.bar.neg')!).fill
+			);
 			expect(fill).toMatch(/^url\("?#neg-hatch-/);
 			// A positive bar's fill, read from a bar of the chart given the positive class: at some
 			// moments of the simulated session every strike a phone shows is negative (spot under
 			// zero gamma), so a real positive bar may not be there (fresh-clone run 16).
 			const posFill = () =>
-				page
-					.locator('rect.bar.neg, path.bar.neg')
-					.first()
-					.evaluate((el) => {
-						const probe = el.cloneNode() as Element;
-						probe.setAttribute('class', (el.getAttribute('class') ?? '').replace(/\bneg\b/, 'pos'));
-						el.parentNode!.appendChild(probe);
-						const fill = getComputedStyle(probe).fill;
-						probe.remove();
-						return fill;
-					});
+				page.evaluate(() => {
+					const el = document.querySelector('rect.bar.neg, path.bar.neg')!;
+					const probe = el.cloneNode() as Element;
+					probe.setAttribute('class', (el.getAttribute('class') ?? '').replace(/\bneg\b/, 'pos'));
+					el.parentNode!.appendChild(probe);
+					const fill = getComputedStyle(probe).fill;
+					probe.remove();
+					return fill;
+				});
 			const standard = await posFill();
 			await page.getByTestId('palette-toggle').click();
 			await expect(page.getByTestId('palette-toggle')).toHaveAttribute('aria-pressed', 'true');
