@@ -251,6 +251,33 @@ test.describe('phone layout (item 5)', () => {
 		await noSidewaysScroll(page);
 	});
 
+	test('More opens on the server page before the app has started, and stays open once it has', async ({
+		page
+	}) => {
+		// The app's scripts are held until after the tap: a slow phone's first second.
+		let release!: () => void;
+		const held = new Promise<void>((r) => (release = r));
+		await page.route('**/_app/immutable/**', async (route) => {
+			await held;
+			await route.continue();
+		});
+		await page.goto('/levels/SPX', { waitUntil: 'commit' });
+		const sheet = page.getByTestId('more-sheet');
+		await page.getByTestId('menu-more').tap();
+		await expect(sheet).toBeVisible();
+		await expect(page.locator('html')).not.toHaveAttribute('data-started', /./);
+		release();
+		await expect(page.locator('html')).toHaveAttribute('data-started', /./, { timeout: 30_000 });
+		await expect(sheet).toBeVisible();
+		// Close, then More and a pick, all working as before once the app runs.
+		await sheet.getByRole('button', { name: 'Close' }).tap();
+		await expect(sheet).toBeHidden();
+		await page.getByTestId('menu-more').tap();
+		await sheet.getByRole('link', { name: 'Watchlist' }).tap();
+		await expect(page).toHaveURL(/\/watchlist/);
+		await expect(sheet).toBeHidden();
+	});
+
 	test('State, Orderflow and the heatmap: the chart on the first screen, cards under it', async ({
 		page
 	}) => {
