@@ -10,8 +10,11 @@
  * connections while the scripts waited. The libraries' script (Svelte's runtime among them) begins
  * with V8's compile hint, so it is compiled while it streams in, off the main thread, and only it:
  * the project's shared script holds every view's code, most of it unused by any one page.
+ * Every inline script of a page (SvelteKit's start-up one, app.html's early-tap keeper) is
+ * allowed by its CSP by hash, never by 'unsafe-inline'.
  * Against the built dashboard, over HTTP.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	startDashboard,
@@ -96,6 +99,29 @@ describe('a page takes no connection for its styles or its icon', () => {
 			expect(styles.join('')).toContain('--bg:');
 			const icon = /<link\s+rel="icon"\s+href="([^"]*)"/.exec(head)?.[1];
 			expect(icon).toMatch(/^data:image\/svg\+xml,/);
+		});
+	}
+});
+
+describe("a page's inline scripts are allowed by its CSP, by hash", () => {
+	for (const path of VIEWS) {
+		it(`${path}: SvelteKit's start-up script and app.html's early-tap keeper both hashed`, async () => {
+			const res = await fetch(`${dashboard.base}${path}`);
+			const html = await res.text();
+			const csp = res.headers.get('content-security-policy') ?? '';
+			const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(csp)?.[1].split(/\s+/) ?? [];
+			expect(scriptSrc).not.toContain("'unsafe-inline'");
+			const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+				(m) => m[1]
+			);
+			// The keeper of taps made before the app starts (src/lib/state/earlyTaps.ts), in the
+			// head; SvelteKit's own start-up script in the body.
+			expect(inline.some((s) => s.includes('__gexdeckEarlyTaps'))).toBe(true);
+			expect(inline.length).toBeGreaterThanOrEqual(2);
+			for (const text of inline) {
+				const hash = `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+				expect(scriptSrc, text.slice(0, 80)).toContain(hash);
+			}
 		});
 	}
 });

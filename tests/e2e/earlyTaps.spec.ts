@@ -1,0 +1,59 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * A tap on the server's page before the app has started is kept and run once it has
+ * (src/lib/state/earlyTaps.ts, the keeper in src/app.html): a phone that takes a second to start
+ * the app must not drop the first tap on a category or a toggle. The app's scripts are held
+ * until after the taps, which is that second made certain.
+ */
+
+/** Hold every script of the app until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+	let release!: () => void;
+	const held = new Promise<void>((r) => (release = r));
+	await page.route('**/_app/immutable/**', async (route) => {
+		await held;
+		await route.continue();
+	});
+	return release;
+}
+
+const started = (page: Page) =>
+	expect(page.locator('html')).toHaveAttribute('data-started', /./, { timeout: 30_000 });
+
+test('taps before the app starts are marked, then run once it has, each button once', async ({
+	page
+}) => {
+	const release = await holdScripts(page);
+	await page.goto('/SPX/classic/gex_full', { waitUntil: 'commit' });
+	const palette = page.getByTestId('palette-toggle');
+	const category = page.getByTestId('category-gex_zero');
+	// Twice on the palette (the first seemed to do nothing), then a category.
+	await palette.click();
+	await palette.click();
+	await category.click();
+	await expect(palette).toHaveAttribute('data-early-tap', '');
+	await expect(category).toHaveAttribute('data-early-tap', '');
+	await expect(page.locator('html')).not.toHaveAttribute('data-started', /./);
+	await expect(page.locator('html')).toHaveAttribute('data-palette', 'standard');
+	release();
+	await started(page);
+	// The palette toggled once, not back again; the category opened.
+	await expect(page.locator('html')).toHaveAttribute('data-palette', 'cb');
+	await expect(palette).toHaveAttribute('aria-pressed', 'true');
+	await expect(page).toHaveURL(/\/SPX\/classic\/gex_zero/);
+	await expect(page.locator('[data-early-tap]')).toHaveCount(0);
+	// Once started, a tap is the app's alone: one more toggles back, nothing replays it.
+	await palette.click();
+	await expect(page.locator('html')).toHaveAttribute('data-palette', 'standard');
+});
+
+test('a tap once the app has started is not kept or marked', async ({ page }) => {
+	await page.goto('/SPX/classic/gex_full');
+	await started(page);
+	const palette = page.getByTestId('palette-toggle');
+	await palette.click();
+	await expect(page.locator('html')).toHaveAttribute('data-palette', 'cb');
+	await expect(palette).not.toHaveAttribute('data-early-tap');
+	expect(await page.evaluate(() => '__gexdeckEarlyTaps' in window)).toBe(false);
+});
