@@ -1,10 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 
 /**
- * A tap on the server's page before the app has started is kept and run once it has
+ * A tap or a pick on the server's page before the app has started is kept and run once it has
  * (src/lib/state/earlyTaps.ts, the keeper in src/app.html): a phone that takes a second to start
- * the app must not drop the first tap on a category or a toggle. The app's scripts are held
- * until after the taps, which is that second made certain.
+ * the app must not drop the first tap on a category or a toggle, nor have the hydration put a
+ * select back. The app's scripts are held until after the taps, which is that second made
+ * certain.
  */
 
 /** Hold every script of the app until the returned function is called. */
@@ -48,6 +49,23 @@ test('taps before the app starts are marked, then run once it has, each button o
 	await expect(page.locator('html')).toHaveAttribute('data-palette', 'standard');
 });
 
+test('a select picked before the app starts keeps the pick, and the page follows it', async ({
+	page
+}) => {
+	const release = await holdScripts(page);
+	await page.goto('/alerts', { waitUntil: 'commit' });
+	const kind = page.getByTestId('rule-kind');
+	// "A level moves" has no direction: the form drops that field once the pick is the app's.
+	await kind.selectOption('level_move');
+	await expect(kind).toHaveAttribute('data-early-tap', '');
+	await expect(page.getByTestId('rule-direction')).toBeVisible();
+	release();
+	await started(page);
+	await expect(kind).toHaveValue('level_move');
+	await expect(page.getByTestId('rule-direction')).toHaveCount(0);
+	await expect(kind).not.toHaveAttribute('data-early-tap');
+});
+
 test('a tap once the app has started is not kept or marked', async ({ page }) => {
 	await page.goto('/SPX/classic/gex_full');
 	await started(page);
@@ -55,5 +73,5 @@ test('a tap once the app has started is not kept or marked', async ({ page }) =>
 	await palette.click();
 	await expect(page.locator('html')).toHaveAttribute('data-palette', 'cb');
 	await expect(palette).not.toHaveAttribute('data-early-tap');
-	expect(await page.evaluate(() => '__gexdeckEarlyTaps' in window)).toBe(false);
+	expect(await page.evaluate(() => '__gexdeckEarly' in window)).toBe(false);
 });

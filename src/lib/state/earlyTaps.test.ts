@@ -1,57 +1,111 @@
 import { describe, expect, it } from 'vitest';
-import { replayEarlyTaps } from './earlyTaps';
+import { replayEarlyTaps, type EarlyAction } from './earlyTaps';
 
-/** A button as the replay sees it: on the page or not, enabled or not, and what it was asked. */
-function button(
+interface Fake {
+	name: string;
+	attributes: Set<string>;
+	isConnected: boolean;
+	disabled: boolean;
+	type: string;
+	value: string;
+	checked: boolean;
+	click(): void;
+	removeAttribute(a: string): void;
+	dispatchEvent(e: Event): boolean;
+}
+
+/** A control as the replay sees it, writing what it was asked into `log`. */
+function control(
 	name: string,
 	log: string[],
-	state: { connected?: boolean; disabled?: boolean } = {}
-) {
-	const attributes = new Set(['data-early-tap']);
-	return {
+	state: Partial<Pick<Fake, 'isConnected' | 'disabled' | 'type' | 'value' | 'checked'>> = {}
+): Fake {
+	const fake: Fake = {
 		name,
-		attributes,
-		isConnected: state.connected ?? true,
-		disabled: state.disabled ?? false,
-		click: () => log.push(name),
-		removeAttribute: (a: string) => attributes.delete(a)
+		attributes: new Set(['data-early-tap']),
+		isConnected: true,
+		disabled: false,
+		type: 'button',
+		value: '',
+		checked: false,
+		...state,
+		click: () => log.push(`click ${name}`),
+		removeAttribute: (a) => fake.attributes.delete(a),
+		dispatchEvent: (e) => {
+			log.push(`${e.type} ${name}=${fake.type === 'checkbox' ? fake.checked : fake.value}`);
+			expect(e.bubbles).toBe(true);
+			return true;
+		}
 	};
+	return fake;
 }
 
-function windowWith(taps: ReturnType<typeof button>[] | undefined): Window {
-	return { __gexdeckEarlyTaps: taps } as unknown as Window;
-}
+const tap = (el: Fake): EarlyAction => ({ el: el as unknown as HTMLElement });
+const edit = (el: Fake, value: string, checked = false): EarlyAction => ({
+	el: el as unknown as HTMLElement,
+	value,
+	checked
+});
+const windowWith = (kept: EarlyAction[] | undefined) =>
+	({ __gexdeckEarly: kept }) as unknown as Window;
 
 describe('replayEarlyTaps', () => {
-	it('clicks each kept button once, in tap order, and unmarks it', () => {
+	it('clicks each kept button, in the order kept, and unmarks it', () => {
 		const log: string[] = [];
-		const taps = [button('palette', log), button('gex_zero', log), button('zoom-in', log)];
-		const win = windowWith(taps);
-		expect(replayEarlyTaps(win)).toBe(3);
-		expect(log).toEqual(['palette', 'gex_zero', 'zoom-in']);
+		const taps = [control('palette', log), control('gex_zero', log), control('zoom-in', log)];
+		expect(replayEarlyTaps(windowWith(taps.map(tap)))).toBe(3);
+		expect(log).toEqual(['click palette', 'click gex_zero', 'click zoom-in']);
 		for (const b of taps) expect(b.attributes.has('data-early-tap')).toBe(false);
 	});
 
-	it('skips a button no longer on the page or disabled since, and unmarks it too', () => {
+	it('gives a changed control its kept value back, then its input and change events', () => {
 		const log: string[] = [];
-		const gone = button('gone', log, { connected: false });
-		const off = button('off', log, { disabled: true });
-		const on = button('on', log);
-		expect(replayEarlyTaps(windowWith([gone, off, on]))).toBe(1);
-		expect(log).toEqual(['on']);
-		expect(off.attributes.has('data-early-tap')).toBe(false);
+		// The hydration put the select back to what the server drew.
+		const kind = control('kind', log, { type: 'select-one', value: 'cross' });
+		const box = control('box', log, { type: 'checkbox', checked: false });
+		expect(replayEarlyTaps(windowWith([edit(kind, 'level_move'), edit(box, 'on', true)]))).toBe(2);
+		expect(kind.value).toBe('level_move');
+		expect(box.checked).toBe(true);
+		expect(log).toEqual([
+			'input kind=level_move',
+			'change kind=level_move',
+			'input box=true',
+			'change box=true'
+		]);
 	});
 
-	it('replays once: the kept list is gone after the first call', () => {
+	it('keeps taps and picks in one order', () => {
 		const log: string[] = [];
-		const win = windowWith([button('palette', log)]);
+		const view = control('view', log, { type: 'select-one', value: 'classic' });
+		const add = control('add', log);
+		replayEarlyTaps(windowWith([edit(view, 'heatmap'), tap(add)]));
+		expect(log).toEqual(['input view=heatmap', 'change view=heatmap', 'click add']);
+	});
+
+	it('skips a control no longer on the page or disabled since, and unmarks it too', () => {
+		const log: string[] = [];
+		const gone = control('gone', log, { isConnected: false });
+		const off = control('off', log, { disabled: true });
+		const on = control('on', log);
+		expect(replayEarlyTaps(windowWith([gone, off, on].map(tap)))).toBe(1);
+		expect(log).toEqual(['click on']);
+		expect(off.attributes.has('data-early-tap')).toBe(false);
+		expect(gone.attributes.has('data-early-tap')).toBe(false);
+	});
+
+	it('replays once: the kept list is emptied and gone after the first call', () => {
+		const log: string[] = [];
+		const kept = [tap(control('palette', log))];
+		const win = windowWith(kept);
 		replayEarlyTaps(win);
 		expect(replayEarlyTaps(win)).toBe(0);
-		expect(log).toEqual(['palette']);
-		expect(win.__gexdeckEarlyTaps).toBeUndefined();
+		expect(log).toEqual(['click palette']);
+		expect(win.__gexdeckEarly).toBeUndefined();
+		// The keeper's own list (still referenced by app.html's script) is empty too.
+		expect(kept).toEqual([]);
 	});
 
-	it('does nothing when nothing was tapped', () => {
+	it('does nothing when nothing was kept', () => {
 		expect(replayEarlyTaps(windowWith(undefined))).toBe(0);
 	});
 });
