@@ -14,6 +14,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withBuildLock } from './build-lock.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -91,8 +92,19 @@ if (!buildOnly && Number(port) !== 0) {
 	}
 }
 
-const stale = buildIsStale();
-if (stale) {
+// Checked again under the lock: another process's build may have just made it (build-lock.js).
+const buildStatus = withBuildLock(root, () => {
+	const stale = buildIsStale();
+	return stale ? build(stale) : 0;
+});
+if (buildStatus !== 0) process.exit(buildStatus);
+
+/**
+ * Builds build/; returns 0, or the exit status to end with.
+ * @param {string} stale why build/ is out of date
+ * @returns {number}
+ */
+function build(stale) {
 	console.log(`gexdeck: building (${stale})…`);
 	const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 	if (!existsSync(vite)) {
@@ -100,7 +112,7 @@ if (stale) {
 		console.error(
 			'gexdeck: cannot build without the dev dependencies: run `npm ci && npm run build`'
 		);
-		process.exit(1);
+		return 1;
 	}
 	const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
 		stdio: 'inherit',
@@ -112,8 +124,9 @@ if (stale) {
 	});
 	if (result.status !== 0) {
 		console.error('gexdeck: build failed');
-		process.exit(result.status ?? 1);
+		return result.status ?? 1;
 	}
+	return 0;
 }
 
 if (buildOnly) process.exit(0);
