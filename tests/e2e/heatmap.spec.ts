@@ -242,6 +242,24 @@ test("the levels view draws today's path of spot, zero gamma and majors from the
 				.map(({ text, r }) => `${text} ${r.left}-${r.right} outside ${box.left}-${box.right}`);
 		});
 	expect(outside).toEqual([]);
+	// It says which session it is: "Today" only when the path is of New York's date now; the
+	// simulated market's replay of an earlier day, or a weekend, names that day.
+	const shownDay = (await page.getByTestId('levels-path').getAttribute('data-day'))!;
+	const etToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
+		new Date()
+	);
+	const caption = page.getByTestId('levels-path').locator('figcaption');
+	if (shownDay === etToday) await expect(caption).toContainText(/^Today from/);
+	else {
+		const [y, m, d] = shownDay.split('-').map(Number);
+		const label = new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-US', {
+			timeZone: 'UTC',
+			weekday: 'short',
+			month: 'short',
+			day: 'numeric'
+		});
+		await expect(caption).toContainText(`The last session, ${label.replace(',', '')}, from`);
+	}
 	await page.screenshot({ path: 'test-results/levels-path.png' });
 
 	// A click (a tap on a phone) marks a moment, with a readout and `at` in the link; Home marks

@@ -41,6 +41,28 @@ async function waitForSnapshots(page: Page, n: number): Promise<number> {
 	return Number(await slider.getAttribute('max'));
 }
 
+test('the bar names the session as the freshness badge does: today, or its day', async ({
+	page
+}) => {
+	test.setTimeout(90_000);
+	await openStreaming(page);
+	await waitForSnapshots(page, 1);
+	const badge = page.getByTestId('freshness');
+	const kind = await badge.getAttribute('data-kind');
+	const bar = page.getByTestId('replay');
+	const slider = page.getByTestId('replay-slider');
+	if (kind === 'live' || kind === 'delayed') {
+		await expect(bar).toContainText('Recorded today');
+		await expect(slider).toHaveAttribute('aria-label', "Replay today's recorded session");
+	} else {
+		// A replay of the simulated market, or the last session: its day, never "today".
+		const day = /(\w{3} \w{3} \d{1,2})/.exec(await badge.innerText())![1];
+		await expect(bar).toContainText(`Recorded on ${day}`);
+		await expect(bar).not.toContainText('today');
+		await expect(slider).toHaveAttribute('aria-label', `Replay the recorded session of ${day}`);
+	}
+});
+
 test('scrub back by keyboard, the chart holds the recorded moment, Live resumes, a reload keeps the frames', async ({
 	page
 }) => {

@@ -51,6 +51,15 @@ export function sessionDayLabel(day: string): string {
 	return `${WEEKDAY[wd]} ${MONTH[m - 1]} ${d}`;
 }
 
+/**
+ * A session day as a trader reads it beside data of it: "today" when it is New York's date at
+ * `nowMs`, else its day ("Fri Nov 27"): on a weekend, before the open or in a replay of the
+ * simulated market, the feed's newest session is not today's.
+ */
+export function sessionName(day: string, nowMs: number): string {
+	return day === etDate(nowMs) ? 'today' : sessionDayLabel(day);
+}
+
 /** "40 s", "3 min", "2 h 5 min": the delay of data in the session. */
 function delayText(seconds: number): string {
 	const s = Math.round(seconds);

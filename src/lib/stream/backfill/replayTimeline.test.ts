@@ -10,6 +10,7 @@ import {
 	frameChain,
 	framesOf,
 	nearestFrame,
+	recordedSession,
 	sessionFrames,
 	timelineRange,
 	withFreshChunks,
@@ -170,6 +171,30 @@ describe('frameChain', () => {
 		const c = chunk([T0 + 1]);
 		expect(() => frameChain({ timestamp: T0 + 1, chunk: c, row: 0 }, 'SPX')).toThrow(
 			/no GEX ladder/
+		);
+	});
+});
+
+describe('recordedSession', () => {
+	const at = (iso: string) => Date.parse(iso);
+	it('is today when the newest data is of New York’s date now', () => {
+		expect(recordedSession(at('2026-11-27T15:04:40Z') / 1000, at('2026-11-27T16:00:00Z'))).toBe(
+			'today'
+		);
+	});
+	it('names the session when it is not today’s (a weekend, a replay of the simulated market)', () => {
+		expect(recordedSession(at('2026-11-27T15:04:40Z') / 1000, at('2026-11-28T19:00:00Z'))).toBe(
+			'Fri Nov 27'
+		);
+	});
+	it('reads both in New York: 21:00 ET is still the close’s day though UTC is the next', () => {
+		// 15:59 ET on Nov 27 (20:59 UTC); now 21:00 ET, 02:00 UTC on Nov 28.
+		expect(recordedSession(at('2026-11-27T20:59:00Z') / 1000, at('2026-11-28T02:00:00Z'))).toBe(
+			'today'
+		);
+		// 00:30 ET on Nov 28 (05:30 UTC): the next New York day.
+		expect(recordedSession(at('2026-11-27T20:59:00Z') / 1000, at('2026-11-28T05:30:00Z'))).toBe(
+			'Fri Nov 27'
 		);
 	});
 });

@@ -7,6 +7,7 @@
 import type { ColumnarGex } from '../../wire/columnar';
 import { chunkRow, type RingChunk } from '../ring/ringChunk';
 import { etDay, etInstant, formatEtClock, formatEtMonthDay } from '../../contract/newYorkTime';
+import { sessionName } from '../../contract/freshness';
 
 /** One recorded snapshot: a row of a chunk that kept the strike ladder. */
 export interface RecordedFrame {
@@ -108,6 +109,11 @@ export function formatReplayTime(unixSeconds: number, reference = unixSeconds): 
 	return etDay(unixSeconds) === etDay(reference)
 		? clock
 		: `${formatEtMonthDay(unixSeconds)}, ${clock}`;
+}
+
+/** The session of the newest data (`edgeSeconds`), "today" or its day (contract/freshness.ts). */
+export function recordedSession(edgeSeconds: number, nowMs: number): string {
+	return sessionName(etDay(edgeSeconds), nowMs);
 }
 
 /** How far a replayed moment is behind live: "45s", "2m 05s", "1h 02m". */
