@@ -31,7 +31,9 @@ export default defineConfig({
 			'src/lib/stream/backfill/daySeed.test.ts',
 			'src/lib/stream/backfill/answerBytes.test.ts',
 			'src/lib/relay/momentBody.test.ts',
-			'src/lib/server/overview/momentResponse.test.ts'
+			'src/lib/server/overview/momentResponse.test.ts',
+			// The replay of taps made before the app started.
+			'src/lib/state/earlyTaps.test.ts'
 		]
 	}
 });

@@ -74,6 +74,16 @@ describe('replayEarlyTaps', () => {
 		]);
 	});
 
+	it('gives a radio its kept check, and a box the hydration checked again its kept uncheck', () => {
+		const log: string[] = [];
+		const radio = control('side', log, { type: 'radio', value: 'up', checked: false });
+		const box = control('box', log, { type: 'checkbox', checked: true });
+		replayEarlyTaps(windowWith([edit(radio, 'up', true), edit(box, 'on', false)]));
+		expect(radio.checked).toBe(true);
+		expect(radio.value).toBe('up');
+		expect(box.checked).toBe(false);
+	});
+
 	it('keeps taps and picks in one order', () => {
 		const log: string[] = [];
 		const view = control('view', log, { type: 'select-one', value: 'classic' });
