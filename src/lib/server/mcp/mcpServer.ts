@@ -48,9 +48,12 @@ export function buildMcpServer(deps: McpDeps, watch: WatchlistWatch): BuiltServe
 	const low = server.server;
 	low.setRequestHandler(SubscribeRequestSchema, async (req) => {
 		if (req.params.uri !== WATCHLIST_URI) throw new Error(`No such resource: ${req.params.uri}`);
-		unsubscribe ??= watch.add(() => {
-			low.sendResourceUpdated({ uri: WATCHLIST_URI }).catch(() => undefined);
-		});
+		unsubscribe ??= watch.add(
+			() => {
+				low.sendResourceUpdated({ uri: WATCHLIST_URI }).catch(() => undefined);
+			},
+			() => watchlistContent(deps)
+		);
 		return {};
 	});
 	low.setRequestHandler(UnsubscribeRequestSchema, async () => {

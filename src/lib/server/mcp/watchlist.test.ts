@@ -78,3 +78,55 @@ describe('WatchlistWatch', () => {
 		expect(heard).toHaveLength(1);
 	});
 });
+
+describe('WatchlistWatch with sessions of different lists', () => {
+	/** A session's own watchlist content, of `tickers`, with each ticker's spot from `spots`. */
+	const own = (tickers: string[], spots: Record<string, number>) => () =>
+		Promise.resolve({
+			watchlist: tickers,
+			source: 'user',
+			category: 'gex_full' as const,
+			levels: Object.fromEntries(
+				tickers.map((t) => [
+					t,
+					{ ticker: t, spot: spots[t], levels: [], max_change: [] } as unknown as LevelsDocument
+				])
+			)
+		});
+
+	it("tells a session of its own tickers' changes only, not of another user's", async () => {
+		const spots: Record<string, number> = { SPX: 100, NDX: 200 };
+		const w = watch();
+		const a: number[] = [];
+		const b: number[] = [];
+		w.add(() => a.push(Date.now()), own(['SPX'], spots));
+		w.add(() => b.push(Date.now()), own(['NDX'], spots));
+		await vi.advanceTimersByTimeAsync(0);
+		spots.NDX = 201;
+		fire();
+		await vi.advanceTimersByTimeAsync(NOTIFY_EVERY_MS);
+		expect([a.length, b.length]).toEqual([0, 1]);
+		spots.SPX = 101;
+		fire();
+		await vi.advanceTimersByTimeAsync(NOTIFY_EVERY_MS);
+		expect([a.length, b.length]).toEqual([1, 1]);
+		w.stop();
+	});
+
+	it('goes on telling the others when one session cannot read its list', async () => {
+		const spots: Record<string, number> = { SPX: 100 };
+		const w = watch();
+		const heard: number[] = [];
+		w.add(
+			() => undefined,
+			() => Promise.reject(new Error('database busy'))
+		);
+		w.add(() => heard.push(Date.now()), own(['SPX'], spots));
+		await vi.advanceTimersByTimeAsync(0);
+		spots.SPX = 101;
+		fire();
+		await vi.advanceTimersByTimeAsync(NOTIFY_EVERY_MS);
+		expect(heard).toHaveLength(1);
+		w.stop();
+	});
+});

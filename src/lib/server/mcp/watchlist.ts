@@ -2,8 +2,10 @@
  * The watchlist resource: the current levels (gex_full) of every ticker on the always-record
  * list of the token's owner (each session's deps), which the recorder already holds (so reading it costs no upstream call),
  * and its change notifications: one process-wide watch on the levels client's updates that, at
- * most once a second, compares the levels of the recorder's union of every user's list with the last ones it announced and tells
- * every subscribed session when they differ (notifications/resources/updated).
+ * most once a second, compares each subscribed session's own watchlist levels with the last ones
+ * it was told of and tells it when they differ (notifications/resources/updated); a session is
+ * never told of a change to another user's tickers. While anyone subscribes, the union of every
+ * user's list is kept wanted.
  */
 import type { LevelsDocument } from '../../levels/document';
 import { refusalText, type McpDeps } from './tools';
@@ -40,31 +42,50 @@ function fingerprint(c: WatchlistContent): string {
 	);
 }
 
+/** A subscribed session: told when its own watchlist's levels change. */
+interface Listener {
+	fn: () => void;
+	/** The session's watchlist as it reads it (its token owner's list). */
+	content: () => Promise<WatchlistContent>;
+	/** What it was last told of (or read at subscribing). */
+	last?: string;
+}
+
 export class WatchlistWatch {
-	private readonly listeners = new Set<() => void>();
+	private readonly listeners = new Set<Listener>();
 	private unsubscribe: (() => void) | undefined;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private rewant: ReturnType<typeof setInterval> | undefined;
 	private lastFlush = 0;
-	private last: string | undefined;
 
 	constructor(
+		/** The union of every user's list: kept wanted while anyone subscribes. */
 		private readonly deps: McpDeps,
 		/** The levels client's update subscription (FeedClient.subscribe). */
 		private readonly subscribe: (listener: () => void) => () => void
 	) {}
 
-	/** Calls `fn` (at most once a second) whenever the watchlist's levels change. */
-	add(fn: () => void): () => void {
-		this.listeners.add(fn);
+	/**
+	 * Calls `fn` (at most once a second) whenever the levels of `content` (the session's own
+	 * watchlist; the union's by default) change: a session is not told of another user's tickers.
+	 */
+	add(
+		fn: () => void,
+		content: () => Promise<WatchlistContent> = () => watchlistContent(this.deps)
+	): () => void {
+		const listener: Listener = { fn, content };
+		this.listeners.add(listener);
 		if (!this.unsubscribe) {
 			this.unsubscribe = this.subscribe(() => this.changed());
 			this.rewant = setInterval(() => void watchlistContent(this.deps), REWANT_MS);
 			this.rewant.unref?.();
-			void watchlistContent(this.deps).then((c) => (this.last = fingerprint(c)));
 		}
+		void content().then(
+			(c) => (listener.last ??= fingerprint(c)),
+			() => undefined
+		);
 		return () => {
-			this.listeners.delete(fn);
+			this.listeners.delete(listener);
 			if (this.listeners.size === 0) this.stop();
 		};
 	}
@@ -79,10 +100,13 @@ export class WatchlistWatch {
 	private async flush(): Promise<void> {
 		this.lastFlush = Date.now();
 		try {
-			const print = fingerprint(await watchlistContent(this.deps));
-			if (print === this.last) return;
-			this.last = print;
-			for (const fn of [...this.listeners]) fn();
+			for (const listener of [...this.listeners]) {
+				// A list that cannot be read now (its database busy) is compared at the next change.
+				const print = await listener.content().then(fingerprint, () => listener.last);
+				if (print === listener.last) continue;
+				listener.last = print;
+				if (this.listeners.has(listener)) listener.fn();
+			}
 		} finally {
 			this.timer = undefined;
 		}
@@ -94,6 +118,5 @@ export class WatchlistWatch {
 		clearInterval(this.rewant);
 		clearTimeout(this.timer);
 		this.timer = undefined;
-		this.last = undefined;
 	}
 }
