@@ -251,6 +251,35 @@ test.describe('phone layout (item 5)', () => {
 		await noSidewaysScroll(page);
 	});
 
+	test("the bar's buttons stay where the server drew them: Controls only on a view with controls", async ({
+		page
+	}) => {
+		for (const [path, hasControls] of [
+			['/SPX/classic/gex_full', true],
+			['/levels/SPX', false]
+		] as const) {
+			let release!: () => void;
+			const held = new Promise<void>((r) => (release = r));
+			await page.route('**/_app/immutable/**', async (route) => {
+				await held;
+				await route.continue();
+			});
+			await page.goto(path, { waitUntil: 'commit' });
+			const more = page.getByTestId('menu-more');
+			await expect(more).toBeVisible();
+			const controls = page.getByTestId('controls-open');
+			if (hasControls) await expect(controls, path).toBeVisible();
+			else await expect(controls, path).toBeHidden();
+			const before = await more.boundingBox();
+			release();
+			await expect(page.locator('html')).toHaveAttribute('data-started', /./, { timeout: 30_000 });
+			if (hasControls) await expect(controls, path).toBeVisible();
+			else await expect(controls, path).toBeHidden();
+			expect(await more.boundingBox(), path).toEqual(before);
+			await page.unrouteAll();
+		}
+	});
+
 	test('More opens on the server page before the app has started, and stays open once it has', async ({
 		page
 	}) => {
