@@ -30,7 +30,7 @@ function depsOf(tickers: string[]): McpDeps {
 			throw new Error('not used');
 		},
 		firings: () => [],
-		watchlist: () => ({ tickers, source: 'user' }),
+		watchlist: () => ({ tickers, source: 'saved' }),
 		held: () => []
 	};
 }
