@@ -6,7 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeatmapGrid, type HeatBlock, type HeatColumn } from './heatmapGrid';
-import { decimateColumns, dirtyPixels, lutIndex, nextVertex, rowOfPrice } from './heatmapScene';
+import {
+	cadenceAt,
+	decimateColumns,
+	dirtyPixels,
+	lutIndex,
+	nextVertex,
+	rowOfPrice
+} from './heatmapScene';
 
 function col(t: number, strikes: number[], values: number[], spot = 100): HeatColumn {
 	return { timestamp: t, spot, zeroGamma: 99, majorPos: 101, majorNeg: 98, strikes, values };
@@ -150,8 +157,42 @@ describe('HeatmapGrid', () => {
 		for (let t = 100; t < 200; t++) g.append(col(t, [1], [t]));
 		for (let t = 400; t < 410; t++) g.append(col(t, [1], [t]));
 		const cols = decimateColumns(g, 0, 1000, 10, 200);
-		// Pixel centres at 50, 150, ..., 950 s: t=199 is held over the gap up to 200 s later.
-		expect([...cols]).toEqual([-1, 50, 99, 99, 109, -1, -1, -1, -1, -1]);
+		// Pixel centres at 50, 150, ..., 950 s: a 200 s gap in a feed a second apart is an
+		// outage, not held (t=199 is held 30 s at most); t=409, the last, only to its own pixel.
+		expect([...cols]).toEqual([-1, 50, -1, -1, 109, -1, -1, -1, -1, -1]);
+	});
+
+	it('holds a column over a missed step or two of its cadence, never over an outage', () => {
+		// A day recorded every 10 s: one step missed at 200 s, then three minutes missed after 300 s.
+		const g = new HeatmapGrid();
+		for (let t = 100; t <= 190; t += 10) g.append(col(t, [1], [t]));
+		for (let t = 210; t <= 300; t += 10) g.append(col(t, [1], [t]));
+		for (let t = 480; t <= 600; t += 10) g.append(col(t, [1], [t]));
+		const at = (t: number) => decimateColumns(g, t - 0.5, t + 0.5, 1)[0];
+		expect(g.times[at(205)]).toBe(190); // the missed step: held
+		expect(g.times[at(320)]).toBe(300); // 20 s on: held
+		expect(at(340)).toBe(-1); // past three steps: the outage is blank
+		expect(at(470)).toBe(-1);
+		expect(g.times[at(480)]).toBe(480);
+		// The service's day a minute apart: a missed minute is held, five are not (the cap).
+		const m = new HeatmapGrid();
+		for (let t = 0; t <= 600; t += 60) m.append(col(t, [1], [t]));
+		for (let t = 1200; t <= 1500; t += 60) m.append(col(t, [1], [t]));
+		const atM = (t: number) => decimateColumns(m, t - 0.5, t + 0.5, 1)[0];
+		expect(m.times[atM(770)]).toBe(600);
+		expect(atM(1000)).toBe(-1);
+	});
+
+	it('reads the cadence near a column as the median of the intervals up to it', () => {
+		const g = new HeatmapGrid();
+		for (const t of [0, 10, 20, 200, 210, 220, 230]) g.append(col(t, [1], [t]));
+		expect(cadenceAt(g, 0)).toBe(10);
+		expect(cadenceAt(g, 3)).toBe(10); // 10, 10, 180: the outage does not count
+		expect(cadenceAt(g, 6)).toBe(10);
+		// Appending never changes a column's cadence but the first's.
+		const before = [1, 2, 3, 4, 5, 6].map((c) => cadenceAt(g, c));
+		g.append(col(900, [1], [1]));
+		expect([1, 2, 3, 4, 5, 6].map((c) => cadenceAt(g, c))).toEqual(before);
 	});
 
 	it('holds the last column one interval at most: the live edge does not run into the future', () => {

@@ -72,11 +72,44 @@ export function lutIndex(value: number, scaleMax: number): number {
 	return i;
 }
 
+/** A column is held over this many of its recent intervals: a missed step or two. */
+const HOLD_INTERVALS = 3;
+/** ...and at least this long (s), so a live feed a second apart is not broken by a slow tick. */
+const MIN_HOLD_S = 30;
+/** Intervals the cadence near a column is the median of (columns up to it only). */
+const CADENCE_WINDOW = 8;
+const cadenceScratch = new Float64Array(CADENCE_WINDOW);
+
+/**
+ * The usual interval between columns near `col` (s): the median of up to CADENCE_WINDOW
+ * intervals ending at it. The gaps of an outage are few among them, so they do not count; only
+ * columns up to `col` do, so a later append never changes it (but for the first column, which
+ * reads the one after it).
+ */
+export function cadenceAt(grid: HeatmapGrid, col: number): number {
+	const t = grid.times;
+	if (col === 0) return grid.length > 1 ? t[1] - t[0] : Number.NaN;
+	const from = Math.max(1, col - CADENCE_WINDOW + 1);
+	// An insertion sort into a reused buffer: a live view asks this for every column in view
+	// every second (an array and a sort per column made a decimation 20 times slower).
+	let n = 0;
+	for (let i = from; i <= col; i++) {
+		const gap = t[i] - t[i - 1];
+		let j = n++;
+		for (; j > 0 && cadenceScratch[j - 1] > gap; j--) cadenceScratch[j] = cadenceScratch[j - 1];
+		cadenceScratch[j] = gap;
+	}
+	return cadenceScratch[(n - 1) >> 1];
+}
+
 /**
  * For each of `width` pixel columns, the grid column shown there (-1 = none): the state at the
- * pixel's time, held across gaps of up to `maxGapSeconds` between columns. After the last column
- * (the live edge) it is held only for one column interval, or to the end of its own pixel: the
- * future, and the time after a recording stopped, stay blank.
+ * pixel's time, held until the next column, across a missed step or two (HOLD_INTERVALS of the
+ * cadence near it, at least MIN_HOLD_S) but never across an outage of the recording: a
+ * three-minute gap in a day recorded every 10 s stays blank instead of showing the column before
+ * it for three minutes. `maxGapSeconds` caps the hold. After the last column (the live edge) it is
+ * held only for one column interval, or to the end of its own pixel: the future, and the time
+ * after a recording stopped, stay blank.
  */
 export function decimateColumns(
 	grid: HeatmapGrid,
@@ -92,11 +125,23 @@ export function decimateColumns(
 	const lastT = n > 0 ? grid.times[n - 1] : Number.NaN;
 	const step = n > 1 ? (lastT - grid.times[0]) / (n - 1) : 1;
 	const tailHold = Math.min(maxGapSeconds, Math.max(step, span / width / 2));
+	// Pixels run left to right, so a column's hold is worked out once.
+	let heldCol = -2;
+	let held = 0;
 	for (let x = 0; x < width; x++) {
 		const t = t0 + ((x + 0.5) / width) * span;
 		const col = grid.columnAt(t);
-		const hold = col === n - 1 ? tailHold : maxGapSeconds;
-		out[x] = col >= 0 && t - grid.times[col] <= hold ? col : -1;
+		if (col !== heldCol) {
+			heldCol = col;
+			const cadence = col >= 0 ? cadenceAt(grid, col) : Number.NaN;
+			held =
+				col === n - 1
+					? tailHold
+					: Number.isFinite(cadence)
+						? Math.min(maxGapSeconds, Math.max(MIN_HOLD_S, HOLD_INTERVALS * cadence))
+						: maxGapSeconds;
+		}
+		out[x] = col >= 0 && t - grid.times[col] <= held ? col : -1;
 	}
 	return out;
 }
