@@ -86,6 +86,21 @@ describe('levelSteps', () => {
 		]);
 	});
 
+	it('breaks a level where the samples stop for more than three minutes, not for a missed one', () => {
+		// 10 s samples to 09:31:50, none until 09:40:00 (an outage), a missed minute after 09:41.
+		const times = [0, 60, 110, 600, 660, 780].map((s) => OPEN + s);
+		const zero = [7500, 7500, 7500, 7500, 7500, 7510];
+		const steps = levelSteps(times, zero);
+		expect(steps).toEqual([
+			{ t: OPEN, value: 7500 },
+			{ t: OPEN + 120, value: null },
+			{ t: OPEN + 600, value: 7500 },
+			{ t: OPEN + 780, value: 7510 }
+		]);
+		expect(stepAt(steps, OPEN + 300)).toBeNull();
+		expect(stepAt(steps, OPEN + 700)).toBe(7500);
+	});
+
 	it('reads the step in force at a moment', () => {
 		const steps = levelSteps([OPEN, OPEN + 60], [7500, 7510]);
 		expect(stepAt(steps, OPEN - 1)).toBeNull();

@@ -53,9 +53,15 @@ export function buildCandles(
 	return out;
 }
 
+/** Samples farther apart than this many candle intervals are a gap in the data (an outage). */
+const GAP_INTERVALS = 3;
+
 /**
  * A level as steps: for each minute with samples, the minute's last value (null where the level
- * is not named: 0 or not finite). Consecutive equal minutes are merged into one step.
+ * is not named: 0 or not finite). Consecutive equal minutes are merged into one step. Where the
+ * samples stop for more than GAP_INTERVALS minutes (the recording was down), the level is null
+ * from the minute after the last sample: a step line does not run flat across an outage as if
+ * the level had been seen there, as the candles leave the minutes without a sample empty.
  */
 export function levelSteps(
 	times: ArrayLike<number>,
@@ -64,15 +70,19 @@ export function levelSteps(
 	seconds = 60
 ): LevelStep[] {
 	const out: LevelStep[] = [];
-	for (let i = 0; i < length; i++) {
-		const t = Math.floor(times[i] / seconds) * seconds;
-		const value = noPrice(values[i]) ? null : values[i];
+	const add = (t: number, value: number | null) => {
 		const last = out[out.length - 1];
 		if (last && last.t === t) last.value = value;
 		else out.push({ t, value });
 		// A minute that ends equal to the one before is the same step.
 		const prev = out[out.length - 2];
 		if (prev && out[out.length - 1].value === prev.value) out.pop();
+	};
+	const minute = (at: number) => Math.floor(at / seconds) * seconds;
+	for (let i = 0; i < length; i++) {
+		if (i > 0 && times[i] - times[i - 1] > GAP_INTERVALS * seconds)
+			add(minute(times[i - 1]) + seconds, null);
+		add(minute(times[i]), noPrice(values[i]) ? null : values[i]);
 	}
 	return out;
 }
