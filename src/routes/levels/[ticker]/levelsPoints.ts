@@ -21,3 +21,29 @@ export function pointsOfOverview(o: DecodedOverview): PathPoint[] {
 		majorNeg: o.majorNeg[i]
 	}));
 }
+
+/** Points farther apart than this (s) are a hole in the recording: the line breaks there. */
+export const PATH_GAP_S = 180;
+
+/**
+ * One series of the path as SVG path data: the points with a price (finite, positive) joined
+ * in time order, a new subpath after a hole of more than PATH_GAP_S, so an outage of the
+ * recording is not drawn as a straight line across it (a missed step or two is joined).
+ */
+export function pathData(
+	points: readonly PathPoint[],
+	key: keyof Omit<PathPoint, 't'>,
+	x: (t: number) => number,
+	y: (v: number) => number
+): string {
+	let d = '';
+	let last = Number.NaN;
+	for (const p of points) {
+		const v = p[key];
+		if (!Number.isFinite(v) || !(v > 0)) continue;
+		const joined = p.t - last <= PATH_GAP_S;
+		d += `${joined ? 'L' : 'M'}${Math.round(x(p.t) * 10) / 10},${Math.round(y(v) * 10) / 10}`;
+		last = p.t;
+	}
+	return d;
+}
