@@ -128,12 +128,28 @@ export async function adoptSession(
 }
 
 let timer: ReturnType<typeof setInterval> | undefined;
+/** The database followed: the one of the newest followSessions call. */
+let followed: Database | undefined;
 
-/** Restore the table's sessions now, then follow it every SYNC_MS. */
+/**
+ * Restore the table's sessions now, then follow it every SYNC_MS. A later call follows its own
+ * database from then on (the first one's timer used to keep reading the first, closed, database).
+ */
 export async function followSessions(db: Database): Promise<void> {
+	followed = db;
 	await syncSessions(db);
 	timer ??= setInterval(() => {
-		syncSessions(db).catch((err) => log.error('sessions sync failed', { error: errorText(err) }));
+		if (!followed) return;
+		syncSessions(followed).catch((err) =>
+			log.error('sessions sync failed', { error: errorText(err) })
+		);
 	}, SYNC_MS);
 	timer.unref?.();
+}
+
+/** Stop following the table, before its database closes. */
+export function stopFollowingSessions(): void {
+	clearInterval(timer);
+	timer = undefined;
+	followed = undefined;
 }

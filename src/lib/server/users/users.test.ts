@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useDatabases } from '../../../../tests/support/databases';
 import { createSession, dropSessions, onSessionsEnded, sessionKey, sessionOf } from '../auth';
 import { openDatabase } from '../db/index';
 import { audit, auditEntries, auditJsonLines } from './audit';
 import { main } from './cli';
-import { adoptSession, persistSession, syncSessions } from './sessionStore';
+import {
+	adoptSession,
+	followSessions,
+	persistSession,
+	stopFollowingSessions,
+	syncSessions
+} from './sessionStore';
 import { addUser, changeRole, refreshTeamsMode, setDisabled, startTeams, teamsMode } from './teams';
 import { UserStore } from './userStore';
 
@@ -101,6 +107,29 @@ describe.each(engines)('users on $engine', ({ target }) => {
 		await db.close();
 	});
 
+	it('follows the database of the newest start, not a closed earlier one', async () => {
+		const first = await openDatabase(await target());
+		await followSessions(first);
+		await first.close();
+		const db = await openDatabase(await target());
+		await followSessions(db);
+		const dave = await addUser(db, ME, 'dave', 'viewer', 'dave password');
+		// Another process writes a session row; the follower brings it here within a sync.
+		await db.run(
+			`INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, address) VALUES (?, ?, ?, ?, ?)`,
+			[sessionKey('followed-id'), dave.id, Date.now(), Date.now(), null]
+		);
+		try {
+			await vi.waitFor(() => expect(sessionOf('followed-id')?.user.name).toBe('dave'), {
+				timeout: 10_000,
+				interval: 100
+			});
+		} finally {
+			stopFollowingSessions();
+			await db.close();
+		}
+	});
+
 	it('turns a GEXDECK_PASSWORD setup into the admin user on upgrade', async () => {
 		const db = await openDatabase(await target());
 		await refreshTeamsMode(db);
@@ -110,6 +139,7 @@ describe.each(engines)('users on $engine', ({ target }) => {
 		expect(await new UserStore(db).verify('admin', 'old-pw')).toMatchObject({ role: 'admin' });
 		await startTeams(db, 'changed later'); // only once: the admin's password stays
 		expect(await new UserStore(db).list()).toHaveLength(1);
+		stopFollowingSessions();
 		await db.close();
 	});
 
