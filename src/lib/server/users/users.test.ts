@@ -120,7 +120,7 @@ describe.each(engines)('users on $engine', ({ target }) => {
 			[sessionKey('followed-id'), dave.id, Date.now(), Date.now(), null]
 		);
 		try {
-			await vi.waitFor(() => expect(sessionOf('followed-id')?.user.name).toBe('dave'), {
+			await vi.waitFor(() => expect(sessionOf('followed-id')?.user?.name).toBe('dave'), {
 				timeout: 10_000,
 				interval: 100
 			});
