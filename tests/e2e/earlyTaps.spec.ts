@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { holdScripts } from './holdScripts';
 
 /**
  * A tap or a pick on the server's page before the app has started is kept and run once it has
@@ -7,17 +8,6 @@ import { expect, test, type Page } from '@playwright/test';
  * select back. The app's scripts are held until after the taps, which is that second made
  * certain.
  */
-
-/** Hold every script of the app until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
-	let release!: () => void;
-	const held = new Promise<void>((r) => (release = r));
-	await page.route('**/_app/immutable/**', async (route) => {
-		await held;
-		await route.continue();
-	});
-	return release;
-}
 
 const started = (page: Page) =>
 	expect(page.locator('html')).toHaveAttribute('data-started', /./, { timeout: 30_000 });

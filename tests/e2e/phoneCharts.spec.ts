@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { holdScripts } from './holdScripts';
 
 /**
  * Issue 25 items 5, 7, 8, 13 and the price chart, on a desktop and on a phone (390x844): the
@@ -258,12 +259,7 @@ test.describe('phone layout (item 5)', () => {
 			['/SPX/classic/gex_full', true],
 			['/levels/SPX', false]
 		] as const) {
-			let release!: () => void;
-			const held = new Promise<void>((r) => (release = r));
-			await page.route('**/_app/immutable/**', async (route) => {
-				await held;
-				await route.continue();
-			});
+			const release = await holdScripts(page);
 			await page.goto(path, { waitUntil: 'commit' });
 			const more = page.getByTestId('menu-more');
 			await expect(more).toBeVisible();
@@ -284,12 +280,7 @@ test.describe('phone layout (item 5)', () => {
 		page
 	}) => {
 		// The app's scripts are held until after the tap: a slow phone's first second.
-		let release!: () => void;
-		const held = new Promise<void>((r) => (release = r));
-		await page.route('**/_app/immutable/**', async (route) => {
-			await held;
-			await route.continue();
-		});
+		const release = await holdScripts(page);
 		await page.goto('/levels/SPX', { waitUntil: 'commit' });
 		const sheet = page.getByTestId('more-sheet');
 		await page.getByTestId('menu-more').tap();
